@@ -1,9 +1,15 @@
-// Builds two bundles: the extension (Node, CommonJS, `vscode` external) and the
-// answer webview script (browser). `--production` minifies; `--watch` rebuilds.
+// Builds the bundles:
+//   dist/extension.js  entry loaded at activation: ids, settings, key store, views, thin command
+//                      handlers. Must stay tiny: no client, undici, zod or markdown-it (checked below).
+//   dist/core.js       the API client and the features, `require`d on the first command needing them.
+//   dist/webview.js    the answer webview script (browser).
+//   out/test/extension/index.js  (with --tests) the extension-host Mocha suite; mocha and vscode external.
+// `--production` minifies without source maps; `--watch` rebuilds.
 import * as esbuild from 'esbuild';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
+const tests = process.argv.includes('--tests');
 
 /** @type {import('esbuild').BuildOptions} */
 const common = {
@@ -14,16 +20,18 @@ const common = {
   legalComments: 'none',
 };
 
+/** @type {import('esbuild').BuildOptions} */
+const node = {
+  ...common,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  external: ['vscode'],
+};
+
 const configs = [
-  {
-    ...common,
-    entryPoints: { extension: 'src/extension.ts' },
-    outdir: 'dist',
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    external: ['vscode'],
-  },
+  { ...node, entryPoints: { extension: 'src/extension.ts' }, outdir: 'dist', metafile: true },
+  { ...node, entryPoints: { core: 'src/core/index.ts' }, outdir: 'dist' },
   {
     ...common,
     entryPoints: { webview: 'src/webview/main.ts' },
@@ -34,9 +42,32 @@ const configs = [
   },
 ];
 
+if (tests) {
+  configs.push({
+    ...node,
+    entryPoints: { index: 'test/extension/index.ts' },
+    outdir: 'out/test/extension',
+    minify: false,
+    sourcemap: 'inline',
+    external: ['vscode', 'mocha'],
+  });
+}
+
+// What the entry bundle must never contain: activation must not pay for these.
+const FORBIDDEN_IN_ENTRY = [/node_modules\/(undici|zod|markdown-it)\//, /^src\/(api|core|commands|render|cite)\//];
+
+function checkEntry(result) {
+  const inputs = Object.keys(result.metafile?.inputs ?? {});
+  const bad = inputs.filter((i) => FORBIDDEN_IN_ENTRY.some((re) => re.test(i)));
+  if (bad.length > 0) {
+    throw new Error(`dist/extension.js must not bundle these (load them from dist/core.js instead):\n  ${bad.join('\n  ')}`);
+  }
+}
+
 if (watch) {
   const contexts = await Promise.all(configs.map((c) => esbuild.context(c)));
   await Promise.all(contexts.map((c) => c.watch()));
 } else {
-  await Promise.all(configs.map((c) => esbuild.build(c)));
+  const results = await Promise.all(configs.map((c) => esbuild.build(c)));
+  checkEntry(results[0]);
 }

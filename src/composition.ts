@@ -1,0 +1,128 @@
+import * as vscode from 'vscode';
+import { CoreLoader } from './coreLoader';
+import { Commands, Urls, Views, type CommandId } from './ids';
+import { applyDemoKey } from './state/demoKey';
+import { HasKeyContext } from './state/hasKeyContext';
+import { KeyStore } from './state/keyStore';
+import { Logger } from './state/logger';
+import { SettingsStore } from './state/settings';
+import { Disposable } from './util/disposable';
+import { ResultsTreeProvider } from './views/resultsTree';
+
+/**
+ * What activate() returns in development and test runs only (never to other extensions
+ * in production: it reaches the key store). The extension-host suite drives it.
+ */
+export interface ResearchDeskTestApi {
+  keys: KeyStore;
+  settings: SettingsStore;
+  hasKey: HasKeyContext;
+  /** Resolves when the activation-time work (demo hand-off, context key) is done. */
+  ready: Promise<void>;
+  /** Whether dist/core.js (client + features) has been loaded. */
+  isCoreLoaded(): boolean;
+  /** Command ids this extension registered. */
+  registeredCommands: readonly string[];
+  /** Tree view ids this extension created. */
+  registeredViews: readonly string[];
+  /** Result of the demo hand-off at activation. */
+  demoKey: Promise<string>;
+  /** Duration of the synchronous part of activate(), in ms. */
+  activationMs: number;
+}
+
+/** Commands the entry bundle handles itself (they need nothing from the core). */
+type LocalHandlers = Partial<Record<CommandId, () => unknown>>;
+
+/**
+ * The composition root: builds the services in dependency order, registers every command
+ * and view, and hands the services to the core bundle when it is first needed.
+ */
+export class ResearchDesk extends Disposable {
+  readonly log: Logger;
+  readonly settings: SettingsStore;
+  readonly keys: KeyStore;
+  readonly hasKey: HasKeyContext;
+  readonly ready: Promise<void>;
+  readonly demoKey: Promise<string>;
+  private readonly core: CoreLoader;
+  private readonly commandIds: string[] = [];
+  private readonly viewIds: string[] = [];
+
+  constructor(context: vscode.ExtensionContext) {
+    super();
+    this.log = this.register(new Logger());
+    this.settings = this.register(new SettingsStore(this.log));
+    this.keys = this.register(new KeyStore(context.secrets, this.settings, this.log));
+    this.hasKey = this.register(new HasKeyContext(this.keys));
+    this.core = this.register(new CoreLoader({ context, log: this.log, settings: this.settings, keys: this.keys }));
+
+    const results = this.register(new ResultsTreeProvider());
+    this.register(vscode.window.createTreeView(Views.results, { treeDataProvider: results, showCollapseAll: false }));
+    this.viewIds.push(Views.results);
+
+    const local: LocalHandlers = {
+      [Commands.showLog]: () => this.log.show(),
+      [Commands.getKey]: () => vscode.env.openExternal(vscode.Uri.parse(Urls.dashboard)),
+    };
+    for (const id of Object.values(Commands)) {
+      const handler = local[id];
+      this.register(
+        vscode.commands.registerCommand(id, (...args: unknown[]) => (handler ? this.runLocal(id, handler) : this.runCore(id, args))),
+      );
+      this.commandIds.push(id);
+    }
+
+    // Not awaited: activation returns at once; the welcome view updates when this lands.
+    this.demoKey = applyDemoKey(process.env, this.settings, this.keys, this.log).catch((err: unknown) => {
+      this.log.error(`Demo key hand-off failed: ${err instanceof Error ? err.message : String(err)}`);
+      return 'failed';
+    });
+    this.ready = this.demoKey.then(() => this.hasKey.refresh()).then(() => undefined);
+  }
+
+  testApi(activationMs: number): ResearchDeskTestApi {
+    return {
+      keys: this.keys,
+      settings: this.settings,
+      hasKey: this.hasKey,
+      ready: this.ready,
+      isCoreLoaded: () => this.core.loaded,
+      registeredCommands: this.commandIds,
+      registeredViews: this.viewIds,
+      demoKey: this.demoKey,
+      activationMs,
+    };
+  }
+
+  private async runLocal(id: CommandId, handler: () => unknown): Promise<unknown> {
+    try {
+      return await handler();
+    } catch (err) {
+      this.reportFailure(id, err);
+      return undefined;
+    }
+  }
+
+  /** Loads the core on first use; the core's own boundary shows command errors. */
+  private async runCore(id: CommandId, args: readonly unknown[]): Promise<unknown> {
+    let core;
+    try {
+      core = this.core.get();
+    } catch (err) {
+      this.reportFailure(id, err);
+      return undefined;
+    }
+    return core.run(id, args);
+  }
+
+  private reportFailure(id: string, err: unknown): void {
+    this.log.error(`${id} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    const showLog = vscode.l10n.t('Show Log');
+    void vscode.window
+      .showErrorMessage(vscode.l10n.t('Research Desk could not run this command; the log has the details.'), showLog)
+      .then((choice) => {
+        if (choice === showLog) this.log.show();
+      });
+  }
+}

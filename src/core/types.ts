@@ -1,0 +1,27 @@
+import type * as vscode from 'vscode';
+import type { CommandId } from '../ids';
+import type { KeyStore } from '../state/keyStore';
+import type { Logger } from '../state/logger';
+import type { SettingsStore } from '../state/settings';
+
+/**
+ * The contract between the entry bundle (dist/extension.js) and the lazily loaded core
+ * bundle (dist/core.js). Types only: the entry bundle must not load any core value.
+ * Services are created once by the composition root and handed over here, so the two
+ * bundles share instances, not module state.
+ */
+export interface CoreServices {
+  context: vscode.ExtensionContext;
+  log: Logger;
+  settings: SettingsStore;
+  keys: KeyStore;
+}
+
+export interface Core extends vscode.Disposable {
+  /** Runs a command; errors are caught, logged and shown here (the command boundary). */
+  run(command: CommandId, args: readonly unknown[]): Promise<unknown>;
+}
+
+export interface CoreModule {
+  createCore(services: CoreServices): Core;
+}

@@ -1,0 +1,63 @@
+/**
+ * Every id Research Desk contributes or stores, in one place. `test/extension` checks this
+ * module against package.json, so a contribution cannot be declared and never registered.
+ * Pure constants only: both bundles (entry and core) may import it.
+ */
+
+export const EXTENSION_ID = 'research-desk.research-desk';
+
+export const Commands = {
+  setApiKey: 'researchDesk.setApiKey',
+  clearApiKey: 'researchDesk.clearApiKey',
+  testConnection: 'researchDesk.testConnection',
+  useEmulator: 'researchDesk.useEmulator',
+  getKey: 'researchDesk.getKey',
+  showLog: 'researchDesk.showLog',
+} as const;
+export type CommandId = (typeof Commands)[keyof typeof Commands];
+
+export const ViewContainers = {
+  researchDesk: 'researchDesk',
+} as const;
+
+export const Views = {
+  results: 'researchDesk.results',
+} as const;
+
+/** Setting ids, full dotted names. */
+export const Settings = {
+  section: 'researchDesk',
+  baseUrl: 'researchDesk.baseUrl',
+  authScheme: 'researchDesk.authScheme',
+  requestTimeoutSeconds: 'researchDesk.requestTimeoutSeconds',
+} as const;
+
+/** Settings that decide where the key is sent: read from user settings only. */
+export const KEY_ROUTING_SETTINGS = [Settings.baseUrl, Settings.authScheme] as const;
+
+export const ContextKeys = {
+  hasKey: 'researchDesk.hasKey',
+} as const;
+
+/** SecretStorage names. One key per service origin: `apiKey/<origin>`. */
+export const Secrets = {
+  apiKeyPrefix: 'researchDesk.apiKey/',
+} as const;
+
+export const EnvVars = {
+  /** Demo hand-off: stored as the key at activation, only for a loopback http base URL. */
+  demoKey: 'RESEARCH_DESK_DEMO_KEY',
+  /** An emulator address the "Use the local emulator" command offers first. */
+  emulatorUrl: 'RESEARCH_DESK_EMULATOR_URL',
+} as const;
+
+export const Urls = {
+  defaultBaseUrl: 'https://api.consensus.app',
+  /** Account dashboard where keys are created (API and MCP dashboard, Keys and clients). */
+  dashboard: 'https://consensus.app/home/api/',
+  /** Billing and plans (a past-due account or a used-up monthly pool is resolved here). */
+  billing: 'https://consensus.app/home/api/billing/',
+  defaultEmulator: 'http://127.0.0.1:8787',
+} as const;
+
+export const LOG_CHANNEL_NAME = 'Research Desk';

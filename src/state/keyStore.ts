@@ -1,0 +1,82 @@
+import * as vscode from 'vscode';
+import { Secrets } from '../ids';
+import { Disposable } from '../util/disposable';
+import type { Logger } from './logger';
+import type { SettingsStore } from './settings';
+
+export interface KeyChange {
+  /** The origin whose key changed (the current service origin). */
+  origin: string | undefined;
+}
+
+/**
+ * The API key, kept only in `context.secrets`, one per service origin
+ * (`researchDesk.apiKey/https://api.consensus.app`): switching to the local emulator never
+ * overwrites the real key, and a key saved for one service is never sent to another.
+ * `onDidChange` follows changes from other windows (`secrets.onDidChange`) and changes of
+ * the configured service address.
+ */
+export class KeyStore extends Disposable {
+  private readonly changed = this.register(new vscode.EventEmitter<KeyChange>());
+  readonly onDidChange = this.changed.event;
+  private lastOrigin: string | undefined;
+
+  constructor(
+    private readonly secrets: vscode.SecretStorage,
+    private readonly settings: SettingsStore,
+    private readonly log: Logger,
+  ) {
+    super();
+    this.lastOrigin = settings.service.origin;
+    this.register(
+      secrets.onDidChange((e) => {
+        const origin = this.origin;
+        if (origin && e.key === secretName(origin)) this.changed.fire({ origin });
+      }),
+    );
+    this.register(
+      settings.onDidChange(() => {
+        const origin = this.origin;
+        if (origin !== this.lastOrigin) {
+          this.lastOrigin = origin;
+          this.changed.fire({ origin });
+        }
+      }),
+    );
+  }
+
+  /** The origin keys are read for: the configured (user-level) service address. */
+  get origin(): string | undefined {
+    return this.settings.service.origin;
+  }
+
+  async get(origin = this.origin): Promise<string | undefined> {
+    if (!origin) return undefined;
+    const key = (await this.secrets.get(secretName(origin)))?.trim();
+    this.log.addSecret(key);
+    return key || undefined;
+  }
+
+  async has(origin = this.origin): Promise<boolean> {
+    return (await this.get(origin)) !== undefined;
+  }
+
+  async set(key: string, origin = this.origin): Promise<void> {
+    const value = key.trim();
+    if (!origin) throw new Error('No valid service address is configured.');
+    if (!value) throw new Error('An empty API key cannot be stored.');
+    this.log.addSecret(value);
+    await this.secrets.store(secretName(origin), value);
+    this.log.info(`API key saved for ${origin}.`);
+  }
+
+  async delete(origin = this.origin): Promise<void> {
+    if (!origin) return;
+    await this.secrets.delete(secretName(origin));
+    this.log.info(`API key cleared for ${origin}.`);
+  }
+}
+
+export function secretName(origin: string): string {
+  return `${Secrets.apiKeyPrefix}${origin}`;
+}

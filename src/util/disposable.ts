@@ -1,0 +1,35 @@
+import type * as vscode from 'vscode';
+
+/**
+ * Base for every long-lived object: it registers what it creates and disposes it in reverse
+ * order. No `vscode` value import, so both bundles can use it.
+ */
+export abstract class Disposable implements vscode.Disposable {
+  private readonly disposables: vscode.Disposable[] = [];
+  private disposed = false;
+
+  protected register<T extends vscode.Disposable>(d: T): T {
+    if (this.disposed) {
+      d.dispose();
+    } else {
+      this.disposables.push(d);
+    }
+    return d;
+  }
+
+  protected get isDisposed(): boolean {
+    return this.disposed;
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    for (const d of this.disposables.splice(0).reverse()) {
+      try {
+        d.dispose();
+      } catch {
+        // One failing dispose must not keep the others alive.
+      }
+    }
+  }
+}
