@@ -1,0 +1,371 @@
+/**
+ * `createClient`: the resource methods of the service on top of one request pipeline
+ * (validate → read key → schedule → send → parse, with safe retries), plus POST reconciliation
+ * for thread creation and follow-ups and `waitForThread` polling.
+ */
+import { type Dispatcher } from 'undici';
+import { type z } from 'zod';
+import { callsForSearch } from './budget';
+import { ApiError, errorFromResponse, isApiError, redact, validationError, type ApiErrorKind, type ValidationIssue } from './errors';
+import {
+  listQueryString, searchQueryString, threadQueryString, threadRequestJson, validateInteractionId, validateListParams,
+  validateSearchParams, validateThreadId, validateThreadRequest,
+  type ListThreadsParams, type SearchParams, type ThreadRequest,
+} from './params';
+import { matchCreatedThread, matchNewInteraction, type Outcome } from './reconcile';
+import { backoffMs, parseRetryAfter, shouldRetry } from './retry';
+import { realClock, Scheduler, type Clock, type Priority, type RateClass, type RateLimits } from './scheduler';
+import {
+  defaultMaxWaitSeconds, DEFAULT_POLL_AFTER_SECONDS, paperGaps, parseBody, SearchResponseSchema, ThreadDispatchSchema,
+  ThreadListSchema, ThreadSchema, type Interaction, type SearchResponse, type Thread, type ThreadDispatch, type ThreadList,
+} from './schemas';
+import { Transport } from './transport';
+import { QUICK_SEARCH_REMOVAL_DATE, type ThreadMode } from './vocab';
+
+export interface Logger {
+  debug(msg: string): void;
+  info(msg: string): void;
+  warn(msg: string): void;
+  error(msg: string): void;
+}
+
+export interface ClientOptions {
+  /** e.g. `https://api.consensus.app` or the emulator's URL. */
+  baseUrl: string;
+  /** The key, or a function read before every request (e.g. from secret storage). */
+  apiKey: string | (() => Promise<string | undefined> | string | undefined);
+  /** `x-api-key` (default) or `bearer` (`Authorization: Bearer`, enterprise keys). */
+  authScheme?: 'x-api-key' | 'bearer';
+  /** Requests per second per class (defaults 1/1/3); `Infinity` disables a class's limit. */
+  rateLimits?: RateLimits;
+  /** Per-attempt timeout in ms (default 30 000). */
+  timeoutMs?: number;
+  /** Retries for safe requests, at most 2 (default 2). */
+  maxRetries?: number;
+  /** Proxy URL (e.g. VS Code's `http.proxy`); without it HTTPS_PROXY/NO_PROXY are honoured. */
+  proxy?: string;
+  logger?: Partial<Logger>;
+  /** Dispatcher to use instead of an owned one (tests); it is not closed by `close()`. */
+  dispatcher?: Dispatcher;
+  /** Wall clock as the service sees it (used to match a thread's `last_activity_at`). */
+  now?: () => Date;
+  /** Monotonic clock and sleep for rate limits, backoff and polling (tests). */
+  clock?: Clock;
+  /** Random source for backoff jitter (tests). */
+  random?: () => number;
+  userAgent?: string;
+}
+
+export interface RequestOptions {
+  signal?: AbortSignal;
+}
+
+export interface GetThreadOptions extends RequestOptions {
+  includeTrace?: boolean;
+  /** Read an earlier interaction (only the latest carries response and citations otherwise). */
+  interactionId?: string;
+}
+
+export interface ListThreadsOptions extends ListThreadsParams, RequestOptions {}
+
+export interface WaitForThreadOptions extends RequestOptions {
+  /** Called with every polled thread (running ones included). */
+  onUpdate?: (thread: Thread) => void;
+  /** Seconds between polls (default: the dispatch's value, else 30); 0 = as fast as the poll rate allows. */
+  pollAfterSeconds?: number;
+  /** Give up after this many seconds (default: the dispatch's value, else 180 for pro / 600 for deep). */
+  maxWaitSeconds?: number;
+}
+
+export interface Client {
+  search(params: SearchParams, options?: RequestOptions): Promise<SearchResponse>;
+  /** @deprecated `GET /v1/quick_search` is removed on 2027-02-07; use `search`. */
+  quickSearch(params: SearchParams, options?: RequestOptions): Promise<SearchResponse>;
+  createThread(body: ThreadRequest, options?: RequestOptions): Promise<ThreadDispatch>;
+  getThread(threadId: string, options?: GetThreadOptions): Promise<Thread>;
+  addInteraction(threadId: string, body: ThreadRequest, options?: RequestOptions): Promise<ThreadDispatch>;
+  listThreads(options?: ListThreadsOptions): Promise<ThreadList>;
+  /** Poll until the thread is `idle` or `failed`; accepts a thread id or the dispatch response. */
+  waitForThread(thread: string | ThreadDispatch, options?: WaitForThreadOptions): Promise<Thread>;
+  /** Release the owned connection pool. */
+  close(): Promise<void>;
+}
+
+interface Call<S extends z.ZodType> {
+  method: 'GET' | 'POST';
+  path: string;
+  query?: string;
+  body?: string;
+  cls: RateClass;
+  priority?: Priority;
+  schema: S;
+  signal: AbortSignal | undefined;
+  /** Extra text for the log line of a success (e.g. calls charged). */
+  note?: (data: z.output<S>) => string;
+}
+
+const noop = () => {};
+/** Kinds after which a POST may or may not have taken effect. */
+const AMBIGUOUS: ReadonlySet<ApiErrorKind> = new Set(['server', 'network', 'timeout']);
+const TRANSIENT: ReadonlySet<ApiErrorKind> = new Set(['server', 'network', 'timeout', 'rate_limited']);
+
+function check(issues: ValidationIssue[]): void {
+  if (issues.length) throw validationError(issues);
+}
+
+export function createClient(options: ClientOptions): Client {
+  const transport = new Transport({
+    baseUrl: options.baseUrl,
+    timeoutMs: options.timeoutMs ?? 30_000,
+    proxy: options.proxy,
+    dispatcher: options.dispatcher,
+    userAgent: options.userAgent,
+  });
+  const clock = options.clock ?? realClock;
+  const now = options.now ?? (() => new Date());
+  const scheduler = new Scheduler(options.rateLimits, clock);
+  const log: Logger = { debug: noop, info: noop, warn: noop, error: noop, ...options.logger };
+  const maxRetries = options.maxRetries ?? 2;
+  /** Polling hints last seen from the service per mode (used for reconciled dispatches). */
+  const hints: Partial<Record<ThreadMode, { poll: number; maxWait: number }>> = {};
+  let warnedQuickSearch = false;
+
+  async function readKey(): Promise<string> {
+    let key: string | undefined;
+    try {
+      key = typeof options.apiKey === 'function' ? await options.apiKey() : options.apiKey;
+    } catch {
+      throw new ApiError('unauthorized', 'The API key could not be read from secure storage. Set the key again.');
+    }
+    key = key?.trim();
+    if (!key) throw new ApiError('unauthorized', 'No API key is set. Add your key before calling the service (nothing was sent).');
+    if (!/^[\x21-\x7e]+$/.test(key)) throw new ApiError('unauthorized', 'The API key contains characters that cannot be sent in a header. Paste the key again.');
+    return key;
+  }
+
+  /** Re-create an error whose text echoes the key (a service could echo it back). */
+  function scrub(e: ApiError, key: string): ApiError {
+    const hit = (s: string) => s.includes(key);
+    if (!hit(e.message) && !e.detail?.some((d) => hit(d.msg) || d.loc.some((l) => hit(String(l))))) return e;
+    const detail = e.detail?.map((d) => ({ loc: d.loc.map((l) => (typeof l === 'string' ? redact(l, key) : l)), msg: redact(d.msg, key), type: d.type }));
+    return new ApiError(e.kind, redact(e.message, key), { ...e, detail });
+  }
+
+  function toApiError(e: unknown, signal: AbortSignal | undefined, where: string): ApiError {
+    if (isApiError(e)) return e;
+    if (signal?.aborted) return new ApiError('aborted', `The request ${where} was cancelled before it was sent.`);
+    return new ApiError('network', `The request ${where} failed before it was sent.`);
+  }
+
+  async function call<S extends z.ZodType>(c: Call<S>): Promise<z.output<S>> {
+    const where = `${c.method} ${c.path}`;
+    const target = c.query ? `${c.path}?${c.query}` : c.path;
+    const shown = target.length > 400 ? `${target.slice(0, 399)}…` : target;
+    if (c.signal?.aborted) throw new ApiError('aborted', `The request ${where} was cancelled before it was sent.`);
+    const key = await readKey();
+    const headers: Record<string, string> = options.authScheme === 'bearer' ? { authorization: `Bearer ${key}` } : { 'x-api-key': key };
+    if (c.body !== undefined) headers['content-type'] = 'application/json';
+
+    for (let retries = 0; ; retries++) {
+      let error: ApiError;
+      let started = clock.now();
+      try {
+        await scheduler.acquire(c.cls, c.priority, c.signal);
+        started = clock.now();
+        const res = await transport.send({ method: c.method, path: c.path, query: c.query ?? '', headers, body: c.body, signal: c.signal, secret: key });
+        const ms = Math.round(clock.now() - started);
+        if (res.status >= 200 && res.status < 300) {
+          if (res.notJson) throw new ApiError('invalid_response', `The service's answer to ${where} was not JSON.`, { status: res.status });
+          const data = parseBody(c.schema, res.body, where);
+          log.debug(`${c.method} ${shown} ${res.status} ${ms}ms${c.note ? c.note(data) : ''}`);
+          return data;
+        }
+        error = errorFromResponse(res.status, res.body, { method: c.method, path: c.path, retryAfterSeconds: parseRetryAfter(res.headers['retry-after']) });
+      } catch (e) {
+        error = toApiError(e, c.signal, where);
+      }
+      error = scrub(error, key);
+      const ms = Math.round(clock.now() - started);
+      const retry = shouldRetry(c.method, error, retries, maxRetries);
+      log[retry ? 'info' : 'warn'](`${c.method} ${shown} ${error.status ?? error.kind} ${ms}ms${retry ? ` (retry ${retries + 1})` : ''}`);
+      if (!retry) throw error;
+      try {
+        await clock.sleep(backoffMs(retries, error.retryAfterSeconds, options.random), c.signal);
+      } catch {
+        throw new ApiError('aborted', `The request ${where} was cancelled while waiting to retry.`);
+      }
+    }
+  }
+
+  async function doSearch(path: string, params: SearchParams, signal?: AbortSignal): Promise<SearchResponse> {
+    check(validateSearchParams(params));
+    const data = await call({
+      method: 'GET', path, query: searchQueryString(params), cls: 'search', schema: SearchResponseSchema, signal,
+      note: (d) => ` results=${d.results.length} charged=${callsForSearch(d.results.length)}`,
+    });
+    const gaps = paperGaps(data.results);
+    if (gaps.size)
+      log.debug(`${path}: results lack spec-required fields (passed through): ${[...gaps].map(([f, n]) => `${f} ×${n}`).join(', ')}`);
+    return data;
+  }
+
+  async function getThread(threadId: string, o: GetThreadOptions & { priority?: Priority } = {}): Promise<Thread> {
+    check([...validateThreadId(threadId), ...validateInteractionId(o.interactionId)]);
+    return call({
+      method: 'GET', path: `/v1/threads/${threadId}`, query: threadQueryString(o), cls: 'poll', priority: o.priority ?? 'foreground',
+      schema: ThreadSchema, signal: o.signal,
+    });
+  }
+
+  async function listThreads(o: ListThreadsOptions = {}): Promise<ThreadList> {
+    const params = { query: o.query, limit: o.limit, offset: o.offset };
+    check(validateListParams(params));
+    return call({ method: 'GET', path: '/v1/threads', query: listQueryString(params), cls: 'list', schema: ThreadListSchema, signal: o.signal });
+  }
+
+  function remember(d: ThreadDispatch): ThreadDispatch {
+    hints[d.mode] = { poll: d.poll_after_seconds, maxWait: d.max_wait_seconds };
+    return d;
+  }
+
+  function reconciledDispatch(thread: Thread, i: Interaction, mode: ThreadMode | undefined): ThreadDispatch {
+    const m: ThreadMode = i.mode ?? mode ?? 'pro';
+    const anyPoll = hints[m]?.poll ?? hints.pro?.poll ?? hints.deep?.poll;
+    return {
+      thread_id: thread.thread_id, interaction_id: i.interaction_id, status: i.status, mode: m, url: thread.url,
+      poll_after_seconds: anyPoll ?? DEFAULT_POLL_AFTER_SECONDS, max_wait_seconds: hints[m]?.maxWait ?? defaultMaxWaitSeconds(m),
+      created_at: null, title: thread.title, reconciled: true,
+    };
+  }
+
+  /** Reads done during reconciliation: an abort propagates, any other failure means "cannot tell". */
+  async function tryRead<T>(read: () => Promise<T>): Promise<T | ApiError> {
+    try {
+      return await read();
+    } catch (e) {
+      if (isApiError(e) && e.kind === 'aborted') throw e;
+      return isApiError(e) ? e : new ApiError('network', 'read failed');
+    }
+  }
+
+  function uncertain(what: string, cause: ApiError, reason: string, threadId?: string): ApiError {
+    const kind = cause.kind === 'timeout' ? 'timeout' : cause.kind === 'server' ? 'server' : 'network';
+    return new ApiError(kind, `${what} failed (${cause.message.replace(/\.$/, '')}) and the client could not tell whether it took effect (${reason}). It may have been created: check the threads list before trying again.`, { status: cause.status, threadId, mayHaveTakenEffect: true });
+  }
+
+  /** Send a thread POST; on an ambiguous failure reconcile, retry once only when positively not created. */
+  async function postWithReconcile(what: string, send: () => Promise<ThreadDispatch>, reconcile: (startedAt: number) => Promise<Outcome<ThreadDispatch>>, threadId?: string): Promise<ThreadDispatch> {
+    for (let attempt = 0; ; attempt++) {
+      const startedAt = now().getTime();
+      try {
+        return remember(await send());
+      } catch (e) {
+        if (!isApiError(e) || !AMBIGUOUS.has(e.kind)) throw e;
+        log.warn(`${what}: ${e.kind}${e.status ? ` ${e.status}` : ''}; checking whether it took effect before anything else`);
+        const outcome = await reconcile(startedAt);
+        if (outcome.kind === 'found') {
+          log.info(`${what}: it had taken effect (thread ${outcome.value.thread_id}); returning it instead of sending again`);
+          return outcome.value;
+        }
+        if (outcome.kind === 'absent' && attempt === 0) {
+          log.info(`${what}: positively not created; sending once more`);
+          continue;
+        }
+        throw uncertain(what, e, outcome.kind === 'absent' ? 'the one retry failed too' : outcome.reason, threadId);
+      }
+    }
+  }
+
+  const client: Client = {
+    search: (params, o = {}) => doSearch('/v1/search', params, o.signal),
+
+    quickSearch(params, o = {}) {
+      if (!warnedQuickSearch) {
+        warnedQuickSearch = true;
+        log.warn(`quickSearch uses GET /v1/quick_search, which is deprecated and removed on ${QUICK_SEARCH_REMOVAL_DATE}; use search (GET /v1/search) instead.`);
+      }
+      return doSearch('/v1/quick_search', params, o.signal);
+    },
+
+    async createThread(body, o = {}) {
+      check(validateThreadRequest(body));
+      const json = JSON.stringify(threadRequestJson(body));
+      const signal = o.signal;
+      return postWithReconcile(
+        'Creating the thread',
+        () => call({ method: 'POST', path: '/v1/threads', body: json, cls: 'search', schema: ThreadDispatchSchema, signal }),
+        async (startedAt) => {
+          const list = await tryRead(() => listThreads({ limit: 20, offset: 0, signal }));
+          if (list instanceof ApiError) return { kind: 'unknown', reason: `the threads list could not be read: ${list.kind}` };
+          const match = matchCreatedThread(list, body.input_message, startedAt);
+          if (match.kind !== 'found') return match;
+          const thread = await tryRead(() => getThread(match.value.thread_id, { signal }));
+          if (thread instanceof ApiError) return { kind: 'unknown', reason: `the matching thread could not be polled: ${thread.kind}` };
+          const first = thread.interactions[0];
+          if (!first || thread.interactions.length > 1) return { kind: 'unknown', reason: 'the matching thread does not look new' };
+          return { kind: 'found', value: reconciledDispatch(thread, first, body.mode) };
+        },
+      );
+    },
+
+    getThread: (threadId, o = {}) => getThread(threadId, { includeTrace: o.includeTrace, interactionId: o.interactionId, signal: o.signal }),
+
+    async addInteraction(threadId, body, o = {}) {
+      check([...validateThreadId(threadId), ...validateThreadRequest(body)]);
+      const json = JSON.stringify(threadRequestJson(body));
+      const signal = o.signal;
+      // Snapshot first (polling is free of the monthly pool) so an ambiguous failure can be reconciled.
+      const before = await tryRead(() => getThread(threadId, { signal }));
+      if (before instanceof ApiError && !TRANSIENT.has(before.kind) && before.kind !== 'invalid_response') throw before;
+      return postWithReconcile(
+        'Sending the follow-up',
+        () => call({ method: 'POST', path: `/v1/threads/${threadId}/interactions`, body: json, cls: 'search', schema: ThreadDispatchSchema, signal }),
+        async () => {
+          if (before instanceof ApiError) return { kind: 'unknown', reason: 'the thread could not be read before sending' };
+          const after = await tryRead(() => getThread(threadId, { signal }));
+          if (after instanceof ApiError) return { kind: 'unknown', reason: `the thread could not be polled: ${after.kind}` };
+          const match = matchNewInteraction(before, after);
+          return match.kind === 'found' ? { kind: 'found', value: reconciledDispatch(after, match.value, body.mode) } : match;
+        },
+        threadId,
+      );
+    },
+
+    listThreads,
+
+    async waitForThread(thread, o = {}) {
+      const dispatch = typeof thread === 'string' ? undefined : thread;
+      const threadId = typeof thread === 'string' ? thread : thread.thread_id;
+      check(validateThreadId(threadId));
+      const pollAfter = Math.max(0, o.pollAfterSeconds ?? dispatch?.poll_after_seconds ?? DEFAULT_POLL_AFTER_SECONDS);
+      let maxWait = o.maxWaitSeconds ?? dispatch?.max_wait_seconds;
+      const start = clock.now();
+      for (;;) {
+        let polled: Thread | undefined;
+        try {
+          polled = await getThread(threadId, { signal: o.signal, priority: 'background' });
+        } catch (e) {
+          // A transient failure (after the GET's own retries) does not end the wait; anything else does.
+          if (!isApiError(e) || !TRANSIENT.has(e.kind)) throw e;
+          log.warn(`waitForThread ${threadId}: poll failed (${e.kind}); polling on`);
+        }
+        if (polled) {
+          o.onUpdate?.(polled);
+          if (polled.status !== 'running') return polled;
+          maxWait ??= defaultMaxWaitSeconds(polled.interactions.at(-1)?.mode);
+        }
+        const remaining = start + (maxWait ?? 600) * 1000 - clock.now();
+        if (remaining <= 0)
+          throw new ApiError('timeout', `Thread ${threadId} is still running after ${maxWait ?? 600} s, the suggested polling ceiling. It keeps running on the service: check it again later or open it from the threads list.`, { threadId });
+        try {
+          await clock.sleep(Math.min(pollAfter * 1000, remaining), o.signal);
+        } catch {
+          throw new ApiError('aborted', `Waiting for thread ${threadId} was cancelled (the thread keeps running on the service).`, { threadId });
+        }
+      }
+    },
+
+    close: () => transport.close(),
+  };
+  return client;
+}

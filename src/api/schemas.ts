@@ -1,0 +1,172 @@
+/**
+ * zod 4 schemas of every response body, lenient where the real service is: unknown fields
+ * pass (loose objects), nullable/optional fields may be null or absent, and a paper missing
+ * a field the spec calls required still passes (`paperGaps` reports it for the log). A body
+ * of the wrong shape becomes `ApiError` kind `invalid_response` (`parseBody`).
+ * The public response types are inferred from these schemas.
+ */
+import { z } from 'zod';
+import { ApiError } from './errors';
+import { THREAD_MODES, THREAD_STATUSES } from './vocab';
+
+const str = z.string().nullish();
+const num = z.number().nullish();
+/** Volume, pages, DOI: some sources send numbers; keep them as text. */
+const text = z.union([z.string(), z.number().transform(String)]).nullish();
+
+export const PaperSchema = z.looseObject({
+  // Required by the spec, but tolerated when null or absent (see paperGaps).
+  abstract: str,
+  authors: z.array(z.string()).nullish(),
+  doi: text,
+  journal_name: str,
+  pages: text,
+  publish_year: num,
+  title: str,
+  url: str,
+  volume: text,
+  citation_count: num,
+  // Optional.
+  semantic_score: num,
+  study_type: str,
+  takeaway: str,
+  publisher_name: str,
+  full_text_chunks: z.array(z.string()).nullish(),
+  sjr_best_quartile: num,
+  sample_size: num,
+  study_count: num,
+  population_type: str,
+  is_preprint: z.boolean().nullish(),
+  countries_of_study: z.array(z.string()).nullish(),
+  study_duration_days: num,
+  influential_citation_count: num,
+  institutions: z.array(z.string()).nullish(),
+  publish_date: str,
+});
+export type Paper = z.output<typeof PaperSchema>;
+
+/** Fields the spec marks required on a paper result. */
+export const REQUIRED_PAPER_FIELDS = [
+  'abstract', 'authors', 'doi', 'journal_name', 'pages', 'publish_year', 'title', 'url', 'volume', 'citation_count',
+] as const;
+
+export const SearchResponseSchema = z
+  .looseObject({
+    results: z.array(PaperSchema),
+    page: num,
+    page_size: num,
+    is_end: z.boolean().nullish(),
+    next_page: num,
+  })
+  .transform((r) => ({
+    ...r,
+    page: r.page ?? 0,
+    page_size: r.page_size ?? 20,
+    is_end: r.is_end ?? (r.next_page === null || r.next_page === undefined),
+  }));
+export type SearchResponse = z.output<typeof SearchResponseSchema>;
+
+/** Count, per spec-required field, the results that lack it (null or absent). */
+export function paperGaps(results: readonly Paper[]): Map<string, number> {
+  const gaps = new Map<string, number>();
+  for (const p of results)
+    for (const f of REQUIRED_PAPER_FIELDS) if (p[f] === undefined || p[f] === null) gaps.set(f, (gaps.get(f) ?? 0) + 1);
+  return gaps;
+}
+
+/** `Section: <heading> | <passage>` split on the first pipe (spec "Full-text excerpt format"). */
+export function parseExcerpt(chunk: string): { section: string | undefined; passage: string } {
+  const bar = chunk.indexOf('|');
+  if (bar < 0) return { section: undefined, passage: chunk.trim() };
+  const head = chunk.slice(0, bar).trim();
+  return { section: head.replace(/^Section:\s*/i, '') || undefined, passage: chunk.slice(bar + 1).trim() };
+}
+
+const Status = z.enum(THREAD_STATUSES);
+const Mode = z.enum(THREAD_MODES);
+
+export const SnippetSchema = z.looseObject({ marker: z.string(), quote: str, section: str });
+export const CitationSchema = z.looseObject({
+  n: z.number(),
+  paper_id: str,
+  title: str,
+  year: num,
+  journal: str,
+  url: str,
+  snippets: z.array(SnippetSchema).nullish(),
+});
+export type Citation = z.output<typeof CitationSchema>;
+
+export const InteractionSchema = z.looseObject({
+  interaction_id: z.string(),
+  status: Status,
+  mode: Mode.nullish(),
+  response: str,
+  citations: z.array(CitationSchema).nullish(),
+  stats: z.looseObject({ retrieved: num, screened: num, included: num }).nullish(),
+});
+export type Interaction = z.output<typeof InteractionSchema>;
+
+export const ThreadSchema = z
+  .looseObject({
+    thread_id: z.string(),
+    title: str,
+    status: Status,
+    url: str,
+    interactions: z.array(InteractionSchema).nullish(),
+    /** Readable agent log, present when `includeTrace` was asked. */
+    trace: str,
+  })
+  .transform((t) => ({ ...t, interactions: t.interactions ?? [] }));
+export type Thread = z.output<typeof ThreadSchema>;
+
+export const ThreadSummarySchema = z.looseObject({
+  thread_id: z.string(),
+  title: str,
+  url: str,
+  /** Absent for threads inactive past the status window: poll the thread for the truth. */
+  status: Status.nullish(),
+  preview: str,
+  interaction_count: num,
+  last_activity_at: str,
+});
+export type ThreadSummary = z.output<typeof ThreadSummarySchema>;
+
+export const ThreadListSchema = z
+  .looseObject({ threads: z.array(ThreadSummarySchema), has_more: z.boolean().nullish() })
+  .transform((l) => ({ ...l, has_more: l.has_more ?? false }));
+export type ThreadList = z.output<typeof ThreadListSchema>;
+
+/** Spec defaults used when the service omits the polling hints (and for reconciled results). */
+export const DEFAULT_POLL_AFTER_SECONDS = 30;
+export const defaultMaxWaitSeconds = (mode: string | null | undefined): number => (mode === 'deep' ? 600 : 180);
+
+export const ThreadDispatchSchema = z
+  .looseObject({
+    thread_id: z.string(),
+    interaction_id: z.string(),
+    status: Status,
+    mode: Mode,
+    url: str,
+    poll_after_seconds: num,
+    max_wait_seconds: num,
+    created_at: str,
+    title: str,
+  })
+  .transform((d) => ({
+    ...d,
+    poll_after_seconds: d.poll_after_seconds ?? DEFAULT_POLL_AFTER_SECONDS,
+    max_wait_seconds: d.max_wait_seconds ?? defaultMaxWaitSeconds(d.mode),
+    /** True when the POST failed ambiguously and the client found the thread/interaction it had created. */
+    reconciled: false as boolean,
+  }));
+export type ThreadDispatch = z.output<typeof ThreadDispatchSchema>;
+
+/** Parse a response body or throw `invalid_response` naming the first mismatch (path only, no values). */
+export function parseBody<S extends z.ZodType>(schema: S, body: unknown, where: string): z.output<S> {
+  const r = schema.safeParse(body);
+  if (r.success) return r.data;
+  const first = r.error.issues[0];
+  const path = first?.path.length ? first.path.join('.') : '(body)';
+  throw new ApiError('invalid_response', `The service's answer to ${where} did not have the expected shape (${path}: ${first?.message ?? 'invalid'}). The service may have changed; try again later or update the extension.`);
+}
