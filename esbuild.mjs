@@ -31,7 +31,8 @@ const node = {
 
 const configs = [
   { ...node, entryPoints: { extension: 'src/extension.ts' }, outdir: 'dist', metafile: true },
-  { ...node, entryPoints: { core: 'src/core/index.ts' }, outdir: 'dist' },
+  // ESM builds of dependencies first, so esbuild can tree-shake them.
+  { ...node, entryPoints: { core: 'src/core/index.ts' }, outdir: 'dist', mainFields: ['module', 'main'] },
   {
     ...common,
     entryPoints: { webview: 'src/webview/main.ts' },

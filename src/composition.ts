@@ -27,6 +27,8 @@ export interface ResearchDeskTestApi {
   registeredViews: readonly string[];
   /** Result of the demo hand-off at activation. */
   demoKey: Promise<string>;
+  /** Runs the demo hand-off again with the given environment (what activation does with process.env). */
+  demoHandOff(env: NodeJS.ProcessEnv): Promise<string>;
   /** Duration of the synchronous part of activate(), in ms. */
   activationMs: number;
 }
@@ -91,6 +93,7 @@ export class ResearchDesk extends Disposable {
       registeredCommands: this.commandIds,
       registeredViews: this.viewIds,
       demoKey: this.demoKey,
+      demoHandOff: (env) => applyDemoKey(env, this.settings, this.keys, this.log),
       activationMs,
     };
   }

@@ -3,7 +3,7 @@ import type { ClientProvider } from '../core/clientProvider';
 import { Commands } from '../ids';
 import type { KeyStore } from '../state/keyStore';
 import type { Logger } from '../state/logger';
-import { describeError, oneLine, type ApiErrorKind, type ErrorAction, type ErrorPresenter } from '../ui/errorPresenter';
+import { describeError, networkCause, type ApiErrorKind, type ErrorAction, type ErrorPresenter } from '../ui/errorPresenter';
 
 export type ConnectionOutcome = 'connected' | 'no_key' | 'bad_address' | ApiErrorKind | 'unexpected';
 
@@ -109,7 +109,7 @@ export class ConnectionTester {
           message: vscode.l10n.t(
             'Could not reach {0} ({1}): check that the address is right and that the service (or the local emulator) is running.',
             baseUrl,
-            oneLine(err).slice(0, 120),
+            networkCause(err),
           ),
         };
       default:

@@ -1,10 +1,10 @@
-import { createClient } from '../api/index';
+import { createClient, type Client } from '../api/index';
 import type { KeyStore } from '../state/keyStore';
 import type { Logger } from '../state/logger';
 import type { ServiceSettings, SettingsStore } from '../state/settings';
 import { Disposable } from '../util/disposable';
 
-export type ResearchClient = ReturnType<typeof createClient>;
+export type ResearchClient = Client;
 
 /**
  * Builds the API client from the user-level settings and the key store, and rebuilds it
@@ -20,7 +20,15 @@ export class ClientProvider extends Disposable {
     private readonly log: Logger,
   ) {
     super();
-    this.register(settings.onDidChange(() => (this.cached = undefined)));
+    this.register(settings.onDidChange(() => this.drop()));
+    this.register({ dispose: () => this.drop() });
+  }
+
+  private drop(): void {
+    const old = this.cached?.client;
+    this.cached = undefined;
+    // Requests in flight on the old client finish; its connection pool is then released.
+    void old?.close().catch(() => undefined);
   }
 
   /** The client for the current settings, with the settings it was built from. */
@@ -28,6 +36,7 @@ export class ClientProvider extends Disposable {
     const service = this.settings.service;
     const signature = JSON.stringify([service.baseUrl, service.authScheme, service.timeoutMs, service.proxy]);
     if (this.cached?.signature !== signature) {
+      this.drop();
       const origin = service.origin;
       this.cached = {
         signature,

@@ -144,7 +144,7 @@ export function describeError(err: unknown, ctx: ErrorContext): ErrorReport | un
         message: vscode.l10n.t(
           'Could not reach {0} ({1}): check the address in the setting {2}, your proxy and your network.',
           where,
-          clip(oneLine(err)),
+          networkCause(err),
           Settings.baseUrl,
         ),
         actions: [...retry, 'openSettings', 'showLog'],
@@ -261,6 +261,13 @@ export class ErrorPresenter {
 export function oneLine(err: unknown): string {
   const text = err instanceof Error ? err.message : String(err);
   return text.replace(/\s+/g, ' ').trim();
+}
+
+/** A short cause for a network failure: the system error code when there is one (ECONNREFUSED…). */
+export function networkCause(err: unknown): string {
+  const text = oneLine(err);
+  const code = /\b(E[A-Z]{3,}|UND_ERR_[A-Z_]+)\b/.exec(text)?.[1];
+  return code ?? clip(text.split(/[.!?](?:\s|$)/)[0] ?? text, 80);
 }
 
 function clip(text: string, max = 120): string {

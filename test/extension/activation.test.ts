@@ -1,0 +1,30 @@
+import * as assert from 'node:assert/strict';
+import { api, extension } from './support';
+
+/** Registered first: it checks what activation loaded before any command ran. */
+export function activationSuite(): void {
+  suite('Activation', () => {
+    test('activation loads neither the core bundle nor the client and its dependencies', async () => {
+      const desk = await api();
+      assert.equal(desk.isCoreLoaded(), false, 'dist/core.js was loaded during activation');
+      const loaded = Object.keys(require.cache);
+      const heavy = loaded.filter((f) => /[\\/]dist[\\/]core\.js$|[\\/]node_modules[\\/](undici|zod|markdown-it)[\\/]/.test(f));
+      assert.deepEqual(heavy, [], 'heavy modules were required at activation');
+      // Visible in the test log, for the record (figures belong to the benchmark, not asserted here).
+      console.log(`[research-desk] activate() took ${desk.activationMs.toFixed(1)} ms (synchronous part, during window start).`);
+    });
+
+    test('activate() exports the test API outside production and the extension is active', async () => {
+      const desk = await api();
+      assert.equal(extension().isActive, true);
+      assert.equal(typeof desk.keys.get, 'function');
+      assert.ok(desk.registeredCommands.length > 0);
+    });
+
+    test('without RESEARCH_DESK_DEMO_KEY the demo hand-off does nothing', async function () {
+      if (process.env.RESEARCH_DESK_DEMO_KEY) this.skip(); // the demo runner sets it on purpose
+      const desk = await api();
+      assert.equal(await desk.demoKey, 'absent');
+    });
+  });
+}

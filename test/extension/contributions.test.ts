@@ -1,0 +1,119 @@
+import * as assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import { Commands, ContextKeys, KEY_ROUTING_SETTINGS, Settings, ViewContainers, Views } from '../../src/ids';
+import { api, extension } from './support';
+
+interface Manifest {
+  activationEvents?: string[];
+  main?: string;
+  capabilities?: { untrustedWorkspaces?: { supported?: unknown; restrictedConfigurations?: string[] } };
+  contributes: {
+    commands: { command: string; title: string; category?: string }[];
+    viewsContainers: { activitybar: { id: string; icon: string }[] };
+    views: Record<string, { id: string; name: string }[]>;
+    viewsWelcome: { view: string; contents: string; when?: string }[];
+    menus?: Record<string, { command: string }[]>;
+    configuration: { properties: Record<string, { default?: unknown }> };
+  };
+}
+
+const manifest = (): Manifest => extension().packageJSON as Manifest;
+const sorted = (xs: Iterable<string>): string[] => [...xs].sort();
+
+export function contributionsSuite(): void {
+  suite('Contributions match what the extension registers', () => {
+    test('every contributed command is in the ids module and registered, and nothing else is', async () => {
+      const desk = await api();
+      const declared = manifest().contributes.commands.map((c) => c.command);
+      assert.deepEqual(sorted(declared), sorted(Object.values(Commands)));
+      assert.deepEqual(sorted(desk.registeredCommands), sorted(declared));
+      const all = new Set(await vscode.commands.getCommands(true));
+      for (const id of declared) assert.ok(all.has(id), `${id} is declared but not registered`);
+      const ours = [...all].filter((c) => c.startsWith('researchDesk.') && !c.startsWith(`${Views.results}.`));
+      assert.deepEqual(sorted(ours), sorted(declared), 'a researchDesk.* command is registered but not declared');
+    });
+
+    test('every contributed view is in the ids module and has a tree', async () => {
+      const desk = await api();
+      const m = manifest().contributes;
+      assert.deepEqual(
+        m.viewsContainers.activitybar.map((c) => c.id),
+        Object.values(ViewContainers),
+      );
+      const views = Object.values(m.views).flat().map((v) => v.id);
+      assert.deepEqual(sorted(views), sorted(Object.values(Views)));
+      assert.deepEqual(sorted(desk.registeredViews), sorted(views));
+      const all = new Set(await vscode.commands.getCommands(true));
+      assert.ok(all.has(`workbench.view.extension.${ViewContainers.researchDesk}`), 'the activity-bar container is missing');
+      // Opening the view works (VS Code's own focus command for a contributed view).
+      await vscode.commands.executeCommand(`${Views.results}.focus`);
+    });
+
+    test('the welcome view offers Set API Key, Get a Key and the emulator, keyed on the context key', () => {
+      const welcome = manifest().contributes.viewsWelcome;
+      const noKey = welcome.find((w) => w.when === `!${ContextKeys.hasKey}`);
+      assert.ok(noKey, 'no welcome content for the no-key state');
+      assert.equal(noKey.view, Views.results);
+      const nls = readNls();
+      const contents = resolveNls(noKey.contents, nls);
+      for (const id of [Commands.setApiKey, Commands.getKey, Commands.useEmulator]) {
+        assert.ok(contents.includes(`(command:${id})`), `the welcome view lacks a button for ${id}`);
+      }
+      for (const w of welcome) {
+        for (const [, id] of resolveNls(w.contents, nls).matchAll(/\(command:([\w.]+)\)/g)) {
+          assert.ok((Object.values(Commands) as string[]).includes(id!), `welcome links to unknown command ${id}`);
+        }
+      }
+    });
+
+    test('every setting is in the ids module and has a default VS Code knows', () => {
+      const props = manifest().contributes.configuration.properties;
+      const ids = Object.values(Settings).filter((s) => s !== Settings.section);
+      assert.deepEqual(sorted(Object.keys(props)), sorted(ids));
+      for (const [id, schema] of Object.entries(props)) {
+        assert.notEqual(schema.default, undefined, `${id} has no default`);
+        assert.deepEqual(vscode.workspace.getConfiguration().inspect(id)?.defaultValue, schema.default, `${id}: default not registered`);
+      }
+      assert.equal(props[Settings.baseUrl]?.default, 'https://api.consensus.app');
+    });
+
+    test('Restricted Mode is declared, restricting exactly the settings that route the key', () => {
+      const trust = manifest().capabilities?.untrustedWorkspaces;
+      assert.equal(trust?.supported, 'limited');
+      assert.deepEqual(sorted(trust?.restrictedConfigurations ?? []), sorted(KEY_ROUTING_SETTINGS));
+    });
+
+    test('activation is lazy: no "*" and no explicit events beyond the implicit ones', () => {
+      const events = manifest().activationEvents ?? [];
+      assert.ok(!events.includes('*'), 'activates on every start');
+      assert.ok(!events.includes('onStartupFinished'), 'activates on every start');
+      assert.deepEqual(events, []);
+      assert.equal(manifest().main, './dist/extension.js');
+    });
+
+    test('every %placeholder% in package.json has a text in package.nls.json', () => {
+      const raw = readFileSync(join(extension().extensionPath, 'package.json'), 'utf8');
+      const nls = readNls();
+      const missing = [...raw.matchAll(/"%([^"%]+)%"/g)].map((m) => m[1]!).filter((k) => !(k in nls));
+      assert.deepEqual(missing, []);
+    });
+
+    test('menus only reference declared commands', () => {
+      const declared = new Set(manifest().contributes.commands.map((c) => c.command));
+      for (const items of Object.values(manifest().contributes.menus ?? {})) {
+        for (const item of items) assert.ok(declared.has(item.command), `menu item for undeclared ${item.command}`);
+      }
+    });
+  });
+}
+
+function readNls(): Record<string, string> {
+  return JSON.parse(readFileSync(join(extension().extensionPath, 'package.nls.json'), 'utf8')) as Record<string, string>;
+}
+
+function resolveNls(value: string, nls: Record<string, string>): string {
+  const m = /^%(.+)%$/.exec(value);
+  return m ? (nls[m[1]!] ?? value) : value;
+}

@@ -1,0 +1,64 @@
+/**
+ * Extension-host test entry: `run()` is called inside a real VS Code (desktop through
+ * @vscode/test-electron, or VS Code's server in headless Chromium). The suites are bundled
+ * into this file by `node esbuild.mjs --tests`; mocha is loaded from node_modules.
+ *
+ * Writes {passed, failed, pending, failures:[{title, error}]} to $RESEARCH_DESK_TEST_RESULTS
+ * and rejects when anything failed.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Mocha from 'mocha';
+import { activationSuite } from './activation.test';
+import { connectionSuite } from './connection.test';
+import { contributionsSuite } from './contributions.test';
+import { emulatorSuite } from './emulator.test';
+import { keysSuite } from './keys.test';
+import { trustSuite } from './trust.test';
+
+interface Counts {
+  passed: number;
+  failed: number;
+  pending: number;
+  failures: { title: string; error: string }[];
+}
+
+export function run(): Promise<void> {
+  const mocha = new Mocha({ ui: 'tdd', color: false, timeout: 30_000, reporter: 'spec' });
+  const grep = process.env.RESEARCH_DESK_TEST_GREP;
+  if (grep) mocha.grep(grep);
+  // What mocha.loadFiles does for files, for bundled suites: define the TDD globals, then register.
+  mocha.suite.emit('pre-require', globalThis, 'bundle', mocha);
+  activationSuite(); // first: it checks what activation loaded before any command runs
+  contributionsSuite();
+  keysSuite();
+  connectionSuite();
+  emulatorSuite();
+  trustSuite();
+
+  const counts: Counts = { passed: 0, failed: 0, pending: 0, failures: [] };
+  return new Promise<void>((resolve, reject) => {
+    const runner = mocha.run((failures) => {
+      writeCounts(counts);
+      if (failures > 0 || counts.failed > 0) reject(new Error(`${counts.failed || failures} extension-host test(s) failed.`));
+      else resolve();
+    });
+    runner.on('pass', () => counts.passed++);
+    runner.on('pending', () => counts.pending++);
+    runner.on('fail', (test, err: unknown) => {
+      counts.failed++;
+      counts.failures.push({ title: test.fullTitle(), error: err instanceof Error ? err.message : String(err) });
+    });
+  });
+}
+
+function writeCounts(counts: Counts): void {
+  const file = process.env.RESEARCH_DESK_TEST_RESULTS;
+  if (!file) return;
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, JSON.stringify(counts, null, 2) + '\n');
+  } catch (err) {
+    console.error(`Could not write test counts to ${file}:`, err);
+  }
+}

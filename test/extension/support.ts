@@ -1,0 +1,110 @@
+/** Shared helpers for the extension-host suites: the extension's test API, the emulator, settings. */
+import { createServer } from 'node:net';
+import * as vscode from 'vscode';
+import type { ResearchDeskTestApi } from '../../src/composition';
+import { EXTENSION_ID, Settings } from '../../src/ids';
+import { DEMO_KEYS, startEmulator } from '../emulator';
+
+export { DEMO_KEYS };
+
+export function extension(): vscode.Extension<ResearchDeskTestApi | undefined> {
+  const ext = vscode.extensions.getExtension<ResearchDeskTestApi | undefined>(EXTENSION_ID);
+  if (!ext) throw new Error(`Extension ${EXTENSION_ID} is not installed in this window.`);
+  return ext;
+}
+
+/** Activates the extension (if needed) and returns its test API, once activation work is done. */
+export async function api(): Promise<ResearchDeskTestApi> {
+  const exported = await extension().activate();
+  if (!exported) throw new Error('activate() returned no test API (is the extension running in production mode?).');
+  await exported.ready;
+  return exported;
+}
+
+let emulator: Promise<{ url: string; close(): Promise<void> }> | undefined;
+
+/** The emulator: RESEARCH_DESK_EMULATOR_URL when the runner started one, else one started here. */
+export function emulatorUrl(): Promise<string> {
+  const fromEnv = process.env.RESEARCH_DESK_EMULATOR_URL;
+  if (fromEnv) return Promise.resolve(fromEnv.replace(/\/+$/, ''));
+  const started = (emulator ??= startEmulator({ port: 0, rateLimits: false, quiet: true, speed: 50 }));
+  return started.then((e) => e.url.replace(/\/+$/, ''));
+}
+
+export async function stopEmulator(): Promise<void> {
+  const e = emulator;
+  emulator = undefined;
+  if (e) await (await e).close();
+}
+
+/** An http URL on 127.0.0.1 where nothing listens (a port just released). */
+export async function closedPortUrl(): Promise<string> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  if (!address || typeof address === 'string') throw new Error('no port');
+  return `http://127.0.0.1:${address.port}`;
+}
+
+const config = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration();
+
+/** Sets user (global) settings, returning a function that restores the previous user values. */
+export async function setUserSettings(values: Record<string, unknown>): Promise<() => Promise<void>> {
+  const previous: Record<string, unknown> = {};
+  for (const [id, value] of Object.entries(values)) {
+    previous[id] = config().inspect(id)?.globalValue;
+    await config().update(id, value, vscode.ConfigurationTarget.Global);
+  }
+  return async () => {
+    for (const [id, value] of Object.entries(previous)) await config().update(id, value, vscode.ConfigurationTarget.Global);
+  };
+}
+
+/** Points the extension at the emulator through user settings; returns the restore function. */
+export async function useEmulatorSettings(): Promise<{ url: string; restore: () => Promise<void> }> {
+  const url = await emulatorUrl();
+  const restore = await setUserSettings({ [Settings.baseUrl]: url, [Settings.authScheme]: undefined });
+  return { url, restore };
+}
+
+export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Waits until `pending` (a command showing a quick pick or input box) settles, pressing
+ * Enter on the quick input every 100 ms: the way a person accepts the highlighted item.
+ * Presses that come before the input is shown, or while it is invalid, do nothing.
+ */
+export async function acceptQuickInput<T>(pending: Thenable<T>, attempts = 100): Promise<T> {
+  let settled = false;
+  const p = Promise.resolve(pending).finally(() => (settled = true));
+  for (let i = 0; i < attempts && !settled; i++) {
+    await sleep(100);
+    if (!settled) await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+  }
+  return p;
+}
+
+/** Waits for `predicate` to hold, checking every 50 ms (at most `attempts` times). */
+export async function eventually(predicate: () => boolean | Promise<boolean>, what: string, attempts = 100): Promise<void> {
+  for (let i = 0; i < attempts; i++) {
+    if (await predicate()) return;
+    await sleep(50);
+  }
+  throw new Error(`Timed out waiting until ${what}.`);
+}
+
+/** Resolves with the next event from `event` (rejects when none comes within `attempts` checks). */
+export function nextEvent<T>(event: vscode.Event<T>, what: string, ms = 5000): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      sub.dispose();
+      reject(new Error(`No ${what} event.`));
+    }, ms);
+    const sub = event((e) => {
+      clearTimeout(timer);
+      sub.dispose();
+      resolve(e);
+    });
+  });
+}
