@@ -75,7 +75,7 @@ export function isApiError(e: unknown): e is ApiError {
 /** Untrusted service text made safe for a message: no control characters, bounded length. */
 export function sanitizeServiceText(text: string, max = 300): string {
   // eslint-disable-next-line no-control-regex
-  const clean = text.replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]+/g, ' ').trim();
+  const clean = text.replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]+/g, ' ').replace(/\s+/g, ' ').trim();
   return clean.length > max ? `${clean.slice(0, max - 1)}…` : clean;
 }
 

@@ -28,7 +28,7 @@ export function parseRetryAfter(value: string | string[] | undefined, nowMs = Da
   const v = Array.isArray(value) ? value[0] : value;
   if (v === undefined || v.trim() === '') return undefined;
   let seconds: number;
-  if (/^\s*\d+(\.\d+)?\s*$/.test(v)) seconds = Number(v);
+  if (/^\s*[-+]?\d+(\.\d+)?\s*$/.test(v)) seconds = Number(v);
   else {
     const at = Date.parse(v);
     if (Number.isNaN(at)) return undefined;

@@ -1,0 +1,71 @@
+/** Response schemas: leniency where the real service is lenient, invalid_response otherwise. */
+import assert from 'node:assert/strict';
+import { ApiError } from '../../../src/api/errors';
+import {
+  paperGaps, parseBody, parseExcerpt, SearchResponseSchema, ThreadDispatchSchema, ThreadListSchema, ThreadSchema,
+} from '../../../src/api/schemas';
+import { dispatchBody, paper, searchBody, threadBody } from './helpers';
+
+const kindOf = (f: () => unknown) => {
+  try {
+    f();
+  } catch (e) {
+    return e instanceof ApiError ? e.kind : 'other';
+  }
+  return 'none';
+};
+
+describe('api/schemas', () => {
+  it('a paper missing volume and pages (as in the public example) passes and the gap is counted', () => {
+    const { volume: _v, pages: _p, ...rest } = paper();
+    const r = parseBody(SearchResponseSchema, searchBody([rest, paper({ doi: null })]), 'GET /v1/search');
+    assert.equal(r.results.length, 2);
+    assert.deepEqual([...paperGaps(r.results)].sort(), [['doi', 1], ['pages', 1], ['volume', 1]]);
+  });
+
+  it('unknown fields pass through; optional fields may be null or absent; numbers for volume become text', () => {
+    const r = parseBody(SearchResponseSchema, searchBody([paper({ brand_new: { x: 1 }, takeaway: null, semantic_score: 0.9, volume: 7 })], { extra: true }), 'w');
+    const p = r.results[0]!;
+    assert.equal(p.brand_new !== undefined, true);
+    assert.equal(p.takeaway, null);
+    assert.equal(p.volume, '7');
+    assert.equal(p.study_type, undefined);
+  });
+
+  it('defaults page_size to 20 and derives is_end from next_page when absent', () => {
+    const r = parseBody(SearchResponseSchema, { results: [], page: 0, next_page: 1 }, 'w');
+    assert.equal(r.page_size, 20);
+    assert.equal(r.is_end, false);
+  });
+
+  it('a body of the wrong shape is invalid_response, naming the path but not the values', () => {
+    assert.equal(kindOf(() => parseBody(SearchResponseSchema, { papers: [] }, 'w')), 'invalid_response');
+    assert.equal(kindOf(() => parseBody(SearchResponseSchema, searchBody([paper({ title: 42 })]), 'w')), 'invalid_response');
+    assert.equal(kindOf(() => parseBody(SearchResponseSchema, 'hello', 'w')), 'invalid_response');
+    assert.equal(kindOf(() => parseBody(ThreadSchema, threadBody({ status: 'sleeping' }), 'w')), 'invalid_response');
+    try {
+      parseBody(SearchResponseSchema, searchBody([paper({ title: 42 })]), 'GET /v1/search');
+    } catch (e) {
+      assert.match((e as Error).message, /GET \/v1\/search.*results\.0\.title/);
+    }
+  });
+
+  it('threads, lists and dispatches parse leniently', () => {
+    const t = parseBody(ThreadSchema, { thread_id: 't', status: 'running', trace: 'step 1' }, 'w');
+    assert.deepEqual(t.interactions, []);
+    assert.equal(t.trace, 'step 1');
+    const l = parseBody(ThreadListSchema, { threads: [{ thread_id: 't', title: 'x', interaction_count: 1 }] }, 'w');
+    assert.equal(l.has_more, false);
+    assert.equal(l.threads[0]!.status, undefined);
+    const d = parseBody(ThreadDispatchSchema, dispatchBody({ poll_after_seconds: undefined, max_wait_seconds: undefined, mode: 'deep' }), 'w');
+    assert.equal(d.poll_after_seconds, 30);
+    assert.equal(d.max_wait_seconds, 600);
+    assert.equal(d.reconciled, false);
+    assert.equal(kindOf(() => parseBody(ThreadDispatchSchema, dispatchBody({ thread_id: undefined }), 'w')), 'invalid_response');
+  });
+
+  it('parseExcerpt splits on the first pipe only', () => {
+    assert.deepEqual(parseExcerpt('Section: Methods | We used a | b split.'), { section: 'Methods', passage: 'We used a | b split.' });
+    assert.deepEqual(parseExcerpt('no pipe here'), { section: undefined, passage: 'no pipe here' });
+  });
+});
