@@ -1,0 +1,331 @@
+/**
+ * Runs the extension-host Mocha suite in a real VS Code, twice: in a trusted workspace and
+ * in Restricted Mode, each with a fresh user-data directory, against a fresh emulator.
+ *
+ *   npx tsx scripts/vscode/run-ext-tests.ts [--entry <built test entry>] [--no-build]
+ *                                           [--only trusted|restricted]
+ *
+ * Route, picked automatically:
+ *   desktop  when VSCODE_EXECUTABLE points at a desktop VS Code (or RESEARCH_DESK_TRY_DOWNLOAD=1
+ *            lets @vscode/test-electron download one): @vscode/test-electron runTests
+ *   server   otherwise: VS Code's own server (cached code-server on Node 24) + headless
+ *            Debian Chromium through playwright-core (the offline route).
+ *
+ * Environment given to the extension host (so to the suite):
+ *   RESEARCH_DESK_TEST_RESULTS   file the suite writes its counts to, as JSON:
+ *                                {"passed":n,"failed":n,"pending":n,"failures":[{"title":"..","error":".."}]}
+ *   RESEARCH_DESK_EMULATOR_URL   the emulator (also in user settings as researchDesk.baseUrl)
+ *   RESEARCH_DESK_TEST_MODE      "trusted" | "restricted"
+ *   RESEARCH_DESK_EXPECT_TRUSTED "true" | "false"
+ *   RESEARCH_DESK_WORKSPACE      the opened folder; its .vscode/settings.json sets a decoy
+ *                                researchDesk.baseUrl (http://127.0.0.1:9) that must be ignored.
+ *
+ * Writes test-results/ext-host.json {passed, failed, pending, route, runs[...]} and exits
+ * non-zero when a test failed or a run did not complete.
+ */
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { type VsCodeCache, cleanNpmEnv, ensureCache } from './cache';
+import { type RunningEmulator, startTestEmulator } from './emulator';
+import { startServer } from './server';
+import { type PwBrowser, launchChromium, openWorkbench } from './workbench';
+import { REPO_ROOT, UserFacingError, log, run, runMain, withTimeout } from './util';
+
+export const DEFAULT_ENTRY = join(REPO_ROOT, 'out', 'test', 'extension', 'index.js');
+export const DECOY_BASE_URL = 'http://127.0.0.1:9';
+
+export interface SuiteCounts {
+  passed: number;
+  failed: number;
+  pending: number;
+  failures: { title: string; error: string }[];
+}
+
+export interface RunReport extends SuiteCounts {
+  mode: 'trusted' | 'restricted';
+  exitCode: number;
+  seconds: number;
+  /** How the counts were obtained. */
+  source: 'results-file' | 'exit-code';
+}
+
+type Mode = RunReport['mode'];
+
+interface Args {
+  entry: string;
+  build: boolean;
+  modes: Mode[];
+  timeoutMs: number;
+}
+
+function parseArgs(argv: string[]): Args {
+  const a: Args = {
+    entry: DEFAULT_ENTRY,
+    build: true,
+    modes: ['trusted', 'restricted'],
+    timeoutMs: Number(process.env.RESEARCH_DESK_EXT_TEST_TIMEOUT_MS ?? 10 * 60_000),
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const k = argv[i];
+    if (k === '--entry') a.entry = resolve(argv[++i] ?? '');
+    else if (k === '--no-build') a.build = false;
+    else if (k === '--only') {
+      const m = argv[++i];
+      if (m !== 'trusted' && m !== 'restricted') throw new UserFacingError('--only takes trusted or restricted');
+      a.modes = [m];
+    } else throw new UserFacingError(`unknown argument ${k}`);
+  }
+  return a;
+}
+
+/** A fresh folder to open, with a decoy workspace-level base URL and a draft. */
+export function makeWorkspace(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'research-desk-ws-'));
+  mkdirSync(join(dir, '.vscode'), { recursive: true });
+  writeFileSync(
+    join(dir, '.vscode', 'settings.json'),
+    JSON.stringify({ 'researchDesk.baseUrl': DECOY_BASE_URL }, null, 2) + '\n',
+  );
+  writeFileSync(join(dir, 'draft.md'), '# Draft\n\nCaffeine improves short-term alertness.\n');
+  return dir;
+}
+
+function readCounts(file: string): SuiteCounts | undefined {
+  try {
+    const j = JSON.parse(readFileSync(file, 'utf8')) as Partial<SuiteCounts>;
+    if (typeof j.passed !== 'number' || typeof j.failed !== 'number') return undefined;
+    return {
+      passed: j.passed,
+      failed: j.failed,
+      pending: typeof j.pending === 'number' ? j.pending : 0,
+      failures: Array.isArray(j.failures) ? j.failures : [],
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+function countsFrom(file: string, exitCode: number): Pick<RunReport, 'passed' | 'failed' | 'pending' | 'failures' | 'source'> {
+  const c = readCounts(file);
+  if (c) return { ...c, source: 'results-file' };
+  // No results file: the whole run counts as one test.
+  return exitCode === 0
+    ? { passed: 1, failed: 0, pending: 0, failures: [], source: 'exit-code' }
+    : {
+        passed: 0,
+        failed: 1,
+        pending: 0,
+        failures: [{ title: 'extension-host run', error: `exit code ${exitCode}, no results file` }],
+        source: 'exit-code',
+      };
+}
+
+function suiteEnv(mode: Mode, resultsFile: string, workspace: string, emulator: RunningEmulator | undefined) {
+  const env: Record<string, string> = {
+    RESEARCH_DESK_TEST_RESULTS: resultsFile,
+    RESEARCH_DESK_TEST_MODE: mode,
+    RESEARCH_DESK_EXPECT_TRUSTED: String(mode === 'trusted'),
+    RESEARCH_DESK_WORKSPACE: workspace,
+  };
+  if (emulator) env.RESEARCH_DESK_EMULATOR_URL = emulator.url;
+  return env;
+}
+
+// ------------------------------------------------------------------------- server route
+
+export async function runOnServer(opts: {
+  mode: Mode;
+  entry: string;
+  cache: VsCodeCache;
+  browser: PwBrowser;
+  emulator: RunningEmulator | undefined;
+  timeoutMs: number;
+}): Promise<RunReport> {
+  const started = Date.now();
+  const workspace = makeWorkspace();
+  const resultsFile = join(mkdtempSync(join(tmpdir(), 'research-desk-results-')), 'results.json');
+  const server = await startServer({
+    cache: opts.cache,
+    trusted: opts.mode === 'trusted',
+    env: { ...suiteEnv(opts.mode, resultsFile, workspace, opts.emulator), RESEARCH_DESK_DEMO_KEY: undefined },
+    userSettings: opts.emulator ? { 'researchDesk.baseUrl': opts.emulator.url } : {},
+  });
+  let wb: Awaited<ReturnType<typeof openWorkbench>> | undefined;
+  let exitCode: number;
+  try {
+    const url = server.workbenchUrl({ folder: workspace, extensionDevelopmentPath: REPO_ROOT, extensionTestsPath: opts.entry });
+    wb = await openWorkbench(opts.browser, url, { logPrefix: `[ext-host ${opts.mode}]` });
+    exitCode = await withTimeout(wb.exitCode, opts.timeoutMs, `extension-host suite (${opts.mode})`).catch(
+      async (e: unknown) => {
+        log('ext-tests', e instanceof Error ? e.message : String(e));
+        await saveFailureScreenshot(wb, opts.mode);
+        return 124;
+      },
+    );
+  } finally {
+    await wb?.close();
+    await server.close();
+    rmSync(workspace, { recursive: true, force: true });
+  }
+  const counts = countsFrom(resultsFile, exitCode);
+  rmSync(resolve(resultsFile, '..'), { recursive: true, force: true });
+  return { mode: opts.mode, exitCode, seconds: (Date.now() - started) / 1000, ...counts };
+}
+
+async function saveFailureScreenshot(wb: Awaited<ReturnType<typeof openWorkbench>> | undefined, mode: Mode): Promise<void> {
+  if (!wb) return;
+  const file = join(REPO_ROOT, 'test-results', `ext-host-${mode}-timeout.png`);
+  mkdirSync(join(REPO_ROOT, 'test-results'), { recursive: true });
+  await wb.page.screenshot({ path: file, timeout: 10_000 }).then(
+    () => log('ext-tests', `screenshot of the stuck window: ${file}`),
+    () => undefined,
+  );
+}
+
+// ------------------------------------------------------------------------ desktop route
+
+async function runOnDesktop(opts: {
+  mode: Mode;
+  entry: string;
+  executable: string | undefined;
+  emulator: RunningEmulator | undefined;
+  timeoutMs: number;
+}): Promise<RunReport> {
+  const { runTests } = await import('@vscode/test-electron');
+  const started = Date.now();
+  const workspace = makeWorkspace();
+  const tmp = mkdtempSync(join(tmpdir(), 'research-desk-desktop-'));
+  const resultsFile = join(tmp, 'results.json');
+  const userDataDir = join(tmp, 'user');
+  mkdirSync(join(userDataDir, 'User'), { recursive: true });
+  writeFileSync(
+    join(userDataDir, 'User', 'settings.json'),
+    JSON.stringify(opts.emulator ? { 'researchDesk.baseUrl': opts.emulator.url } : {}, null, 2),
+  );
+  const launchArgs = [workspace, '--user-data-dir', userDataDir, '--extensions-dir', join(tmp, 'extensions'), '--disable-extensions'];
+  if (opts.mode === 'trusted') launchArgs.push('--disable-workspace-trust');
+  let exitCode: number;
+  try {
+    exitCode = await withTimeout(
+      runTests({
+        ...(opts.executable ? { vscodeExecutablePath: opts.executable } : {}),
+        extensionDevelopmentPath: REPO_ROOT,
+        extensionTestsPath: opts.entry,
+        launchArgs,
+        extensionTestsEnv: suiteEnv(opts.mode, resultsFile, workspace, opts.emulator),
+      }),
+      opts.timeoutMs,
+      `desktop VS Code suite (${opts.mode})`,
+    ).catch((e: unknown) => {
+      log('ext-tests', e instanceof Error ? e.message : String(e));
+      return 1;
+    });
+  } finally {
+    rmSync(workspace, { recursive: true, force: true });
+  }
+  const counts = countsFrom(resultsFile, exitCode);
+  rmSync(tmp, { recursive: true, force: true });
+  return { mode: opts.mode, exitCode, seconds: (Date.now() - started) / 1000, ...counts };
+}
+
+// -------------------------------------------------------------------------------- main
+
+export async function buildExtension(withTests: boolean): Promise<void> {
+  log('build', `node esbuild.mjs${withTests ? ' --tests' : ''}`);
+  await run(process.execPath, ['esbuild.mjs', ...(withTests ? ['--tests'] : [])], {
+    cwd: REPO_ROOT,
+    env: cleanNpmEnv(),
+    timeoutMs: 5 * 60_000,
+    tag: 'build',
+    quiet: true,
+  });
+}
+
+async function main(): Promise<number> {
+  const args = parseArgs(process.argv.slice(2));
+  const t0 = Date.now();
+  if (args.build) await buildExtension(true);
+  if (!existsSync(args.entry)) {
+    throw new UserFacingError(
+      `The extension-host test entry ${args.entry} does not exist. Build it with \`node esbuild.mjs --tests\` ` +
+        '(or pass --entry <file>).',
+    );
+  }
+  const executable = process.env.VSCODE_EXECUTABLE;
+  const route = executable || process.env.RESEARCH_DESK_TRY_DOWNLOAD === '1' ? 'desktop' : 'server';
+  log('ext-tests', `route: ${route === 'desktop' ? `desktop VS Code (${executable ?? 'download'})` : 'VS Code server + headless Chromium'}`);
+
+  let cacheSeconds = 0;
+  let cache: VsCodeCache | undefined;
+  let browser: PwBrowser | undefined;
+  if (route === 'server') {
+    const tc = Date.now();
+    cache = await ensureCache();
+    cacheSeconds = (Date.now() - tc) / 1000;
+    browser = await launchChromium(cache);
+  }
+  const emulator = await startTestEmulator();
+  const runs: RunReport[] = [];
+  try {
+    for (const mode of args.modes) {
+      log('ext-tests', `--- ${mode} run ---`);
+      const r =
+        route === 'server'
+          ? await runOnServer({ mode, entry: args.entry, cache: cache!, browser: browser!, emulator, timeoutMs: args.timeoutMs })
+          : await runOnDesktop({ mode, entry: args.entry, executable, emulator, timeoutMs: args.timeoutMs });
+      runs.push(r);
+      log(
+        'ext-tests',
+        `${mode}: ${r.passed} passed, ${r.failed} failed, ${r.pending} pending (exit ${r.exitCode}, ${r.seconds.toFixed(1)} s, counts from ${r.source})`,
+      );
+      for (const f of r.failures) log('ext-tests', `  FAILED ${f.title}: ${f.error}`);
+    }
+  } finally {
+    await browser?.close().catch(() => undefined);
+    await emulator?.close();
+  }
+
+  const total = {
+    passed: runs.reduce((s, r) => s + r.passed, 0),
+    failed: runs.reduce((s, r) => s + r.failed, 0),
+    pending: runs.reduce((s, r) => s + r.pending, 0),
+  };
+  const incomplete = runs.some((r) => r.exitCode !== 0 && r.failed === 0);
+  const seconds = (Date.now() - t0) / 1000;
+  mkdirSync(join(REPO_ROOT, 'test-results'), { recursive: true });
+  writeFileSync(
+    join(REPO_ROOT, 'test-results', 'ext-host.json'),
+    JSON.stringify(
+      {
+        ...total,
+        route,
+        vscodeVersion: cache?.vscodeVersion,
+        cacheSeconds,
+        seconds,
+        runs: runs.map(({ mode, passed, failed, pending, exitCode, seconds: s, source, failures }) => ({
+          mode,
+          passed,
+          failed,
+          pending,
+          exitCode,
+          seconds: s,
+          source,
+          failures,
+        })),
+      },
+      null,
+      2,
+    ) + '\n',
+  );
+  console.log(
+    `\nExtension-host suite (${route}${cache ? `, VS Code ${cache.vscodeVersion}` : ''}): ` +
+      `${total.passed} passed, ${total.failed} failed, ${total.pending} pending ` +
+      `in ${runs.length} run(s) [${runs.map((r) => r.mode).join(', ')}]\n` +
+      `Time: ${seconds.toFixed(1)} s total (cache check ${cacheSeconds.toFixed(1)} s${cacheSeconds > 30 ? ', cold: first install' : ', warm'}). ` +
+      'Results: test-results/ext-host.json',
+  );
+  return total.failed > 0 || incomplete ? 1 : 0;
+}
+
+if (require.main === module) runMain(main);

@@ -1,0 +1,212 @@
+/**
+ * Starts VS Code's own server (server-main.js from the cached code-server package, on the
+ * cached Node 24) with fresh temporary user-data / server-data / extensions directories.
+ *
+ *   const server = await startServer({ trusted: true, env: { RESEARCH_DESK_EMULATOR_URL: url } });
+ *   page.goto(server.workbenchUrl({ folder, extensionDevelopmentPath: REPO_ROOT }));
+ *   await server.close();
+ *
+ * `env` reaches the server and hence the extension host it forks. Trusted runs pass
+ * `--disable-workspace-trust`; restricted runs leave it out, so a folder opens in
+ * Restricted Mode. The whole process tree is killed on close() and when this process
+ * exits or receives SIGINT/SIGTERM.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { type VsCodeCache, cleanNpmEnv, ensureCache } from './cache';
+import { UserFacingError, freePort, killTree, log, onCleanup, sleep, spawnTracked } from './util';
+
+export interface ServerOptions {
+  /** Trusted workspace (`--disable-workspace-trust`) or Restricted Mode. Default true. */
+  trusted?: boolean;
+  /** Extra environment for the server and the extension host. */
+  env?: Record<string, string | undefined>;
+  /** Written to <tmp>/user/User/settings.json before start. */
+  userSettings?: Record<string, unknown>;
+  /** Written to <tmp>/server/data/Machine/settings.json before start. */
+  machineSettings?: Record<string, unknown>;
+  /** Port to listen on (0/undefined = any free port). */
+  port?: number;
+  /** Host to bind; default 127.0.0.1. */
+  host?: string;
+  /** Print the server's own output (default: only when RESEARCH_DESK_VERBOSE=1). */
+  verbose?: boolean;
+  /** Time limit for the server to start listening. Default 60 s. */
+  startTimeoutMs?: number;
+  /** Keep the temporary directory after close (for debugging). */
+  keepData?: boolean;
+  cache?: VsCodeCache;
+}
+
+export interface WorkbenchUrlOptions {
+  /** Absolute path of the folder to open (on this machine = the remote). */
+  folder?: string;
+  extensionDevelopmentPath?: string;
+  extensionTestsPath?: string;
+  /** Extra payload entries, e.g. [['skipWelcome','true']] is added by default. */
+  payload?: [string, string][];
+}
+
+export interface VsCodeServer {
+  port: number;
+  host: string;
+  /** http://host:port */
+  origin: string;
+  /** The temporary data root: user/, server/, extensions/. */
+  dataDir: string;
+  userSettingsFile: string;
+  machineSettingsFile: string;
+  /** The workbench address for a folder / development extension / test entry. */
+  workbenchUrl(options?: WorkbenchUrlOptions): string;
+  close(): Promise<void>;
+}
+
+export async function startServer(options: ServerOptions = {}): Promise<VsCodeServer> {
+  const cache = options.cache ?? (await ensureCache());
+  const host = options.host ?? '127.0.0.1';
+  const port = options.port || (await freePort());
+  const trusted = options.trusted ?? true;
+  const verbose = options.verbose ?? process.env.RESEARCH_DESK_VERBOSE === '1';
+
+  const dataDir = mkdtempSync(join(tmpdir(), 'research-desk-vscode-'));
+  const userDir = join(dataDir, 'user');
+  const serverDir = join(dataDir, 'server');
+  const extensionsDir = join(dataDir, 'extensions');
+  for (const d of [userDir, serverDir, extensionsDir]) mkdirSync(d, { recursive: true });
+  const userSettingsFile = join(userDir, 'User', 'settings.json');
+  const machineSettingsFile = join(serverDir, 'data', 'Machine', 'settings.json');
+  const writeJson = (file: string, value: Record<string, unknown>) => {
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, JSON.stringify(value, null, 2) + '\n');
+  };
+  writeJson(userSettingsFile, {
+    // Quiet, deterministic windows for tests and screenshots.
+    'workbench.startupEditor': 'none',
+    'workbench.tips.enabled': false,
+    'workbench.enableExperiments': false,
+    'telemetry.telemetryLevel': 'off',
+    'update.mode': 'none',
+    'extensions.autoCheckUpdates': false,
+    'extensions.autoUpdate': false,
+    'chat.disableAIFeatures': true,
+    ...options.userSettings,
+  });
+  writeJson(machineSettingsFile, { ...options.machineSettings });
+
+  const args = [
+    cache.serverMain,
+    '--host',
+    host,
+    '--port',
+    String(port),
+    '--without-connection-token',
+    '--accept-server-license-terms',
+    '--enable-smoke-test-driver',
+    '--disable-telemetry',
+    '--user-data-dir',
+    userDir,
+    '--server-data-dir',
+    serverDir,
+    '--extensions-dir',
+    extensionsDir,
+  ];
+  if (trusted) args.push('--disable-workspace-trust');
+
+  const env: NodeJS.ProcessEnv = { ...cleanNpmEnv() };
+  // The extension host must not inherit tsx's loader or a debugger from this process.
+  delete env.NODE_OPTIONS;
+  for (const [k, v] of Object.entries(options.env ?? {})) {
+    if (v === undefined) delete env[k];
+    else env[k] = v;
+  }
+  log('server', `starting VS Code ${cache.vscodeVersion} server on ${host}:${port} (${trusted ? 'trusted' : 'Restricted Mode'})`);
+  const child = spawnTracked(cache.node, args, { env, stdio: ['ignore', 'pipe', 'pipe'], cwd: dataDir });
+  const tail: string[] = [];
+  const onData = (buf: Buffer) => {
+    for (const line of buf.toString('utf8').split('\n')) {
+      if (!line.trim()) continue;
+      tail.push(line);
+      if (tail.length > 30) tail.shift();
+      if (verbose) log('vscode-server', line);
+    }
+  };
+  child.stdout?.on('data', onData);
+  child.stderr?.on('data', onData);
+
+  let closed = false;
+  const removeData = () => {
+    if (!options.keepData) rmSync(dataDir, { recursive: true, force: true });
+  };
+  const unregister = onCleanup(() => {
+    if (child.pid !== undefined) {
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        /* gone */
+      }
+    }
+    removeData();
+  });
+  const close = async () => {
+    if (closed) return;
+    closed = true;
+    unregister();
+    await killTree(child, 3000);
+    removeData();
+  };
+
+  const origin = `http://${host}:${port}`;
+  const deadline = Date.now() + (options.startTimeoutMs ?? 60_000);
+  let exited: string | undefined;
+  child.once('exit', (code, signal) => {
+    exited = signal ?? `exit ${code}`;
+  });
+  for (;;) {
+    if (exited !== undefined) {
+      await close();
+      throw new UserFacingError(`VS Code server stopped during start (${exited}). Last output:\n${tail.join('\n')}`);
+    }
+    if (Date.now() > deadline) {
+      await close();
+      throw new UserFacingError(`VS Code server did not answer on ${origin} within the time limit. Last output:\n${tail.join('\n')}`);
+    }
+    if (await httpOk(`${origin}/version`)) break;
+    await sleep(200);
+  }
+  log('server', `listening on ${origin}`);
+
+  const remote = (p: string) => `vscode-remote://${host}:${port}${p}`;
+  return {
+    port,
+    host,
+    origin,
+    dataDir,
+    userSettingsFile,
+    machineSettingsFile,
+    close,
+    workbenchUrl(o: WorkbenchUrlOptions = {}) {
+      const payload: [string, string][] = [];
+      if (o.extensionDevelopmentPath) payload.push(['extensionDevelopmentPath', remote(o.extensionDevelopmentPath)]);
+      if (o.extensionTestsPath) payload.push(['extensionTestsPath', remote(o.extensionTestsPath)]);
+      payload.push(['skipWelcome', 'true'], ...(o.payload ?? []));
+      const q: string[] = [];
+      if (o.folder) q.push(`folder=${encodeURIComponent(remote(o.folder))}`);
+      q.push(`payload=${encodeURIComponent(JSON.stringify(payload))}`);
+      return `${origin}/?${q.join('&')}`;
+    },
+  };
+}
+
+function httpOk(url: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const req = request(url, { timeout: 2000 }, (res) => {
+      res.resume();
+      resolve((res.statusCode ?? 500) < 500);
+    });
+    req.on('timeout', () => req.destroy());
+    req.on('error', () => resolve(false));
+    req.end();
+  });
+}
