@@ -2,13 +2,13 @@
 import assert from 'node:assert/strict';
 import {
   listQueryString, searchQueryString, threadQueryString, threadRequestJson, validateInteractionId, validateListParams,
-  validateSearchParams, validateThreadId, validateThreadRequest, type SearchParams, type ThreadRequest,
+  validateSearchParams, validateThreadId, validateThreadRequest, type SearchParams,
 } from '../../../src/api/params';
 import { DOMAIN_CODES, STUDY_TYPES } from '../../../src/api/vocab';
 
 const locs = (issues: { loc: (string | number)[] }[]) => issues.map((i) => i.loc.join('.'));
-const search = (p: Record<string, unknown>) => validateSearchParams({ query: 'sleep', ...p } as SearchParams);
-const thread = (b: Record<string, unknown>) => validateThreadRequest({ input_message: 'What helps?', ...b } as ThreadRequest);
+const search = (p: Record<string, unknown>) => validateSearchParams({ query: 'sleep', ...p });
+const thread = (b: Record<string, unknown>) => validateThreadRequest({ input_message: 'What helps?', ...b });
 
 describe('api/params: search validation', () => {
   it('accepts a query alone and a full valid request', () => {
