@@ -9,7 +9,7 @@ import { isLoopbackHttpUrl, normalizeBaseUrl, originOf } from '../util/url';
  * The demo key the emulator accepts (a Pro plan); it opens nothing on the real service.
  * Must equal `DEMO_KEYS.pro` of test/emulator (checked by the extension-host suite).
  */
-export const EMULATOR_DEMO_KEY = 'demo-pro-key';
+export const EMULATOR_DEMO_KEY = 'demo-pro-key-00000000000000002';
 
 export interface UseEmulatorResult {
   used: boolean;

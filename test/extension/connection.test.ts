@@ -9,7 +9,7 @@ const testConnection = (): Thenable<ConnectionResult | undefined> => vscode.comm
 export function connectionSuite(): void {
   suite('Test Connection against the emulator', () => {
     let url: string;
-    let restoreSettings: () => Promise<void>;
+    let restoreSettings: () => Promise<void> = () => Promise.resolve();
     let savedKey: string | undefined;
     const messages = new Map<string, string>();
 

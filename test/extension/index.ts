@@ -24,7 +24,7 @@ interface Counts {
 }
 
 export function run(): Promise<void> {
-  const mocha = new Mocha({ ui: 'tdd', color: false, timeout: 30_000, reporter: 'spec' });
+  const mocha = new Mocha({ ui: 'tdd', color: false, timeout: 30_000, reporter: LineReporter });
   const grep = process.env.RESEARCH_DESK_TEST_GREP;
   if (grep) mocha.grep(grep);
   // What mocha.loadFiles does for files, for bundled suites: define the TDD globals, then register.
@@ -50,6 +50,26 @@ export function run(): Promise<void> {
       counts.failures.push({ title: test.fullTitle(), error: err instanceof Error ? err.message : String(err) });
     });
   });
+}
+
+/**
+ * One plain line per test (the workbench forwards console lines without printf formatting,
+ * so mocha's spec reporter shows raw "%s"). Skipped tests are listed visibly.
+ */
+class LineReporter extends Mocha.reporters.Base {
+  constructor(runner: Mocha.Runner, options?: Mocha.MochaOptions) {
+    super(runner, options);
+    runner.on('suite', (s) => {
+      if (s.title) console.log(`${s.title}`);
+    });
+    runner.on('pass', (t) => console.log(`  ✔ ${t.title}`));
+    runner.on('pending', (t) => console.log(`  - SKIPPED ${t.title}`));
+    runner.on('fail', (t, err: unknown) => console.log(`  ✘ ${t.title}: ${err instanceof Error ? err.message : String(err)}`));
+    runner.once('end', () => {
+      const s = this.stats;
+      console.log(`${s.passes} passing, ${s.failures} failing, ${s.pending} skipped (${s.duration ?? 0} ms)`);
+    });
+  }
 }
 
 function writeCounts(counts: Counts): void {

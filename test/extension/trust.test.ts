@@ -13,7 +13,7 @@ export function trustSuite(): void {
     let url: string;
     let decoy: string | undefined;
     let wroteDecoy = false;
-    let restoreSettings: () => Promise<void>;
+    let restoreSettings: () => Promise<void> = () => Promise.resolve();
     let savedKey: string | undefined;
 
     suiteSetup(async () => {
@@ -21,8 +21,10 @@ export function trustSuite(): void {
       ({ url, restore: restoreSettings } = await useEmulatorSettings());
       savedKey = await desk.keys.get();
       await desk.keys.set(DEMO_KEYS.pro);
-      decoy = vscode.workspace.getConfiguration().inspect<string>(Settings.baseUrl)?.workspaceValue;
-      if (decoy === undefined && vscode.workspace.workspaceFolders?.length) {
+      // Read the folder's settings file itself: in Restricted Mode VS Code hides the value.
+      const folder = vscode.workspace.workspaceFolders?.[0];
+      decoy = folder ? await readWorkspaceBaseUrl(folder.uri) : undefined;
+      if (decoy === undefined && folder) {
         try {
           decoy = await closedPortUrl();
           await vscode.workspace.getConfiguration().update(Settings.baseUrl, decoy, vscode.ConfigurationTarget.Workspace);
@@ -50,7 +52,8 @@ export function trustSuite(): void {
     test('a workspace-level researchDesk.baseUrl is ignored: requests go to the user setting', async function () {
       if (decoy === undefined) this.skip(); // no folder open, or the workspace setting could not be written
       const desk = await api();
-      assert.equal(vscode.workspace.getConfiguration().inspect(Settings.baseUrl)?.workspaceValue, decoy);
+      if (vscode.workspace.isTrusted) assert.equal(vscode.workspace.getConfiguration().inspect(Settings.baseUrl)?.workspaceValue, decoy);
+      assert.notEqual(decoy, url);
       assert.equal(desk.settings.service.baseUrl, url);
       const r = await vscode.commands.executeCommand<ConnectionResult>(Commands.testConnection);
       assert.equal(r?.baseUrl, url);
@@ -73,4 +76,15 @@ export function trustSuite(): void {
       assert.equal(r?.outcome, 'connected', r?.message);
     });
   });
+}
+
+async function readWorkspaceBaseUrl(folder: vscode.Uri): Promise<string | undefined> {
+  try {
+    const bytes = await vscode.workspace.fs.readFile(vscode.Uri.joinPath(folder, '.vscode', 'settings.json'));
+    const json = JSON.parse(new TextDecoder().decode(bytes)) as Record<string, unknown>;
+    const value = json[Settings.baseUrl];
+    return typeof value === 'string' ? value : undefined;
+  } catch {
+    return undefined;
+  }
 }
