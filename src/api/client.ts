@@ -177,7 +177,7 @@ export function createClient(options: ClientOptions): Client {
         if (res.status >= 200 && res.status < 300) {
           if (res.notJson) throw new ApiError('invalid_response', `The service's answer to ${where} was not JSON.`, { status: res.status });
           const data = parseBody(c.schema, res.body, where);
-          log.debug(`${c.method} ${shown} ${res.status} ${ms}ms${c.note ? c.note(data) : ''}`);
+          log[c.cls === 'search' ? 'info' : 'debug'](`${c.method} ${shown} ${res.status} ${ms}ms${c.note ? c.note(data) : ''}`);
           return data;
         }
         error = errorFromResponse(res.status, res.body, { method: c.method, path: c.path, retryAfterSeconds: parseRetryAfter(res.headers['retry-after']) });

@@ -70,12 +70,20 @@ export class Transport {
 
   async send(a: Attempt): Promise<RawResponse> {
     const where = `${a.method} ${a.path}`;
-    const timeout = AbortSignal.timeout(this.opts.timeoutMs);
-    const signal = a.signal ? AbortSignal.any([a.signal, timeout]) : timeout;
+    // Per-attempt timeout joined with the caller's signal (by hand: no timer or listener outlives the attempt).
+    const ac = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      ac.abort(new DOMException('The attempt timed out', 'TimeoutError'));
+    }, this.opts.timeoutMs);
+    const onAbort = () => ac.abort(a.signal?.reason);
+    if (a.signal?.aborted) onAbort();
+    else a.signal?.addEventListener('abort', onAbort, { once: true });
     const fail = (e: unknown): never => {
       const post = a.method === 'POST' ? ' It may already have taken effect: check the threads list before sending it again.' : '';
       if (a.signal?.aborted) throw new ApiError('aborted', `The request ${where} was cancelled.${post}`, { mayHaveTakenEffect: !!post });
-      if (timeout.aborted) throw new ApiError('timeout', `No answer from the service within ${Math.round(this.opts.timeoutMs / 1000)} s (${where}).`);
+      if (timedOut) throw new ApiError('timeout', `No answer from the service within ${this.opts.timeoutMs < 1000 ? `${this.opts.timeoutMs} ms` : `${Math.round(this.opts.timeoutMs / 1000)} s`} (${where}).`);
       if (e instanceof ApiError) throw e;
       const code = typeof e === 'object' && e !== null && 'code' in e && typeof e.code === 'string' ? e.code : 'connection failed';
       throw new ApiError('network', redact(`Could not reach the service at ${this.origin} (${code}) for ${where}. Check the connection, proxy settings and base URL.`, a.secret));
@@ -85,7 +93,7 @@ export class Transport {
         method: a.method,
         headers: { accept: 'application/json', 'user-agent': this.opts.userAgent ?? 'research-desk', ...a.headers },
         body: a.body,
-        signal,
+        signal: ac.signal,
         dispatcher: this.dispatcher,
       });
       if (res.statusCode >= 300 && res.statusCode < 400) {
@@ -106,6 +114,9 @@ export class Transport {
       }
     } catch (e) {
       return fail(e);
+    } finally {
+      clearTimeout(timer);
+      a.signal?.removeEventListener('abort', onAbort);
     }
   }
 

@@ -35,14 +35,17 @@ describe('api/reconcile', () => {
   it('absent: nothing matches and the page reaches back past the request', () => {
     assert.equal(matchCreatedThread(list([summary('a', 'Other question', -10_000_000)], true), MSG, START).kind, 'absent');
     assert.equal(matchCreatedThread(list([]), MSG, START).kind, 'absent');
-    assert.equal(matchCreatedThread(list([summary('a', 'Other question', 1000)]), MSG, START).kind, 'absent');
+    assert.equal(matchCreatedThread(list([summary('a', 'Other question', 1000, 2)]), MSG, START).kind, 'absent');
   });
 
   it('unknown: several fresh matches, an older identical thread, a page that does not reach back', () => {
     assert.equal(matchCreatedThread(list([summary('a', MSG, 100), summary('b', MSG, 200)]), MSG, START).kind, 'unknown');
     assert.equal(matchCreatedThread(list([summary('a', MSG, -CLOCK_TOLERANCE_MS - 1)]), MSG, START).kind, 'unknown');
     assert.equal(matchCreatedThread(list([summary('a', MSG, 100, 3)]), MSG, START).kind, 'unknown');
-    assert.equal(matchCreatedThread(list([summary('a', 'Other', 100)], true), MSG, START).kind, 'unknown');
+    assert.equal(matchCreatedThread(list([summary('a', 'Other', 100, 2)], true), MSG, START).kind, 'unknown');
+    // A fresh one-interaction thread that does not show the message: cannot tell, never "absent".
+    assert.equal(matchCreatedThread(list([summary('a', 'Other question', 1000)]), MSG, START).kind, 'unknown');
+    assert.equal(matchCreatedThread(list([{ ...summary('a', 'Other question', 0), last_activity_at: null }]), MSG, START).kind, 'unknown');
   });
 
   it('a clock skew inside the tolerance still finds the thread', () => {
