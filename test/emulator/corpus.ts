@@ -474,11 +474,17 @@ export function getCorpus(size = 5000, seed = DEFAULT_SEED): Paper[] {
   const k = `${size}:${seed}`;
   const hit = cache.get(k);
   if (hit) return hit;
+  const papers = generateCorpus(size, seed);
+  cache.set(k, papers);
+  return papers;
+}
+
+/** Generate without the cache (same seed → same papers). */
+export function generateCorpus(size = 5000, seed = DEFAULT_SEED): Paper[] {
   const r = new Rng(mulberry32(seed));
   const used = new Set<string>();
   const papers: Paper[] = [];
   for (let i = 0; i < size; i++) papers.push(generatePaper(r, i, used));
-  cache.set(k, papers);
   return papers;
 }
 

@@ -26,7 +26,9 @@ export const STATUS_WINDOW_MS = 7 * 24 * 3600 * 1000;
 export const QUICK_SEARCH_SUNSET = Date.UTC(2027, 1, 7);
 export const BODY_LIMIT = 1024 * 1024;
 
-export const DEMO_KEYS = {
+export type DemoKeyName = 'free' | 'pro' | 'teams' | 'enterprise' | 'deep' | 'revoked' | 'pastDue';
+/** Keys provisioned in every emulator (and restored by reset()). Not secrets. */
+export const DEMO_KEYS: Readonly<Record<DemoKeyName, string>> = {
   free: 'demo-free-key-0000000000000001',
   pro: 'demo-pro-key-00000000000000002',
   teams: 'demo-teams-key-000000000000003',
@@ -34,7 +36,7 @@ export const DEMO_KEYS = {
   deep: 'demo-deep-key-0000000000000005',
   revoked: 'demo-revoked-key-0000000000006',
   pastDue: 'demo-pastdue-key-0000000000007',
-} as const;
+};
 
 export const MONTHLY_MESSAGE = (resetsOn: string): string =>
   `You have used all included calls for this month. Your usage resets on ${resetsOn}.`;
@@ -303,7 +305,7 @@ export class EmulatorServer {
     this.rng = mulberry32(7);
     this.keyCounter = 0;
     const month = monthOf(this.nowMs());
-    const demo = (name: keyof typeof DEMO_KEYS, plan: Plan, status: KeyState['status'] = 'active'): void => {
+    const demo = (name: DemoKeyName, plan: Plan, status: KeyState['status'] = 'active'): void => {
       this.keys.set(DEMO_KEYS[name], {
         key: DEMO_KEYS[name], label: `demo:${name}`, plan, status, used: 0, month, additionalUsage: false,
         unlimited: false, maxPageSize: undefined, rateLimits: undefined,

@@ -22,7 +22,7 @@ export async function call<T = Record<string, unknown>>(
   if (body !== undefined) headers['content-type'] ??= 'application/json';
   const res = await fetch(`${base}${path}`, { method: opts.method ?? (body !== undefined ? 'POST' : 'GET'), headers, body });
   const text = await res.text();
-  let parsed: unknown = undefined;
+  let parsed: unknown;
   try {
     parsed = text === '' ? undefined : JSON.parse(text);
   } catch {
