@@ -13,7 +13,9 @@ import { activationSuite } from './activation.test';
 import { connectionSuite } from './connection.test';
 import { contributionsSuite } from './contributions.test';
 import { emulatorSuite } from './emulator.test';
+import { errorsSuite } from './errors.test';
 import { keysSuite } from './keys.test';
+import { settingsSuite } from './settings.test';
 import { trustSuite } from './trust.test';
 
 interface Counts {
@@ -31,6 +33,8 @@ export function run(): Promise<void> {
   mocha.suite.emit('pre-require', globalThis, 'bundle', mocha);
   activationSuite(); // first: it checks what activation loaded before any command runs
   contributionsSuite();
+  errorsSuite();
+  settingsSuite();
   keysSuite();
   connectionSuite();
   emulatorSuite();
