@@ -304,6 +304,7 @@ function generatePaper(r: Rng, index: number, usedIds: Set<string>): Paper {
 
   const guideline = primaryDomain === 'med' && r.chance(0.025);
   let studyType: StudyType = guideline ? (r.chance(0.5) ? 'other' : 'systematic review') : r.weighted(DESIGN_WEIGHTS[topic.family]);
+  if (topic.noLab && (studyType === 'animal' || studyType === 'non-rct in vitro' || studyType === 'bench experiment')) studyType = 'non-rct experimental';
 
   // Journal: preprint server or a journal of one of the paper's domains.
   const preprint = !guideline && r.chance(0.05);

@@ -203,6 +203,8 @@ export interface TopicDef {
   mechanisms: readonly string[];
   instruments: readonly string[];
   weight: number;
+  /** Behavioural topics: no animal, in vitro or bench studies. */
+  noLab?: boolean;
 }
 
 export const TOPICS: readonly TopicDef[] = [
@@ -231,7 +233,7 @@ export const TOPICS: readonly TopicDef[] = [
     instruments: ['VO2max test', 'Beck Depression Inventory', 'accelerometry', 'ambulatory blood pressure monitoring', 'Trail Making Test'],
   },
   {
-    key: 'cbt', domains: ['psych', 'med'], family: 'clinical', population: 'human', weight: 7,
+    key: 'cbt', domains: ['psych', 'med'], family: 'clinical', population: 'human', weight: 7, noLab: true,
     exposures: ['cognitive behavioral therapy', 'internet-delivered CBT', 'CBT for insomnia', 'exposure therapy', 'group CBT'],
     outcomes: ['anxiety symptoms', 'depression', 'insomnia severity', 'panic disorder', 'relapse', 'quality of life'],
     populations: ['adults with generalized anxiety disorder', 'adolescents', 'veterans with PTSD', 'primary care patients', 'older adults'],
@@ -239,7 +241,7 @@ export const TOPICS: readonly TopicDef[] = [
     instruments: ['GAD-7', 'PHQ-9', 'Insomnia Severity Index', 'Hamilton Anxiety Rating Scale', 'clinician-rated interviews'],
   },
   {
-    key: 'mindfulness', domains: ['psych', 'med'], family: 'clinical', population: 'human', weight: 5,
+    key: 'mindfulness', domains: ['psych', 'med'], family: 'clinical', population: 'human', weight: 5, noLab: true,
     exposures: ['mindfulness meditation', 'mindfulness-based stress reduction', 'yoga', 'breathing exercises', 'app-based meditation'],
     outcomes: ['perceived stress', 'burnout', 'cortisol levels', 'attention control', 'wellbeing', 'rumination'],
     populations: ['healthcare workers', 'university students', 'teachers', 'patients with chronic pain', 'employees'],
