@@ -14,6 +14,17 @@ describe('emulator: search', function () {
   const search = (params: Record<string, string | number | boolean | undefined>, key: string = DEMO_KEYS.pro) =>
     call<SearchBody>(emu.url, `/v1/search?${qs(params)}`, { key });
 
+  async function allResults(params: Record<string, string | number | boolean>): Promise<string[]> {
+    const ids: string[] = [];
+    for (let page = 0; page < 5; page++) {
+      const r = await search({ ...params, page, page_size: 200 });
+      assert.equal(r.status, 200);
+      ids.push(...r.body.results.map((x) => paperIdOf(x.url)));
+      if (r.body.is_end) return ids;
+    }
+    throw new Error('more than 1,000 results');
+  }
+
   before(async function () {
     this.timeout(60_000);
     emu = await startEmulator({ port: 0, rateLimits: false, now: '2026-11-15T12:00:00Z' });
@@ -193,6 +204,10 @@ describe('emulator: search', function () {
       for (const res of r.body.results) assert.ok(matchesFilters(byId(paperIdOf(res.url)), predicate), `${String(res.title)} passes`);
       const rejected = all.body.results.filter((x) => !matchesFilters(byId(paperIdOf(x.url)), predicate));
       assert.ok(rejected.length > 0, 'the unfiltered result contains papers the filter removes');
+      // Completeness on a query with < 1,000 hits: filtered = unfiltered ∩ predicate, same order.
+      const everything = await allResults({ query: 'panel' });
+      const filtered = await allResults({ query: 'panel', ...params });
+      assert.deepEqual(filtered, everything.filter((id) => matchesFilters(byId(id), predicate)));
     });
   }
 
