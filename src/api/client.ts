@@ -203,8 +203,8 @@ export function createClient(options: ClientOptions): Client {
       method: 'GET', path, query: searchQueryString(params), cls: 'search', schema: SearchResponseSchema, signal,
       note: (d) => ` results=${d.results.length} charged=${callsForSearch(d.results.length)}`,
     });
-    const gaps = paperGaps(data.results);
-    if (gaps.size)
+    const gaps = options.logger ? paperGaps(data.results) : undefined;
+    if (gaps?.size)
       log.debug(`${path}: results lack spec-required fields (passed through): ${[...gaps].map(([f, n]) => `${f} ×${n}`).join(', ')}`);
     return data;
   }

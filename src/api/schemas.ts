@@ -11,8 +11,19 @@ import { THREAD_MODES, THREAD_STATUSES } from './vocab';
 
 const str = z.string().nullish();
 const num = z.number().nullish();
-/** Volume, pages, DOI: some sources send numbers; keep them as text. */
-const text = z.union([z.string(), z.number().transform(String)]).nullish();
+/** Volume, pages, DOI: text (numbers sent by some sources are turned into text by `coerceText`). */
+const text = str;
+const TEXT_FIELDS = ['volume', 'pages', 'doi'] as const;
+
+/** Turn numeric volume/pages/doi into strings in a freshly parsed body (cheaper than a zod union). */
+function coerceText(body: unknown): unknown {
+  const results = (body as { results?: unknown } | null)?.results;
+  if (Array.isArray(results))
+    for (const p of results as unknown[])
+      if (typeof p === 'object' && p !== null)
+        for (const f of TEXT_FIELDS) if (typeof (p as Record<string, unknown>)[f] === 'number') (p as Record<string, unknown>)[f] = String((p as Record<string, unknown>)[f]);
+  return body;
+}
 
 export const PaperSchema = z.looseObject({
   // Required by the spec, but tolerated when null or absent (see paperGaps).
@@ -50,7 +61,7 @@ export const REQUIRED_PAPER_FIELDS = [
   'abstract', 'authors', 'doi', 'journal_name', 'pages', 'publish_year', 'title', 'url', 'volume', 'citation_count',
 ] as const;
 
-export const SearchResponseSchema = z
+export const SearchResponseSchema = z.preprocess(coerceText, z
   .looseObject({
     results: z.array(PaperSchema),
     page: num,
@@ -63,7 +74,7 @@ export const SearchResponseSchema = z
     page: r.page ?? 0,
     page_size: r.page_size ?? 20,
     is_end: r.is_end ?? (r.next_page === null || r.next_page === undefined),
-  }));
+  })));
 export type SearchResponse = z.output<typeof SearchResponseSchema>;
 
 /** Count, per spec-required field, the results that lack it (null or absent). */
