@@ -280,7 +280,7 @@ describe('api/client over HTTP', function () {
 
   describe('POST reconciliation', () => {
     /** A small thread service; `fault` decides what happens to each POST. */
-    function threadService(fault: (n: number) => 'ok' | 'after' | 'before' | 'drop-after') {
+    function threadService(fault: (n: number) => 'ok' | 'after' | 'before' | 'drop-after' | 'hang-after') {
       const threads = new Map<string, { preview: string; last: string; interactions: { interaction_id: string; status: 'running' | 'idle'; mode: 'pro' }[] }>();
       let posts = 0;
       let failList = false;
@@ -300,6 +300,7 @@ describe('api/client over HTTP', function () {
           threads.set(id, t);
           if (mode === 'after') return json(res, 502, { detail: 'Bad gateway.' });
           if (mode === 'drop-after') return req.socket.destroy();
+          if (mode === 'hang-after') return;
           return json(res, 200, dispatchBody({ thread_id: id, interaction_id: iid }));
         }
         if (url.startsWith('/v1/threads?')) {
@@ -331,6 +332,13 @@ describe('api/client over HTTP', function () {
     it('create: dropped connection after creation → reconciled, no duplicate', async () => {
       const svc = threadService(() => 'drop-after');
       const d = await make().createThread({ input_message: MSG, mode: 'pro' });
+      assert.equal(d.reconciled, true);
+      assert.equal(svc.posts(), 1);
+    });
+
+    it('create: timeout after the thread was created → reconciled, no duplicate', async () => {
+      const svc = threadService(() => 'hang-after');
+      const d = await make({ timeoutMs: 200 }).createThread({ input_message: MSG });
       assert.equal(d.reconciled, true);
       assert.equal(svc.posts(), 1);
     });
