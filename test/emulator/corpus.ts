@@ -283,6 +283,7 @@ const JOURNALS_REGULAR = JOURNALS.filter((j) => !j.preprint);
 const JOURNALS_PREPRINT = JOURNALS.filter((j) => j.preprint);
 const JOURNALS_TOP_MEDICAL = JOURNALS.filter((j) => j.topMedical);
 const JOURNAL_INDEX = new Map(JOURNALS.map((j, i) => [j, i]));
+const JOURNAL_SLUG = new Map(JOURNALS.map((j) => [j, slugify(j.name).slice(0, 12)]));
 const TOPIC_WEIGHTS = TOPICS.map((t) => [t, t.weight] as const);
 const EFFECT_WEIGHTS = [['pos', 5], ['null', 3], ['neg', 1]] as const;
 const COUNTRY_COUNT_WEIGHTS = [[1, 8], [2, 2], [3, 1]] as const;
@@ -432,7 +433,7 @@ function generatePaper(r: Rng, index: number, usedIds: Set<string>): Paper {
     abstractSentences,
     abstract,
     authors,
-    doi: `10.${1000 + ((JOURNAL_INDEX.get(journal) ?? 0) * 37) % 9000}/${slugify(journal.name).slice(0, 12)}.${year}.${String(index).padStart(5, '0')}`,
+    doi: `10.${1000 + ((JOURNAL_INDEX.get(journal) ?? 0) * 37) % 9000}/${JOURNAL_SLUG.get(journal) ?? 'journal'}.${year}.${String(index).padStart(5, '0')}`,
     journal: journal.name,
     publisher: journal.publisher,
     volume,

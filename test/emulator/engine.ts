@@ -136,21 +136,18 @@ export class SearchEngine {
     const n = this.papers.length;
     this.docLen = new Float32Array(n);
     this.scratch = new Float64Array(n);
-    const sentenceCache = new Map<string, number[]>();
+    const termIds = this.termIds;
     const ids = (s: string): number[] => {
-      let t = sentenceCache.get(s);
-      if (!t) {
-        t = tokenize(s).map((w) => {
-          let id = this.termIds.get(w);
-          if (id === undefined) {
-            id = this.termIds.size;
-            this.termIds.set(w, id);
-          }
-          return id;
-        });
-        sentenceCache.set(s, t);
+      const out: number[] = [];
+      for (const w of tokenize(s)) {
+        let id = termIds.get(w);
+        if (id === undefined) {
+          id = termIds.size;
+          termIds.set(w, id);
+        }
+        out.push(id);
       }
-      return t;
+      return out;
     };
     // Pass 1: per-document weighted term frequencies into flat arrays.
     let tf = new Float32Array(4096);
