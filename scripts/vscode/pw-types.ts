@@ -15,6 +15,7 @@ export interface Locator {
   waitFor(options?: { state?: 'attached' | 'detached' | 'visible' | 'hidden'; timeout?: number }): Promise<void>;
   isVisible(): Promise<boolean>;
   count(): Promise<number>;
+  inputValue(options?: { timeout?: number }): Promise<string>;
   textContent(options?: { timeout?: number }): Promise<string | null>;
   innerText(options?: { timeout?: number }): Promise<string>;
   allInnerTexts(): Promise<string[]>;

@@ -231,6 +231,12 @@ async function runOnDesktop(opts: {
 
 // -------------------------------------------------------------------------------- main
 
+/** The first lines of a long assertion message (the full text is in ext-host.json). */
+function clip(text: string, maxLines = 12): string {
+  const lines = text.split('\n');
+  return lines.length <= maxLines ? text : `${lines.slice(0, maxLines).join('\n')}\n  ... (${lines.length - maxLines} more lines in test-results/ext-host.json)`;
+}
+
 export async function buildExtension(withTests: boolean): Promise<void> {
   log('build', `node esbuild.mjs${withTests ? ' --tests' : ''}`);
   await run(process.execPath, ['esbuild.mjs', ...(withTests ? ['--tests'] : [])], {
@@ -279,7 +285,7 @@ async function main(): Promise<number> {
         'ext-tests',
         `${mode}: ${r.passed} passed, ${r.failed} failed, ${r.pending} pending (exit ${r.exitCode}, ${r.seconds.toFixed(1)} s, counts from ${r.source})`,
       );
-      for (const f of r.failures) log('ext-tests', `  FAILED ${f.title}: ${f.error}`);
+      for (const f of r.failures) log('ext-tests', `  FAILED ${f.title}: ${clip(f.error)}`);
     }
   } finally {
     await browser?.close().catch(() => undefined);

@@ -11,7 +11,7 @@
  * Restricted Mode. The whole process tree is killed on close() and when this process
  * exits or receives SIGINT/SIGTERM.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -35,6 +35,19 @@ export interface ServerOptions {
   verbose?: boolean;
   /** Time limit for the server to start listening. Default 60 s. */
   startTimeoutMs?: number;
+  /**
+   * Pass --enable-smoke-test-driver (default true): needed for codeAutomationExit /
+   * codeAutomationLog (extension-host test runs). With it the workbench shows NO
+   * notification toasts (they go only to the notification center), so UI flows and the
+   * demo turn it off.
+   */
+  smokeTestDriver?: boolean;
+  /**
+   * Extension folders to install into the fresh extensions directory (as symlinks named
+   * <publisher>.<name>-<version>): they load like installed extensions, without the
+   * smoke-test driver that `extensionDevelopmentPath` in the URL needs.
+   */
+  installExtensions?: string[];
   /** Keep the temporary directory after close (for debugging). */
   keepData?: boolean;
   cache?: VsCodeCache;
@@ -91,9 +104,14 @@ export async function startServer(options: ServerOptions = {}): Promise<VsCodeSe
     'extensions.autoCheckUpdates': false,
     'extensions.autoUpdate': false,
     'chat.disableAIFeatures': true,
+    'workbench.secondarySideBar.defaultVisibility': 'hidden',
     ...options.userSettings,
   });
   writeJson(machineSettingsFile, { ...options.machineSettings });
+  for (const ext of options.installExtensions ?? []) {
+    const manifest = JSON.parse(readFileSync(join(ext, 'package.json'), 'utf8')) as { publisher: string; name: string; version: string };
+    symlinkSync(ext, join(extensionsDir, `${manifest.publisher}.${manifest.name}-${manifest.version}`), 'dir');
+  }
 
   const args = [
     cache.serverMain,
@@ -103,7 +121,6 @@ export async function startServer(options: ServerOptions = {}): Promise<VsCodeSe
     String(port),
     '--without-connection-token',
     '--accept-server-license-terms',
-    '--enable-smoke-test-driver',
     '--disable-telemetry',
     '--user-data-dir',
     userDir,
@@ -113,6 +130,7 @@ export async function startServer(options: ServerOptions = {}): Promise<VsCodeSe
     extensionsDir,
   ];
   if (trusted) args.push('--disable-workspace-trust');
+  if (options.smokeTestDriver ?? true) args.push('--enable-smoke-test-driver');
 
   const env: NodeJS.ProcessEnv = { ...cleanNpmEnv() };
   // The extension host must not inherit tsx's loader or a debugger from this process.
