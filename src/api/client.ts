@@ -104,7 +104,6 @@ interface Call<S extends z.ZodType> {
   note?: (data: z.output<S>) => string;
 }
 
-const noop = () => {};
 /** Kinds after which a POST may or may not have taken effect. */
 const AMBIGUOUS: ReadonlySet<ApiErrorKind> = new Set(['server', 'network', 'timeout']);
 const TRANSIENT: ReadonlySet<ApiErrorKind> = new Set(['server', 'network', 'timeout', 'rate_limited']);
@@ -124,7 +123,14 @@ export function createClient(options: ClientOptions): Client {
   const clock = options.clock ?? realClock;
   const now = options.now ?? (() => new Date());
   const scheduler = new Scheduler(options.rateLimits, clock);
-  const log: Logger = { debug: noop, info: noop, warn: noop, error: noop, ...options.logger };
+  // Call through the given object (a LogOutputChannel keeps its methods on the prototype, so no spreading).
+  const sink = options.logger;
+  const log: Logger = {
+    debug: (m) => sink?.debug?.(m),
+    info: (m) => sink?.info?.(m),
+    warn: (m) => sink?.warn?.(m),
+    error: (m) => sink?.error?.(m),
+  };
   const maxRetries = options.maxRetries ?? 2;
   /** Polling hints last seen from the service per mode (used for reconciled dispatches). */
   const hints: Partial<Record<ThreadMode, { poll: number; maxWait: number }>> = {};

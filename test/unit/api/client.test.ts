@@ -117,6 +117,21 @@ describe('api/client over HTTP', function () {
       assert.ok(log.lines.some((l) => /lack spec-required fields.*volume ×1/.test(l)), 'gap logged');
     });
 
+    it('logs through a logger whose methods live on its prototype (like a LogOutputChannel)', async () => {
+      server.handle((_q, res) => json(res, 200, searchBody()));
+      class Channel {
+        lines: string[] = [];
+        debug(m: string) { this.lines.push(m); }
+        info(m: string) { this.lines.push(m); }
+        warn(m: string) { this.lines.push(m); }
+        error(m: string) { this.lines.push(m); }
+      }
+      const ch = new Channel();
+      await make({ logger: ch }).search({ query: 'x' });
+      assert.equal(ch.lines.length, 1);
+      assert.match(ch.lines[0]!, /^GET \/v1\/search\?query=x 200 \d+ms results=1 charged=1$/);
+    });
+
     it('quickSearch calls /v1/quick_search and warns once per client naming the removal date', async () => {
       server.handle((_q, res) => json(res, 200, searchBody()));
       const c = make();
