@@ -82,8 +82,8 @@ function bestQuotes(engine: SearchEngine, p: Paper, terms: string[], max: number
     let s = 0;
     for (const t of terms) if (toks.has(t)) s += idf.get(t)!;
     // Prefer findings over restated aims: results sections and sentences with numbers.
-    if (s > 0 && (section === 'Results' || /\d/.test(sentence))) s += 1.5;
-    if (/^(This|These findings|In this perspective)\b/.test(sentence)) s -= 1;
+    if (s > 0 && (section === 'Results' || /\d/.test(sentence))) s += 3;
+    if (/^(This|These findings|In this perspective)\b/.test(sentence)) s -= 2;
     cands.push({ section, quote: sentence, score: s, order: order++ });
   };
   for (const s of p.abstractSentences) consider('Abstract', s);
@@ -130,15 +130,16 @@ export function runAgent(engine: SearchEngine, body: ThreadBody, earlier: Earlie
   }
 
   // Searches: the question itself, then the question with earlier context (follow-ups).
+  // Follow-ups search the new question together with the earlier ones first.
   const query = body.input_message.slice(0, 2000);
   let hits = engine.search(query, filters, { restrict });
   step(0.08, `search: "${query.slice(0, 120)}" → ${hits.length} results`);
   if (isFollowUp) {
     const ctx = `${query} ${earlier.map((e) => e.input_message.slice(0, 500)).join(' ')}`;
-    const more = engine.search(ctx, filters, { restrict });
-    step(0.14, `search with earlier context: "${ctx.slice(0, 120)}" → ${more.length} results`);
-    const seen = new Set(hits.map((h) => h.paper.index));
-    hits = hits.concat(more.filter((h) => !seen.has(h.paper.index)));
+    const withContext = engine.search(ctx, filters, { restrict });
+    step(0.14, `search with earlier context: "${ctx.slice(0, 120)}" → ${withContext.length} results`);
+    const seen = new Set(withContext.map((h) => h.paper.index));
+    hits = withContext.concat(hits.filter((h) => !seen.has(h.paper.index)));
   }
   if (restrict && hits.length < restrict.size) {
     // Attached papers are always read, even when the question shares no words with them.

@@ -206,7 +206,7 @@ function resultSentence(r: Rng, effect: Effect, ex: string, out: string): string
   if (effect === 'pos') {
     return r.chance(0.5)
       ? `${cap(ex)} improved ${out} compared with control (standardized mean difference ${d}; 95% CI ${lo} to ${hi}).`
-      : `Higher ${ex} was associated with better ${out} (β = ${d}, p < 0.01).`;
+      : `Greater exposure to ${ex} was associated with better ${out} (β = ${d}, p < 0.01).`;
   }
   if (effect === 'neg') {
     return `${cap(ex)} was associated with worse ${out} (odds ratio ${(1 + Number(d)).toFixed(2)}; 95% CI ${(1 + Number(lo) / 2).toFixed(2)} to ${(1 + Number(hi)).toFixed(2)}).`;
