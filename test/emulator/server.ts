@@ -25,6 +25,8 @@ const MAX_WAIT_S = { pro: 180, deep: 600 } as const;
 export const STATUS_WINDOW_MS = 7 * 24 * 3600 * 1000;
 export const QUICK_SEARCH_SUNSET = Date.UTC(2027, 1, 7);
 export const BODY_LIMIT = 1024 * 1024;
+/** The request and charge logs keep the latest entries only (long demo sessions). */
+const LOG_LIMIT = 20_000;
 
 export type DemoKeyName = 'free' | 'pro' | 'teams' | 'enterprise' | 'deep' | 'revoked' | 'pastDue';
 /** Keys provisioned in every emulator (and restored by reset()). Not secrets. */
@@ -371,6 +373,7 @@ export class EmulatorServer {
     this.rollMonth(k);
     k.used += calls;
     this.chargeLog.push({ at: iso(this.nowMs()), keyLabel: k.label, reason, calls, ...extra });
+    if (this.chargeLog.length > LOG_LIMIT) this.chargeLog.splice(0, this.chargeLog.length - LOG_LIMIT);
   }
 
   /** Settle finished runs: charge idle ones once. Called before every request and control read. */
@@ -480,6 +483,7 @@ export class EmulatorServer {
     const finish = (o: Outcome): void => {
       entry.status = o.status;
       this.log.push(entry);
+      if (this.log.length > LOG_LIMIT) this.log.splice(0, this.log.length - LOG_LIMIT);
       if (this.opts.quiet === false) console.log(`${entry.at} ${method} ${path} → ${o.status}${entry.charged ? ` (charged ${entry.charged})` : ''}`);
     };
 
