@@ -178,7 +178,9 @@ export function createClient(options: ClientOptions): Client {
       try {
         await scheduler.acquire(c.cls, c.priority, c.signal);
         started = clock.now();
-        const res = await transport.send({ method: c.method, path: c.path, query: c.query ?? '', headers, body: c.body, signal: c.signal, secret: key });
+        const res = await transport
+          .send({ method: c.method, path: c.path, query: c.query ?? '', headers, body: c.body, signal: c.signal, secret: key })
+          .finally(() => scheduler.done(c.cls));
         const ms = Math.round(clock.now() - started);
         if (res.status >= 200 && res.status < 300) {
           if (res.notJson) throw new ApiError('invalid_response', `The service's answer to ${where} was not JSON.`, { status: res.status });

@@ -3,6 +3,12 @@
  * not a list or a poll, list, poll), foreground before background within a class, FIFO
  * otherwise, abortable while queued. The clock is injectable so tests can run it without
  * real waits.
+ *
+ * The service counts a request when it arrives, which this machine cannot see: it lies between
+ * sending and receiving the answer. So the next request of a class starts at least one interval
+ * after the previous one started (`acquire`) AND one interval after its answer came back
+ * (`done`); only then is the published rate guaranteed at the service, even when the previous
+ * request was slowed by connection setup.
  */
 
 export type RateClass = 'search' | 'list' | 'poll';
@@ -80,6 +86,12 @@ export class Scheduler {
   /** Number of requests waiting in a class. */
   pending(c: RateClass): number {
     return this.lanes[c].queue.length;
+  }
+
+  /** Record that a request of this class got its answer (or failed): the next waits a full interval from now. */
+  done(c: RateClass): void {
+    const lane = this.lanes[c];
+    if (lane.intervalMs) lane.nextAt = Math.max(lane.nextAt, this.clock.now() + lane.intervalMs);
   }
 
   /** Resolve when a request of this class may start; rejects with the signal's reason if aborted while queued. */

@@ -15,6 +15,19 @@ describe('api/scheduler', () => {
     assert.deepEqual(starts, [0, 1010, 2020, 3030]);
   });
 
+  it('done() makes the next request wait a full interval after the previous answer', async () => {
+    const clock = fakeClock();
+    const s = new Scheduler({}, clock);
+    await s.acquire('search');
+    clock.t = 700; // the answer arrives 700 ms later (slow connection setup, say)
+    s.done('search');
+    await s.acquire('search');
+    assert.equal(clock.now(), 1710);
+    s.done('search'); // answered at once: the start-based interval already covers it
+    await s.acquire('search');
+    assert.equal(clock.now(), 2720);
+  });
+
   it('options override the rates and Infinity disables a class', async () => {
     const clock = fakeClock();
     const s = new Scheduler({ search: 10, poll: Infinity }, clock);
