@@ -58,8 +58,10 @@ export interface WorkbenchUrlOptions {
   folder?: string;
   extensionDevelopmentPath?: string;
   extensionTestsPath?: string;
-  /** Extra payload entries, e.g. [['skipWelcome','true']] is added by default. */
+  /** Extra payload entries. */
   payload?: [string, string][];
+  /** Add ['skipWelcome','true'] (default true; false lets workbench.startupEditor act). */
+  skipWelcome?: boolean;
 }
 
 export interface VsCodeServer {
@@ -105,6 +107,7 @@ export async function startServer(options: ServerOptions = {}): Promise<VsCodeSe
     'extensions.autoUpdate': false,
     'chat.disableAIFeatures': true,
     'workbench.secondarySideBar.defaultVisibility': 'hidden',
+    'git.openRepositoryInParentFolders': 'never',
     ...options.userSettings,
   });
   writeJson(machineSettingsFile, { ...options.machineSettings });
@@ -208,10 +211,11 @@ export async function startServer(options: ServerOptions = {}): Promise<VsCodeSe
       const payload: [string, string][] = [];
       if (o.extensionDevelopmentPath) payload.push(['extensionDevelopmentPath', remote(o.extensionDevelopmentPath)]);
       if (o.extensionTestsPath) payload.push(['extensionTestsPath', remote(o.extensionTestsPath)]);
-      payload.push(['skipWelcome', 'true'], ...(o.payload ?? []));
+      if (o.skipWelcome ?? true) payload.push(['skipWelcome', 'true']);
+      payload.push(...(o.payload ?? []));
       const q: string[] = [];
       if (o.folder) q.push(`folder=${encodeURIComponent(remote(o.folder))}`);
-      q.push(`payload=${encodeURIComponent(JSON.stringify(payload))}`);
+      if (payload.length) q.push(`payload=${encodeURIComponent(JSON.stringify(payload))}`);
       return `${origin}/?${q.join('&')}`;
     },
   };
