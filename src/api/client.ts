@@ -176,7 +176,7 @@ export function createClient(options: ClientOptions): Client {
       let error: ApiError;
       let started = clock.now();
       try {
-        await scheduler.acquire(c.cls, c.priority, c.signal);
+        if (scheduler.intervalOf(c.cls)) await scheduler.acquire(c.cls, c.priority, c.signal);
         started = clock.now();
         const res = await transport
           .send({ method: c.method, path: c.path, query: c.query ?? '', headers, body: c.body, signal: c.signal, secret: key })
@@ -185,7 +185,7 @@ export function createClient(options: ClientOptions): Client {
         if (res.status >= 200 && res.status < 300) {
           if (res.notJson) throw new ApiError('invalid_response', `The service's answer to ${where} was not JSON.`, { status: res.status });
           const data = parseBody(c.schema, res.body, where);
-          log[c.cls === 'search' ? 'info' : 'debug'](`${c.method} ${shown} ${res.status} ${ms}ms${c.note ? c.note(data) : ''}`);
+          if (sink) log[c.cls === 'search' ? 'info' : 'debug'](`${c.method} ${shown} ${res.status} ${ms}ms${c.note ? c.note(data) : ''}`);
           return data;
         }
         error = errorFromResponse(res.status, res.body, { method: c.method, path: c.path, retryAfterSeconds: parseRetryAfter(res.headers['retry-after']) });
