@@ -257,7 +257,7 @@ export function createClient(options: ClientOptions): Client {
   }
 
   function uncertain(what: string, cause: ApiError, reason: string, threadId?: string): ApiError {
-    const kind = cause.kind === 'timeout' ? 'timeout' : cause.kind === 'server' ? 'server' : 'network';
+    const kind = cause.kind === 'timeout' || cause.kind === 'server' || cause.kind === 'invalid_response' ? cause.kind : 'network';
     return new ApiError(kind, `${what} failed (${cause.message.replace(/\.$/, '')}) and the client could not tell whether it took effect (${reason}). It may have been created: check the threads list before trying again.`, { status: cause.status, threadId, mayHaveTakenEffect: true });
   }
 
@@ -268,18 +268,21 @@ export function createClient(options: ClientOptions): Client {
       try {
         return remember(await send());
       } catch (e) {
-        if (!isApiError(e) || !AMBIGUOUS.has(e.kind)) throw e;
+        // A 2xx whose body could not be read did take effect: find it, but never send again.
+        const acceptedUnreadable = isApiError(e) && e.kind === 'invalid_response' && e.status !== undefined && e.status >= 200 && e.status < 300;
+        if (!isApiError(e) || !(AMBIGUOUS.has(e.kind) || acceptedUnreadable)) throw e;
         log.warn(`${what}: ${e.kind}${e.status ? ` ${e.status}` : ''}; checking whether it took effect before anything else`);
         const outcome = await reconcile(startedAt);
         if (outcome.kind === 'found') {
           log.info(`${what}: it had taken effect (thread ${outcome.value.thread_id}); returning it instead of sending again`);
           return outcome.value;
         }
-        if (outcome.kind === 'absent' && attempt === 0) {
+        if (outcome.kind === 'absent' && attempt === 0 && !acceptedUnreadable) {
           log.info(`${what}: positively not created; sending once more`);
           continue;
         }
-        throw uncertain(what, e, outcome.kind === 'absent' ? 'the one retry failed too' : outcome.reason, threadId);
+        const reason = outcome.kind !== 'absent' ? outcome.reason : acceptedUnreadable ? 'the service accepted it but it is not listed yet' : 'the one retry failed too';
+        throw uncertain(what, e, reason, threadId);
       }
     }
   }

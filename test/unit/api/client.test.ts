@@ -295,7 +295,7 @@ describe('api/client over HTTP', function () {
 
   describe('POST reconciliation', () => {
     /** A small thread service; `fault` decides what happens to each POST. */
-    function threadService(fault: (n: number) => 'ok' | 'after' | 'before' | 'drop-after' | 'hang-after') {
+    function threadService(fault: (n: number) => 'ok' | 'after' | 'before' | 'drop-after' | 'hang-after' | 'garbled-after') {
       const threads = new Map<string, { preview: string; last: string; interactions: { interaction_id: string; status: 'running' | 'idle'; mode: 'pro' }[] }>();
       let posts = 0;
       let failList = false;
@@ -316,6 +316,7 @@ describe('api/client over HTTP', function () {
           if (mode === 'after') return json(res, 502, { detail: 'Bad gateway.' });
           if (mode === 'drop-after') return req.socket.destroy();
           if (mode === 'hang-after') return;
+          if (mode === 'garbled-after') return res.writeHead(200, { 'content-type': 'application/json' }).end('{"thread_id": "th_');
           return json(res, 200, dispatchBody({ thread_id: id, interaction_id: iid }));
         }
         if (url.startsWith('/v1/threads?')) {
@@ -355,6 +356,14 @@ describe('api/client over HTTP', function () {
       const svc = threadService(() => 'hang-after');
       const d = await make({ timeoutMs: 200 }).createThread({ input_message: MSG });
       assert.equal(d.reconciled, true);
+      assert.equal(svc.posts(), 1);
+    });
+
+    it('create: a 200 with an unreadable body took effect → reconciled, never sent again', async () => {
+      const svc = threadService(() => 'garbled-after');
+      const d = await make().createThread({ input_message: MSG });
+      assert.equal(d.reconciled, true);
+      assert.equal(d.thread_id, 'th_1');
       assert.equal(svc.posts(), 1);
     });
 

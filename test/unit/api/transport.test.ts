@@ -1,0 +1,27 @@
+/** Transport rules that need no server: base URL normalisation, and a refused connection → network. */
+import assert from 'node:assert/strict';
+import { ApiError, createClient } from '../../../src/api/index';
+import { normalizeBaseUrl, Transport } from '../../../src/api/transport';
+
+describe('api/transport', () => {
+  it('normalises the base URL and refuses unsafe ones', () => {
+    assert.equal(normalizeBaseUrl('https://api.consensus.app/'), 'https://api.consensus.app');
+    assert.equal(normalizeBaseUrl('http://127.0.0.1:8787//'), 'http://127.0.0.1:8787');
+    assert.equal(normalizeBaseUrl('https://example.org/proxy/'), 'https://example.org/proxy');
+    for (const bad of ['ftp://x', 'not a url', 'https://user:pw@example.org', 'https://example.org/?a=1', 'file:///etc/passwd', 'javascript:alert(1)'])
+      assert.throws(() => normalizeBaseUrl(bad), TypeError, bad);
+    assert.throws(() => createClient({ baseUrl: 'ftp://x', apiKey: 'k' }), TypeError);
+  });
+
+  it('a refused connection is a network error naming the origin and code, not the key', async () => {
+    const t = new Transport({ baseUrl: 'http://127.0.0.1:1', timeoutMs: 2000 });
+    try {
+      await assert.rejects(
+        t.send({ method: 'GET', path: '/v1/search', query: 'query=x', headers: { 'x-api-key': 'sk-secret-123' }, secret: 'sk-secret-123' }),
+        (e: unknown) => e instanceof ApiError && e.kind === 'network' && /127\.0\.0\.1:1 \(ECONNREFUSED\)/.test(e.message) && !e.message.includes('sk-secret'),
+      );
+    } finally {
+      await t.close();
+    }
+  });
+});
