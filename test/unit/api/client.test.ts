@@ -432,6 +432,17 @@ describe('api/client over HTTP', function () {
       assert.deepEqual(clock.sleeps, [0]);
     });
 
+    it('keeps polling through a transient failure (after the GET retries), stops on a real one', async () => {
+      let n = 0;
+      server.handle((_q, res) => (++n <= 3 ? json(res, 503, { detail: 'busy' }) : json(res, 200, threadBody({ status: 'idle' }))));
+      const t = await make().waitForThread('th_1', { pollAfterSeconds: 1 });
+      assert.equal(t.status, 'idle');
+      assert.equal(server.seen.length, 4);
+      assert.ok(log.lines.some((l) => /poll failed \(server\); polling on/.test(l)));
+      server.handle((_q, res) => json(res, 404, { detail: 'Thread not found.' }));
+      assert.equal((await caught(make().waitForThread('th_1', { pollAfterSeconds: 1 }))).kind, 'not_found');
+    });
+
     it('throws timeout after max_wait, saying the thread keeps running on the service', async () => {
       server.handle((_q, res) => json(res, 200, threadBody({ status: 'running' })));
       const e = await caught(make().waitForThread('th_1', { pollAfterSeconds: 30, maxWaitSeconds: 100 }));
