@@ -13,7 +13,8 @@ export function activate(context: vscode.ExtensionContext): ResearchDeskTestApi 
     desk = new ResearchDesk(context);
     context.subscriptions.push(desk);
     const ms = performance.now() - started;
-    desk.log.debug(`Activated in ${ms.toFixed(1)} ms.`);
+    const log = desk.log;
+    setTimeout(() => log.debug(`Activated in ${ms.toFixed(1)} ms.`), 0); // the log channel is created after activation
     return context.extensionMode === vscode.ExtensionMode.Production ? undefined : desk.testApi(ms);
   } catch (err) {
     // Report our own failure: otherwise the person sees commands that silently do nothing.

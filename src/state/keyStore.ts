@@ -19,7 +19,8 @@ export interface KeyChange {
 export class KeyStore extends Disposable {
   private readonly changed = this.register(new vscode.EventEmitter<KeyChange>());
   readonly onDidChange = this.changed.event;
-  private lastOrigin: string | undefined;
+  /** The origin last reported (null until first read: activation reads no settings). */
+  private lastOrigin: string | undefined | null = null;
 
   constructor(
     private readonly secrets: vscode.SecretStorage,
@@ -27,7 +28,6 @@ export class KeyStore extends Disposable {
     private readonly log: Logger,
   ) {
     super();
-    this.lastOrigin = settings.service.origin;
     this.register(
       secrets.onDidChange((e) => {
         const origin = this.origin;
@@ -36,18 +36,18 @@ export class KeyStore extends Disposable {
     );
     this.register(
       settings.onDidChange(() => {
+        const before = this.lastOrigin;
         const origin = this.origin;
-        if (origin !== this.lastOrigin) {
-          this.lastOrigin = origin;
-          this.changed.fire({ origin });
-        }
+        if (origin !== before) this.changed.fire({ origin });
       }),
     );
   }
 
   /** The origin keys are read for: the configured (user-level) service address. */
   get origin(): string | undefined {
-    return this.settings.service.origin;
+    const origin = this.settings.service.origin;
+    this.lastOrigin = origin;
+    return origin;
   }
 
   async get(origin = this.origin): Promise<string | undefined> {

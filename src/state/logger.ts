@@ -17,11 +17,12 @@ const REDACTED = '[redacted]';
  * removes any secret the key store has seen (defence in depth: nobody should log a key).
  */
 export class Logger implements LogSink, vscode.Disposable {
-  private readonly channel: vscode.LogOutputChannel;
+  private created: vscode.LogOutputChannel | undefined;
   private readonly secrets = new Set<string>();
 
-  constructor() {
-    this.channel = vscode.window.createOutputChannel(LOG_CHANNEL_NAME, { log: true });
+  /** Created on the first line or show(), not at activation. */
+  private get channel(): vscode.LogOutputChannel {
+    return (this.created ??= vscode.window.createOutputChannel(LOG_CHANNEL_NAME, { log: true }));
   }
 
   /** Remember a secret so it never reaches the log, even by mistake. */
@@ -57,6 +58,7 @@ export class Logger implements LogSink, vscode.Disposable {
   }
 
   dispose(): void {
-    this.channel.dispose();
+    this.created?.dispose();
+    this.created = undefined;
   }
 }
