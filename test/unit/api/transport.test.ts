@@ -1,5 +1,6 @@
 /** Transport rules that need no server: base URL normalisation, and a refused connection → network. */
 import assert from 'node:assert/strict';
+import { getGlobalDispatcher } from 'undici';
 import { ApiError, createClient } from '../../../src/api/index';
 import { normalizeBaseUrl, Transport } from '../../../src/api/transport';
 
@@ -11,6 +12,13 @@ describe('api/transport', () => {
     for (const bad of ['ftp://x', 'not a url', 'https://user:pw@example.org', 'https://example.org/?a=1', 'file:///etc/passwd', 'javascript:alert(1)'])
       assert.throws(() => normalizeBaseUrl(bad), TypeError, bad);
     assert.throws(() => createClient({ baseUrl: 'ftp://x', apiKey: 'k' }), TypeError);
+  });
+
+  it('never replaces the global dispatcher (VS Code networking stays untouched)', async () => {
+    const before = getGlobalDispatcher();
+    const clients = [createClient({ baseUrl: 'https://api.consensus.app', apiKey: 'k' }), createClient({ baseUrl: 'https://api.consensus.app', apiKey: 'k', proxy: 'http://127.0.0.1:3128' })];
+    assert.equal(getGlobalDispatcher(), before);
+    await Promise.all(clients.map((c) => c.close()));
   });
 
   it('a refused connection is a network error naming the origin and code, not the key', async () => {
