@@ -7,7 +7,9 @@
  *
  * Route, picked automatically:
  *   desktop  when VSCODE_EXECUTABLE points at a desktop VS Code (or RESEARCH_DESK_TRY_DOWNLOAD=1
- *            lets @vscode/test-electron download one): @vscode/test-electron runTests
+ *            lets @vscode/test-electron download one; a failed download falls back to the
+ *            server route): @vscode/test-electron runTests for the trusted run, the same
+ *            launch without --disable-workspace-trust for Restricted Mode
  *   server   otherwise: VS Code's own server (cached code-server on Node 24) + headless
  *            Debian Chromium through playwright-core (the offline route).
  *
@@ -30,7 +32,7 @@ import { type VsCodeCache, cleanNpmEnv, ensureCache } from './cache';
 import { type RunningEmulator, startTestEmulator } from './emulator';
 import { startServer } from './server';
 import { type PwBrowser, launchChromium, openWorkbench } from './workbench';
-import { REPO_ROOT, UserFacingError, log, run, runMain, withTimeout } from './util';
+import { REPO_ROOT, UserFacingError, killTree, log, run, runMain, spawnTracked, withTimeout } from './util';
 
 export const DEFAULT_ENTRY = join(REPO_ROOT, 'out', 'test', 'extension', 'index.js');
 export const DECOY_BASE_URL = 'http://127.0.0.1:9';
@@ -188,11 +190,10 @@ async function saveFailureScreenshot(wb: Awaited<ReturnType<typeof openWorkbench
 async function runOnDesktop(opts: {
   mode: Mode;
   entry: string;
-  executable: string | undefined;
+  executable: string;
   emulator: RunningEmulator | undefined;
   timeoutMs: number;
 }): Promise<RunReport> {
-  const { runTests } = await import('@vscode/test-electron');
   const started = Date.now();
   const workspace = makeWorkspace();
   const tmp = mkdtempSync(join(tmpdir(), 'research-desk-desktop-'));
@@ -204,29 +205,72 @@ async function runOnDesktop(opts: {
     JSON.stringify(opts.emulator ? { 'researchDesk.baseUrl': opts.emulator.url } : {}, null, 2),
   );
   const launchArgs = [workspace, '--user-data-dir', userDataDir, '--extensions-dir', join(tmp, 'extensions'), '--disable-extensions'];
-  if (opts.mode === 'trusted') launchArgs.push('--disable-workspace-trust');
+  const env = suiteEnv(opts.mode, resultsFile, workspace, opts.emulator);
   let exitCode: number;
   try {
-    exitCode = await withTimeout(
-      runTests({
-        ...(opts.executable ? { vscodeExecutablePath: opts.executable } : {}),
-        extensionDevelopmentPath: REPO_ROOT,
-        extensionTestsPath: opts.entry,
-        launchArgs,
-        extensionTestsEnv: suiteEnv(opts.mode, resultsFile, workspace, opts.emulator),
-      }),
-      opts.timeoutMs,
-      `desktop VS Code suite (${opts.mode})`,
-    ).catch((e: unknown) => {
-      log('ext-tests', e instanceof Error ? e.message : String(e));
-      return 1;
-    });
+    const what = `desktop VS Code suite (${opts.mode})`;
+    if (opts.mode === 'trusted') {
+      const { runTests } = await import('@vscode/test-electron');
+      exitCode = await withTimeout(
+        runTests({
+          vscodeExecutablePath: opts.executable,
+          extensionDevelopmentPath: REPO_ROOT,
+          extensionTestsPath: opts.entry,
+          launchArgs,
+          extensionTestsEnv: env,
+        }),
+        opts.timeoutMs,
+        what,
+      ).catch((e: unknown) => {
+        log('ext-tests', e instanceof Error ? e.message : String(e));
+        return 1;
+      });
+    } else {
+      // runTests always adds --disable-workspace-trust, so Restricted Mode is launched
+      // directly with the same arguments minus that flag.
+      const args = [
+        ...launchArgs,
+        '--no-sandbox',
+        '--disable-gpu-sandbox',
+        '--disable-updates',
+        '--skip-welcome',
+        '--skip-release-notes',
+        `--extensionTestsPath=${opts.entry}`,
+        `--extensionDevelopmentPath=${REPO_ROOT}`,
+      ];
+      const child = spawnTracked(opts.executable, args, { env: { ...cleanNpmEnv(), ...env }, stdio: 'inherit' });
+      const done = new Promise<number>((res) => child.once('exit', (c) => res(c ?? 1)));
+      exitCode = await withTimeout(done, opts.timeoutMs, what).catch(async (e: unknown) => {
+        log('ext-tests', e instanceof Error ? e.message : String(e));
+        await killTree(child);
+        return 124;
+      });
+    }
   } finally {
     rmSync(workspace, { recursive: true, force: true });
   }
   const counts = countsFrom(resultsFile, exitCode);
   rmSync(tmp, { recursive: true, force: true });
   return { mode: opts.mode, exitCode, seconds: (Date.now() - started) / 1000, ...counts };
+}
+
+/** Desktop VS Code: $VSCODE_EXECUTABLE, or a download when RESEARCH_DESK_TRY_DOWNLOAD=1. */
+async function desktopExecutable(): Promise<string | undefined> {
+  if (process.env.VSCODE_EXECUTABLE) {
+    if (!existsSync(process.env.VSCODE_EXECUTABLE)) {
+      throw new UserFacingError(`VSCODE_EXECUTABLE=${process.env.VSCODE_EXECUTABLE} does not exist.`);
+    }
+    return process.env.VSCODE_EXECUTABLE;
+  }
+  if (process.env.RESEARCH_DESK_TRY_DOWNLOAD !== '1') return undefined;
+  const { downloadAndUnzipVSCode } = await import('@vscode/test-electron');
+  log('ext-tests', 'RESEARCH_DESK_TRY_DOWNLOAD=1: downloading desktop VS Code (time limit 10 min)...');
+  try {
+    return await withTimeout(downloadAndUnzipVSCode(), 10 * 60_000, 'desktop VS Code download');
+  } catch (e) {
+    log('ext-tests', `download failed (${e instanceof Error ? e.message.split('\n')[0] : String(e)}): using the offline server route`);
+    return undefined;
+  }
 }
 
 // -------------------------------------------------------------------------------- main
@@ -258,9 +302,9 @@ async function main(): Promise<number> {
         '(or pass --entry <file>).',
     );
   }
-  const executable = process.env.VSCODE_EXECUTABLE;
-  const route = executable || process.env.RESEARCH_DESK_TRY_DOWNLOAD === '1' ? 'desktop' : 'server';
-  log('ext-tests', `route: ${route === 'desktop' ? `desktop VS Code (${executable ?? 'download'})` : 'VS Code server + headless Chromium'}`);
+  const executable = await desktopExecutable();
+  const route = executable ? 'desktop' : 'server';
+  log('ext-tests', `route: ${executable ? `desktop VS Code (${executable})` : 'VS Code server + headless Chromium'}`);
 
   let cacheSeconds = 0;
   let cache: VsCodeCache | undefined;
@@ -279,7 +323,7 @@ async function main(): Promise<number> {
       const r =
         route === 'server'
           ? await runOnServer({ mode, entry: args.entry, cache: cache!, browser: browser!, emulator, timeoutMs: args.timeoutMs })
-          : await runOnDesktop({ mode, entry: args.entry, executable, emulator, timeoutMs: args.timeoutMs });
+          : await runOnDesktop({ mode, entry: args.entry, executable: executable!, emulator, timeoutMs: args.timeoutMs });
       runs.push(r);
       log(
         'ext-tests',
