@@ -8,6 +8,8 @@ import type { Core, CoreModule, CoreServices } from './core/types';
  */
 export class CoreLoader implements vscode.Disposable {
   private core: Core | undefined;
+  /** Milliseconds the first load took. */
+  loadMs: number | undefined;
 
   constructor(
     private readonly services: CoreServices,
@@ -26,7 +28,8 @@ export class CoreLoader implements vscode.Disposable {
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       const mod = require(file) as CoreModule;
       this.core = mod.createCore(this.services);
-      this.services.log.debug(`Loaded the core bundle in ${(performance.now() - started).toFixed(1)} ms.`);
+      this.loadMs = performance.now() - started;
+      this.services.log.debug(`Loaded the core bundle in ${this.loadMs.toFixed(1)} ms.`);
     }
     return this.core;
   }

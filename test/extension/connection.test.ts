@@ -35,6 +35,7 @@ export function connectionSuite(): void {
       assert.equal(r.baseUrl, url);
       assert.ok(r.message.includes(url), r.message);
       assert.equal(desk.isCoreLoaded(), true);
+      console.log(`[research-desk] first command loaded dist/core.js in ${desk.coreLoadMs()?.toFixed(1)} ms.`);
       messages.set('connected', r.message);
     });
 
