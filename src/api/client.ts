@@ -47,7 +47,12 @@ export interface ClientOptions {
   logger?: Partial<Logger>;
   /** Dispatcher to use instead of an owned one (tests); it is not closed by `close()`. */
   dispatcher?: Dispatcher;
-  /** Wall clock as the service sees it (used to match a thread's `last_activity_at`). */
+  /**
+   * Wall clock as the service sees it, used to match a thread's `last_activity_at` when a POST
+   * is reconciled (2 min tolerance). Default: this machine's clock. Against an emulator whose
+   * clock was moved, pass `() => emulator.control.now()`; a mismatch only makes reconciliation
+   * answer "cannot tell" (never a duplicate).
+   */
   now?: () => Date;
   /** Monotonic clock and sleep for rate limits, backoff and polling (tests). */
   clock?: Clock;
