@@ -38,6 +38,7 @@ export async function startHarness(options: EmulatorOptions = {}): Promise<Harne
   const texts: string[] = [];
   const secrets = new Set<string>(Object.values(DEMO_KEYS));
   const clients: Client[] = [];
+  const dispatchers: Dispatcher[] = [];
   const logger = {
     debug: (m: string) => void lines.push(`debug ${m}`),
     info: (m: string) => void lines.push(`info ${m}`),
@@ -63,6 +64,7 @@ export async function startHarness(options: EmulatorOptions = {}): Promise<Harne
         ...o,
       });
       clients.push(c);
+      if (o.dispatcher) dispatchers.push(o.dispatcher);
       return c;
     },
     provision(o) {
@@ -94,17 +96,19 @@ export async function startHarness(options: EmulatorOptions = {}): Promise<Harne
     },
     async close() {
       await Promise.all(clients.map((c) => c.close()));
+      await Promise.all(dispatchers.map((d) => d.close()));
       await emu.close();
     },
   };
 }
 
 /**
- * A dispatcher that rewrites each request's path on the way out: a stand-in for a service rule
- * the client cannot know about (the client still builds, sends, and maps the answer itself).
+ * A dispatcher that changes each request on the way out (path, headers, body): a stand-in for a
+ * service rule the client cannot know about, or for a proxy that drops a header. The client
+ * still builds and sends the request and maps the answer itself.
  */
-export function rewritingDispatcher(rewrite: (path: string) => string): Dispatcher {
-  return new Agent().compose((dispatch) => (opts, handler) => dispatch({ ...opts, path: rewrite(opts.path) }, handler));
+export function intercepting(change: (opts: Dispatcher.DispatchOptions) => Dispatcher.DispatchOptions): Dispatcher {
+  return new Agent().compose((dispatch) => (opts, handler) => dispatch(change(opts), handler));
 }
 
 /** Paper id of a result URL (`…/papers/<slug>/<id>/`). */
