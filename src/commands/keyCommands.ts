@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { Commands } from '../ids';
+import { Commands, Urls } from '../ids';
 import type { KeyStore } from '../state/keyStore';
 import type { Logger } from '../state/logger';
 import type { SettingsStore } from '../state/settings';
@@ -39,17 +39,8 @@ export class KeyCommands {
       this.presenter.present({ message: problem ?? baseUrl, actions: ['openSettings'] }, 'error');
       return { saved: false };
     }
-    const value = await vscode.window.showInputBox({
-      title: vscode.l10n.t('Research Desk: Set API Key'),
-      prompt: vscode.l10n.t(
-        'Paste the API key for {0} (created in the account dashboard); it is kept in VS Code\'s secret storage, never in settings.',
-        baseUrl,
-      ),
-      placeHolder: vscode.l10n.t('API key'),
-      password: true,
-      ignoreFocusOut: true,
-      validateInput: validateApiKey,
-    });
+    const replacing = (await this.keys.get(origin)) !== undefined;
+    const value = await askForKey(baseUrl, replacing);
     if (value === undefined || validateApiKey(value) !== undefined) {
       this.log.info('Set API Key: cancelled.');
       return { saved: false };
@@ -81,4 +72,37 @@ export class KeyCommands {
     });
     return { cleared: true, origin };
   }
+}
+
+/**
+ * The password input for the key, with a button that opens the dashboard where keys are
+ * created. Resolves with the accepted value, or undefined when dismissed.
+ */
+function askForKey(baseUrl: string, replacing: boolean): Promise<string | undefined> {
+  return new Promise<string | undefined>((resolve) => {
+    const input = vscode.window.createInputBox();
+    let accepted: string | undefined;
+    input.title = vscode.l10n.t('Research Desk: Set API Key');
+    input.prompt = replacing
+      ? vscode.l10n.t('Paste the new API key for {0}; it replaces the stored one and is kept in VS Code\'s secret storage, never in settings.', baseUrl)
+      : vscode.l10n.t('Paste the API key for {0} (created in the account dashboard); it is kept in VS Code\'s secret storage, never in settings.', baseUrl);
+    input.placeholder = vscode.l10n.t('API key');
+    input.password = true;
+    input.ignoreFocusOut = true;
+    input.buttons = [{ iconPath: new vscode.ThemeIcon('link-external'), tooltip: vscode.l10n.t('Get a key from the account dashboard') }];
+    input.onDidChangeValue((v) => (input.validationMessage = v ? validateApiKey(v) : undefined));
+    input.onDidTriggerButton(() => void vscode.env.openExternal(vscode.Uri.parse(Urls.dashboard)));
+    input.onDidAccept(() => {
+      const problem = validateApiKey(input.value);
+      input.validationMessage = problem;
+      if (problem) return;
+      accepted = input.value;
+      input.hide();
+    });
+    input.onDidHide(() => {
+      input.dispose();
+      resolve(accepted);
+    });
+    input.show();
+  });
 }
