@@ -157,7 +157,9 @@ export async function runOnServer(opts: {
   let exitCode: number;
   try {
     const url = server.workbenchUrl({ folder: workspace, extensionDevelopmentPath: REPO_ROOT, extensionTestsPath: opts.entry });
+    const tOpen = Date.now();
     wb = await openWorkbench(opts.browser, url, { logPrefix: `[ext-host ${opts.mode}]` });
+    log('ext-tests', `workbench page loaded in ${((Date.now() - tOpen) / 1000).toFixed(1)} s; waiting for the suite`);
     exitCode = await withTimeout(wb.exitCode, opts.timeoutMs, `extension-host suite (${opts.mode})`).catch(
       async (e: unknown) => {
         log('ext-tests', e instanceof Error ? e.message : String(e));
