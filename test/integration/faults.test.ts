@@ -2,12 +2,49 @@
 // the client against the emulator's fault injection over real HTTP. GETs are retried where safe;
 // thread POSTs are never blindly repeated: the client finds out whether they took effect.
 import { strict as assert } from 'node:assert';
-import { createServer } from 'node:net';
+import { connect, createServer, type Socket } from 'node:net';
 import { ApiError, createClient, type Client, type ThreadDispatch } from '../../src/api';
 import { DEMO_KEYS } from '../emulator';
-import { startHarness, type Harness } from './harness';
+import { intercepting, startHarness, type Harness } from './harness';
 
 const MSG = 'Does creatine supplementation improve memory in vegetarians?';
+
+/**
+ * A TCP relay in front of the emulator that holds what the client sends for `delayMs` before
+ * passing it on, and still passes it on when the client has given up (a slow network or a busy
+ * service: the request is in flight when the client's timeout fires).
+ */
+async function slowRelay(target: string, delayMs: number): Promise<{ origin: string; answered(): boolean; close(): Promise<void> }> {
+  const { hostname, port } = new URL(target);
+  const sockets = new Set<Socket>();
+  let answers = 0;
+  const server = createServer((down) => {
+    const up = connect(Number(port), hostname);
+    for (const s of [down, up]) {
+      sockets.add(s);
+      s.on('error', () => undefined);
+      s.on('close', () => sockets.delete(s));
+    }
+    down.on('data', (chunk) => void setTimeout(() => up.write(chunk), delayMs));
+    down.on('close', () => void setTimeout(() => up.end(), delayMs + 1000));
+    up.on('data', (chunk) => {
+      answers++;
+      if (!down.destroyed) down.write(chunk);
+    });
+    up.on('close', () => down.destroy());
+  });
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  const { port: p } = server.address() as { port: number };
+  return {
+    origin: `http://127.0.0.1:${p}`,
+    answered: () => answers > 0,
+    close: () =>
+      new Promise<void>((ok) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => ok());
+      }),
+  };
+}
 
 describe('integration: faults, retries and POST reconciliation', function () {
   this.timeout(30_000);
@@ -145,6 +182,41 @@ describe('integration: faults, retries and POST reconciliation', function () {
       assert.deepEqual(statuses('add_interaction'), [500, 503, 200]);
       const t = await client.getThread(first.thread_id);
       assert.deepEqual(t.interactions.map((i) => i.interaction_id), [first.interaction_id, a.interaction_id, b.interaction_id]);
+    });
+    // Client bug (src/api, reported): after a TIMEOUT the request may still be on its way or being
+    // processed. The client lists the threads at once, sees none, concludes "positively absent"
+    // and sends again; when the first request lands, a second thread is created.
+    it('create_thread: a timeout while the request is still in flight must not lead to a duplicate (KNOWN CLIENT BUG until fixed)', async function () {
+      this.timeout(15_000);
+      const relay = await slowRelay(h.emu.url, 2500);
+      try {
+        let first = true;
+        const c = h.client({
+          apiKey: key,
+          timeoutMs: 300,
+          // Only the first POST goes through the slow relay; everything else goes straight to the emulator.
+          dispatcher: intercepting((o) => {
+            if (o.method !== 'POST' || !first) return o;
+            first = false;
+            return { ...o, origin: relay.origin };
+          }),
+        });
+        let outcome: string;
+        try {
+          outcome = `returned ${(await c.createThread({ input_message: MSG })).thread_id}`;
+        } catch (e) {
+          assert.ok(e instanceof ApiError);
+          h.texts.push(e.message);
+          outcome = `failed: ${e.kind}, mayHaveTakenEffect ${String(e.mayHaveTakenEffect)}`;
+        }
+        // Let the held request reach the emulator and be answered (into the void).
+        const deadline = Date.now() + 8000;
+        while (Date.now() < deadline && !relay.answered()) await new Promise((r) => setTimeout(r, 100));
+        const threads = ctl().threads(key);
+        assert.ok(threads.length <= 1, `${threads.length} threads were created for one createThread call (client ${outcome}; create_thread requests: ${statuses('create_thread').join(', ')})`);
+      } finally {
+        await relay.close();
+      }
     });
   });
 
