@@ -11,70 +11,109 @@ import { THREAD_MODES, THREAD_STATUSES } from './vocab';
 
 const str = z.string().nullish();
 const num = z.number().nullish();
-/** Volume, pages, DOI: text (numbers sent by some sources are turned into text by `coerceText`). */
-const text = str;
-const TEXT_FIELDS = ['volume', 'pages', 'doi'] as const;
 
-/** Turn numeric volume/pages/doi into strings in a freshly parsed body (cheaper than a zod union). */
-function coerceText(body: unknown): unknown {
-  const results = (body as { results?: unknown } | null)?.results;
-  if (Array.isArray(results))
-    for (const p of results as unknown[])
-      if (typeof p === 'object' && p !== null)
-        for (const f of TEXT_FIELDS) if (typeof (p as Record<string, unknown>)[f] === 'number') (p as Record<string, unknown>)[f] = String((p as Record<string, unknown>)[f]);
-  return body;
-}
+/** Value kinds of paper fields; each maps to one lenient (nullish) zod schema below. */
+const KIND = {
+  string: str,
+  number: num,
+  boolean: z.boolean().nullish(),
+  strings: z.array(z.string()).nullish(),
+  /** Volume, pages, DOI: text; a number sent by some sources is turned into text. */
+  text: z.union([z.string(), z.number().transform(String)]).nullish(),
+} as const;
+type Kind = keyof typeof KIND;
 
-export const PaperSchema = z.looseObject({
+/** Every paper field of the spec and its kind: the one table both the zod schema and the fast check use. */
+const PAPER_FIELDS = {
   // Required by the spec, but tolerated when null or absent (see paperGaps).
-  abstract: str,
-  authors: z.array(z.string()).nullish(),
-  doi: text,
-  journal_name: str,
-  pages: text,
-  publish_year: num,
-  title: str,
-  url: str,
-  volume: text,
-  citation_count: num,
+  abstract: 'string',
+  authors: 'strings',
+  doi: 'text',
+  journal_name: 'string',
+  pages: 'text',
+  publish_year: 'number',
+  title: 'string',
+  url: 'string',
+  volume: 'text',
+  citation_count: 'number',
   // Optional.
-  semantic_score: num,
-  study_type: str,
-  takeaway: str,
-  publisher_name: str,
-  full_text_chunks: z.array(z.string()).nullish(),
-  sjr_best_quartile: num,
-  sample_size: num,
-  study_count: num,
-  population_type: str,
-  is_preprint: z.boolean().nullish(),
-  countries_of_study: z.array(z.string()).nullish(),
-  study_duration_days: num,
-  influential_citation_count: num,
-  institutions: z.array(z.string()).nullish(),
-  publish_date: str,
-});
+  semantic_score: 'number',
+  study_type: 'string',
+  takeaway: 'string',
+  publisher_name: 'string',
+  full_text_chunks: 'strings',
+  sjr_best_quartile: 'number',
+  sample_size: 'number',
+  study_count: 'number',
+  population_type: 'string',
+  is_preprint: 'boolean',
+  countries_of_study: 'strings',
+  study_duration_days: 'number',
+  influential_citation_count: 'number',
+  institutions: 'strings',
+  publish_date: 'string',
+} as const satisfies Record<string, Kind>;
+type PaperShape = { [F in keyof typeof PAPER_FIELDS]: (typeof KIND)[(typeof PAPER_FIELDS)[F]] };
+
+export const PaperSchema = z.looseObject(
+  Object.fromEntries(Object.entries(PAPER_FIELDS).map(([f, k]) => [f, KIND[k]])) as PaperShape,
+);
 export type Paper = z.output<typeof PaperSchema>;
+
+const PAPER_ENTRIES = Object.entries<Kind>(PAPER_FIELDS);
+
+/**
+ * Check one paper in place against PAPER_FIELDS with exactly the rules of PaperSchema (numeric
+ * text fields are turned into strings). Used on the search hot path: it accepts what the zod
+ * schema accepts without copying twenty objects per page; anything it rejects goes to zod,
+ * which names the mismatch.
+ */
+function checkPaperInPlace(p: unknown): boolean {
+  if (typeof p !== 'object' || p === null || Array.isArray(p)) return false;
+  const rec = p as Record<string, unknown>;
+  for (const [f, kind] of PAPER_ENTRIES) {
+    const v = rec[f];
+    if (v === undefined || v === null) continue;
+    switch (kind) {
+      case 'text':
+        if (typeof v === 'number' && Number.isFinite(v)) rec[f] = String(v);
+        else if (typeof v !== 'string') return false;
+        break;
+      case 'string':
+        if (typeof v !== 'string') return false;
+        break;
+      case 'number':
+        if (typeof v !== 'number' || !Number.isFinite(v)) return false;
+        break;
+      case 'boolean':
+        if (typeof v !== 'boolean') return false;
+        break;
+      case 'strings':
+        if (!Array.isArray(v) || !v.every((x) => typeof x === 'string')) return false;
+    }
+  }
+  return true;
+}
 
 /** Fields the spec marks required on a paper result. */
 export const REQUIRED_PAPER_FIELDS = [
   'abstract', 'authors', 'doi', 'journal_name', 'pages', 'publish_year', 'title', 'url', 'volume', 'citation_count',
 ] as const;
 
-export const SearchResponseSchema = z.preprocess(coerceText, z
-  .looseObject({
-    results: z.array(PaperSchema),
-    page: num,
-    page_size: num,
-    is_end: z.boolean().nullish(),
-    next_page: num,
-  })
-  .transform((r) => ({
-    ...r,
-    page: r.page ?? 0,
-    page_size: r.page_size ?? 20,
-    is_end: r.is_end ?? (r.next_page === null || r.next_page === undefined),
-  })));
+const envelope = {
+  page: num,
+  page_size: num,
+  is_end: z.boolean().nullish(),
+  next_page: num,
+};
+const withDefaults = <T extends { page?: number | null; page_size?: number | null; is_end?: boolean | null; next_page?: number | null }>(r: T) => ({
+  ...r,
+  page: r.page ?? 0,
+  page_size: r.page_size ?? 20,
+  is_end: r.is_end ?? (r.next_page === null || r.next_page === undefined),
+});
+
+export const SearchResponseSchema = z.looseObject({ results: z.array(PaperSchema), ...envelope }).transform(withDefaults);
 export type SearchResponse = z.output<typeof SearchResponseSchema>;
 
 /** Count, per spec-required field, the results that lack it (null or absent). */
@@ -172,6 +211,19 @@ export const ThreadDispatchSchema = z
     reconciled: false as boolean,
   }));
 export type ThreadDispatch = z.output<typeof ThreadDispatchSchema>;
+
+const SearchEnvelopeSchema = z.looseObject({ results: z.array(z.unknown()), ...envelope });
+
+/**
+ * `parseBody(SearchResponseSchema, …)` with a zero-copy fast path: the envelope is checked by zod,
+ * the papers in place by `checkPaperInPlace`; only a body that fails goes through the full schema
+ * (which then throws `invalid_response` naming the first mismatch).
+ */
+export function parseSearchResponse(body: unknown, where: string): SearchResponse {
+  const env = SearchEnvelopeSchema.safeParse(body);
+  if (env.success && env.data.results.every(checkPaperInPlace)) return withDefaults(env.data as z.output<typeof SearchEnvelopeSchema> & { results: Paper[] });
+  return parseBody(SearchResponseSchema, body, where);
+}
 
 /** Parse a response body or throw `invalid_response` naming the first mismatch (path only, no values). */
 export function parseBody<S extends z.ZodType>(schema: S, body: unknown, where: string): z.output<S> {

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { ApiError } from '../../../src/api/errors';
 import {
-  paperGaps, parseBody, parseExcerpt, SearchResponseSchema, ThreadDispatchSchema, ThreadListSchema, ThreadSchema,
+  paperGaps, parseBody, parseExcerpt, parseSearchResponse, SearchResponseSchema, ThreadDispatchSchema, ThreadListSchema, ThreadSchema,
 } from '../../../src/api/schemas';
 import { dispatchBody, paper, searchBody, threadBody } from './helpers';
 
@@ -62,6 +62,41 @@ describe('api/schemas', () => {
     assert.equal(d.max_wait_seconds, 600);
     assert.equal(d.reconciled, false);
     assert.equal(kindOf(() => parseBody(ThreadDispatchSchema, dispatchBody({ thread_id: undefined }), 'w')), 'invalid_response');
+  });
+
+  it('the zero-copy search parser agrees with the zod schema on valid and invalid bodies', () => {
+    const { volume: _v, ...noVolume } = paper();
+    const valid = [
+      searchBody([paper(), noVolume, paper({ volume: 12, pages: 7, doi: null, takeaway: null, brand_new: [1] })]),
+      searchBody([]),
+      { results: [paper()], page: 2 },
+    ];
+    for (const body of valid) {
+      const viaZod = parseBody(SearchResponseSchema, structuredClone(body), 'w');
+      const fast = parseSearchResponse(structuredClone(body), 'w');
+      assert.deepEqual(JSON.parse(JSON.stringify(fast)), JSON.parse(JSON.stringify(viaZod)));
+    }
+    const body = searchBody([paper()]);
+    assert.equal(parseSearchResponse(body, 'w').results[0], (body.results as unknown[])[0], 'papers are not copied');
+    const invalid = [
+      searchBody([paper({ title: 42 })]),
+      searchBody([paper({ authors: ['a', 3] })]),
+      searchBody([paper({ is_preprint: 'no' })]),
+      searchBody([paper({ publish_year: '2020' })]),
+      searchBody(['not a paper']),
+      { results: 'none' },
+      searchBody([paper()], { page: 'first' }),
+      null,
+    ];
+    for (const b of invalid) {
+      assert.equal(kindOf(() => parseSearchResponse(structuredClone(b), 'w')), 'invalid_response', JSON.stringify(b).slice(0, 80));
+      assert.equal(kindOf(() => parseBody(SearchResponseSchema, structuredClone(b), 'w')), 'invalid_response');
+    }
+    try {
+      parseSearchResponse(searchBody([paper(), paper({ is_preprint: 'no' })]), 'GET /v1/search');
+    } catch (e) {
+      assert.match((e as Error).message, /results\.1\.is_preprint/);
+    }
   });
 
   it('parseExcerpt splits on the first pipe only', () => {
