@@ -3,7 +3,8 @@
  * pass (loose objects), nullable/optional fields may be null or absent, and a paper missing
  * a field the spec calls required still passes (`paperGaps` reports it for the log). A body
  * of the wrong shape becomes `ApiError` kind `invalid_response` (`parseBody`).
- * The public response types are inferred from these schemas.
+ * The public response types are inferred from these schemas. Search pages take a zero-copy
+ * path (`parseSearchResponse`) that applies the same rules from the same field table.
  */
 import { z } from 'zod';
 import { ApiError } from './errors';
