@@ -369,7 +369,9 @@ export function createClient(options: ClientOptions): Client {
         }
         if (polled) {
           o.onUpdate?.(polled);
-          if (polled.status !== 'running') return polled;
+          // Given a dispatch, the answer is only final once the thread shows that interaction.
+          const known = !dispatch || !polled.interactions.length || polled.interactions.some((i) => i.interaction_id === dispatch.interaction_id);
+          if (polled.status !== 'running' && known) return polled;
           maxWait ??= defaultMaxWaitSeconds(polled.interactions.at(-1)?.mode);
         }
         const remaining = start + (maxWait ?? 600) * 1000 - clock.now();

@@ -424,6 +424,18 @@ describe('api/client over HTTP', function () {
       assert.deepEqual(clock.sleeps, [2000, 2000]);
     });
 
+    it('given a dispatch, an idle thread that does not show the new interaction yet is not final', async () => {
+      let n = 0;
+      const old = [{ interaction_id: 'in_1', status: 'idle', mode: 'pro' }];
+      server.handle((_q, res) =>
+        json(res, 200, ++n === 1 ? threadBody({ status: 'idle' }, old) : threadBody({ status: 'idle' }, [...old, { interaction_id: 'in_2', status: 'idle', mode: 'pro' }])),
+      );
+      const dispatch = parseBody(ThreadDispatchSchema, dispatchBody({ interaction_id: 'in_2', poll_after_seconds: 1 }), 'test');
+      const t = await make().waitForThread(dispatch);
+      assert.equal(t.interactions.length, 2);
+      assert.equal(server.seen.length, 2);
+    });
+
     it('returns a failed thread; poll_after 0 means as soon as the poll rate allows', async () => {
       let n = 0;
       server.handle((_q, res) => json(res, 200, threadBody({ status: ++n < 2 ? 'running' : 'failed' })));
