@@ -191,7 +191,13 @@ export function createClient(options: ClientOptions): Client {
         const ms = Math.round(clock.now() - started);
         if (res.status >= 200 && res.status < 300) {
           if (res.notJson) throw new ApiError('invalid_response', `The service's answer to ${where} was not JSON.`, { status: res.status });
-          const data = c.parse ? c.parse(res.body, where) : parseBody(c.schema, res.body, where);
+          let data: z.output<S>;
+          try {
+            data = c.parse ? c.parse(res.body, where) : parseBody(c.schema, res.body, where);
+          } catch (e) {
+            // Keep the 2xx status: a thread POST that was accepted but unreadable gets reconciled.
+            throw isApiError(e) ? new ApiError(e.kind, e.message, { status: res.status }) : e;
+          }
           if (sink) log[c.cls === 'search' ? 'info' : 'debug'](`${c.method} ${shown} ${res.status} ${ms}ms${c.note ? c.note(data) : ''}`);
           return data;
         }

@@ -38,8 +38,8 @@ export function previewMatches(preview: string | null | undefined, message: stri
  *   several → `unknown`;
  * - none, but some listed thread shows the same message (an older identical request, or a clock
  *   off by more than the tolerance) → `unknown`;
- * - none, but a new-looking thread (fresh, one interaction) whose preview does not show the
- *   message → `unknown` (the service may preview differently; never guess "absent");
+ * - none, but a new-looking thread (fresh, one interaction) without a preview or title to compare
+ *   → `unknown` (a fresh thread whose preview shows another message is someone else's);
  * - none at all and the page reaches back past the request start (no further page, or its last
  *   entry is older than the start minus the tolerance) → `absent`; otherwise `unknown`.
  */
@@ -51,8 +51,8 @@ export function matchCreatedThread(list: ThreadList, message: string, startedAtM
   if (fresh.length === 1) return { kind: 'found', value: fresh[0]! };
   if (fresh.length > 1) return { kind: 'unknown', reason: `${fresh.length} recent threads start with the same message` };
   if (matches.length) return { kind: 'unknown', reason: 'a listed thread starts with the same message but is not clearly the new one' };
-  if (list.threads.some((t) => !(time(t) < since) && (t.interaction_count ?? 1) <= 1))
-    return { kind: 'unknown', reason: 'a new thread is listed whose preview does not show the message' };
+  if (list.threads.some((t) => !(time(t) < since) && (t.interaction_count ?? 1) <= 1 && !(t.preview ?? t.title)))
+    return { kind: 'unknown', reason: 'a new thread is listed without a preview to compare' };
   const last = list.threads.at(-1);
   if (!list.has_more || (last && time(last) < since)) return { kind: 'absent' };
   return { kind: 'unknown', reason: 'the first page of the threads list does not reach back to the request' };

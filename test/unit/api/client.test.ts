@@ -295,7 +295,7 @@ describe('api/client over HTTP', function () {
 
   describe('POST reconciliation', () => {
     /** A small thread service; `fault` decides what happens to each POST. */
-    function threadService(fault: (n: number) => 'ok' | 'after' | 'before' | 'drop-after' | 'hang-after' | 'garbled-after') {
+    function threadService(fault: (n: number) => 'ok' | 'after' | 'before' | 'drop-after' | 'hang-after' | 'garbled-after' | 'reshaped-after') {
       const threads = new Map<string, { preview: string; last: string; interactions: { interaction_id: string; status: 'running' | 'idle'; mode: 'pro' }[] }>();
       let posts = 0;
       let failList = false;
@@ -316,6 +316,7 @@ describe('api/client over HTTP', function () {
           if (mode === 'after') return json(res, 502, { detail: 'Bad gateway.' });
           if (mode === 'drop-after') return req.socket.destroy();
           if (mode === 'hang-after') return;
+          if (mode === 'reshaped-after') return json(res, 200, { data: dispatchBody({ thread_id: id, interaction_id: iid }) });
           if (mode === 'garbled-after') return res.writeHead(200, { 'content-type': 'application/json' }).end('{"thread_id": "th_');
           return json(res, 200, dispatchBody({ thread_id: id, interaction_id: iid }));
         }
@@ -365,6 +366,24 @@ describe('api/client over HTTP', function () {
       assert.equal(d.reconciled, true);
       assert.equal(d.thread_id, 'th_1');
       assert.equal(svc.posts(), 1);
+    });
+
+    it('create: a 200 of a changed shape took effect → reconciled, never sent again', async () => {
+      const svc = threadService(() => 'reshaped-after');
+      const d = await make().createThread({ input_message: MSG });
+      assert.equal(d.reconciled, true);
+      assert.equal(svc.posts(), 1);
+    });
+
+    it('create: 5xx before anything happened, other new threads listed → still positively absent, one retry', async () => {
+      const svc = threadService((n) => (n === 3 ? 'before' : 'ok'));
+      const c = make();
+      await c.createThread({ input_message: 'Another question entirely about caffeine and sleep' });
+      await c.createThread({ input_message: 'A third question about exercise and mood in adolescents' });
+      const d = await c.createThread({ input_message: MSG });
+      assert.equal(d.reconciled, false);
+      assert.equal(svc.posts(), 4);
+      assert.equal(svc.threads.size, 3);
     });
 
     it('create: 5xx before anything happened → positively absent → exactly one retry', async () => {

@@ -43,9 +43,10 @@ describe('api/reconcile', () => {
     assert.equal(matchCreatedThread(list([summary('a', MSG, -CLOCK_TOLERANCE_MS - 1)]), MSG, START).kind, 'unknown');
     assert.equal(matchCreatedThread(list([summary('a', MSG, 100, 3)]), MSG, START).kind, 'unknown');
     assert.equal(matchCreatedThread(list([summary('a', 'Other', 100, 2)], true), MSG, START).kind, 'unknown');
-    // A fresh one-interaction thread that does not show the message: cannot tell, never "absent".
-    assert.equal(matchCreatedThread(list([summary('a', 'Other question', 1000)]), MSG, START).kind, 'unknown');
-    assert.equal(matchCreatedThread(list([{ ...summary('a', 'Other question', 0), last_activity_at: null }]), MSG, START).kind, 'unknown');
+    // A fresh one-interaction thread with another message is someone else's; one without any preview cannot be told.
+    assert.equal(matchCreatedThread(list([summary('a', 'Other question', 1000)]), MSG, START).kind, 'absent');
+    assert.equal(matchCreatedThread(list([{ ...summary('a', '', 1000), title: null }]), MSG, START).kind, 'unknown');
+    assert.equal(matchCreatedThread(list([{ ...summary('a', '', 0), title: null, last_activity_at: null }]), MSG, START).kind, 'unknown');
   });
 
   it('a clock skew inside the tolerance still finds the thread', () => {
