@@ -132,8 +132,10 @@ const present = (v: unknown): boolean => v !== undefined && v !== null;
 const items = (v: unknown): unknown[] | undefined =>
   typeof v === 'string' ? v.split(',').map((s) => s.trim()).filter(Boolean) : Array.isArray(v) ? (v as unknown[]) : undefined;
 
-function checkField(rule: Rule, value: unknown, loc: (string | number)[], out: ValidationIssue[]): void {
-  const issue = (msg: string, type: string, at = loc): void => {
+/** Check one value; `loc` is built only when there is an issue (this runs on every request). */
+function checkField(rule: Rule, value: unknown, prefix: (string | number)[], key: string, out: ValidationIssue[]): void {
+  const loc = () => [...prefix, key];
+  const issue = (msg: string, type: string, at = loc()): void => {
     out.push({ loc: at, msg, type });
   };
   switch (rule.t) {
@@ -151,7 +153,7 @@ function checkField(rule: Rule, value: unknown, loc: (string | number)[], out: V
     case 'studyTypes': {
       if (!Array.isArray(value)) return issue('Input should be a valid list of study types', 'list_type');
       (value as unknown[]).forEach((s, i) => {
-        if (typeof s !== 'string' || !studyTypeSet.has(s)) issue(`Unknown study type ${JSON.stringify(s)}; expected one of the service's study types`, 'enum', [...loc, i]);
+        if (typeof s !== 'string' || !studyTypeSet.has(s)) issue(`Unknown study type ${JSON.stringify(s)}; expected one of the service's study types`, 'enum', [...loc(), i]);
       });
       return;
     }
@@ -184,7 +186,7 @@ function checkObject(rules: Record<string, Rule>, obj: Record<string, unknown>, 
   for (const [key, value] of Object.entries(obj)) {
     const rule = rules[key];
     if (!rule) out.push({ loc: [...prefix, key], msg: 'Unknown parameter (not sent: a misspelt filter would be ignored silently)', type: 'extra_forbidden' });
-    else if (present(value)) checkField(rule, value, [...prefix, key], out);
+    else if (present(value)) checkField(rule, value, prefix, key, out);
   }
   const int = (k: string): number | undefined => {
     const v = obj[k];
@@ -193,7 +195,7 @@ function checkObject(rules: Record<string, Rule>, obj: Record<string, unknown>, 
   const at = (k: string) => [...prefix, k];
   if (present(obj.month_min) && !present(obj.year_min)) out.push({ loc: at('month_min'), msg: 'month_min requires year_min', type: 'value_error' });
   if (present(obj.month_max) && !present(obj.year_max)) out.push({ loc: at('month_max'), msg: 'month_max requires year_max', type: 'value_error' });
-  for (const [lo, hi] of [['year_min', 'year_max'], ['sjr_min', 'sjr_max'], ['duration_min', 'duration_max']] as const) {
+  for (const [lo, hi] of RANGE_PAIRS) {
     const a = int(lo);
     const b = int(hi);
     if (a !== undefined && b !== undefined && a > b) out.push({ loc: at(lo), msg: `${lo} must not exceed ${hi} (nothing could match)`, type: 'value_error' });
@@ -202,6 +204,8 @@ function checkObject(rules: Record<string, Rule>, obj: Record<string, unknown>, 
   if (ym !== undefined && ym === yM && mm !== undefined && mM !== undefined && mm > mM)
     out.push({ loc: at('month_min'), msg: 'month_min must not exceed month_max within the same year', type: 'value_error' });
 }
+
+const RANGE_PAIRS = [['year_min', 'year_max'], ['sjr_min', 'sjr_max'], ['duration_min', 'duration_max']] as const;
 
 const asRecord = (v: unknown): Record<string, unknown> | undefined =>
   typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
@@ -286,7 +290,7 @@ export function validateListParams(params: ListThreadsParams): ValidationIssue[]
   const rules: Record<string, Rule> = { query: { t: 'string' }, limit: { t: 'int', min: 1, max: 100 }, offset: { t: 'int', min: 0 } };
   for (const key of ['query', 'limit', 'offset'] as const) {
     const rule = rules[key];
-    if (rule && present(params[key])) checkField(rule, params[key], ['query', key], out);
+    if (rule && present(params[key])) checkField(rule, params[key], ['query'], key, out);
   }
   return out;
 }

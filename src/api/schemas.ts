@@ -213,16 +213,22 @@ export const ThreadDispatchSchema = z
   }));
 export type ThreadDispatch = z.output<typeof ThreadDispatchSchema>;
 
-const SearchEnvelopeSchema = z.looseObject({ results: z.array(z.unknown()), ...envelope });
+const isNum = (v: unknown) => v === undefined || v === null || (typeof v === 'number' && Number.isFinite(v));
 
 /**
- * `parseBody(SearchResponseSchema, …)` with a zero-copy fast path: the envelope is checked by zod,
- * the papers in place by `checkPaperInPlace`; only a body that fails goes through the full schema
- * (which then throws `invalid_response` naming the first mismatch).
+ * `parseBody(SearchResponseSchema, …)` with a zero-copy fast path: the envelope and the papers are
+ * checked in place with the schema's own rules; only a body that fails goes through the full zod
+ * schema (which then throws `invalid_response` naming the first mismatch).
  */
 export function parseSearchResponse(body: unknown, where: string): SearchResponse {
-  const env = SearchEnvelopeSchema.safeParse(body);
-  if (env.success && env.data.results.every(checkPaperInPlace)) return withDefaults(env.data as z.output<typeof SearchEnvelopeSchema> & { results: Paper[] });
+  const r = body as { results?: unknown; page?: unknown; page_size?: unknown; is_end?: unknown; next_page?: unknown } | null;
+  if (
+    typeof r === 'object' && r !== null && !Array.isArray(r) && Array.isArray(r.results) &&
+    isNum(r.page) && isNum(r.page_size) && isNum(r.next_page) &&
+    (r.is_end === undefined || r.is_end === null || typeof r.is_end === 'boolean') &&
+    (r.results as unknown[]).every(checkPaperInPlace)
+  )
+    return withDefaults(r as { [k: string]: unknown; results: Paper[]; page?: number | null; page_size?: number | null; is_end?: boolean | null; next_page?: number | null });
   return parseBody(SearchResponseSchema, body, where);
 }
 
