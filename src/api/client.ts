@@ -290,11 +290,22 @@ export function createClient(options: ClientOptions): Client {
           log.info(`${what}: it had taken effect (thread ${outcome.value.thread_id}); returning it instead of sending again`);
           return outcome.value;
         }
-        if (outcome.kind === 'absent' && attempt === 0 && !acceptedUnreadable) {
+        // Only a request the service has answered (a 5xx) can be over: after a timeout or a
+        // dropped connection it may still be in flight and land after the check, so "not
+        // listed yet" is no proof it never will be, and sending again could duplicate it.
+        const answered = e.kind === 'server' && e.status !== undefined;
+        if (outcome.kind === 'absent' && attempt === 0 && answered) {
           log.info(`${what}: positively not created; sending once more`);
           continue;
         }
-        const reason = outcome.kind !== 'absent' ? outcome.reason : acceptedUnreadable ? 'the service accepted it but it is not listed yet' : 'the one retry failed too';
+        const reason =
+          outcome.kind !== 'absent'
+            ? outcome.reason
+            : acceptedUnreadable
+              ? 'the service accepted it but it is not listed yet'
+              : !answered
+                ? 'the request may still be in flight, so it is not sent again'
+                : 'the one retry failed too';
         throw uncertain(what, e, reason, threadId);
       }
     }

@@ -183,10 +183,9 @@ describe('integration: faults, retries and POST reconciliation', function () {
       const t = await client.getThread(first.thread_id);
       assert.deepEqual(t.interactions.map((i) => i.interaction_id), [first.interaction_id, a.interaction_id, b.interaction_id]);
     });
-    // Client bug (src/api, reported): after a TIMEOUT the request may still be on its way or being
-    // processed. The client lists the threads at once, sees none, concludes "positively absent"
-    // and sends again; when the first request lands, a second thread is created.
-    it('create_thread: a timeout while the request is still in flight must not lead to a duplicate (KNOWN CLIENT BUG until fixed)', async function () {
+    // After a TIMEOUT the request may still be on its way or being processed: a threads list
+    // without it proves nothing, so the client must not send it again.
+    it('create_thread: a timeout while the request is still in flight does not lead to a duplicate', async function () {
       this.timeout(15_000);
       const relay = await slowRelay(h.emu.url, 2500);
       try {
@@ -214,6 +213,8 @@ describe('integration: faults, retries and POST reconciliation', function () {
         while (Date.now() < deadline && !relay.answered()) await new Promise((r) => setTimeout(r, 100));
         const threads = ctl().threads(key);
         assert.ok(threads.length <= 1, `${threads.length} threads were created for one createThread call (client ${outcome}; create_thread requests: ${statuses('create_thread').join(', ')})`);
+        assert.equal(statuses('create_thread').length, 1, 'the POST was sent once');
+        assert.match(outcome, /^failed: timeout, mayHaveTakenEffect true$|^returned /);
       } finally {
         await relay.close();
       }
@@ -277,10 +278,8 @@ describe('integration: faults, retries and POST reconciliation', function () {
       await unreadableCreate('truncated');
     });
 
-    // Client bug (src/api, reported): a 200 whose JSON has another shape fails in parseBody with
-    // kind invalid_response but WITHOUT a status, so the client neither reconciles it nor flags
-    // mayHaveTakenEffect: the thread exists, and the message says "try again later" (a duplicate).
-    it('create_thread: a 200 with a changed schema → the user learns the thread exists (KNOWN CLIENT BUG until fixed)', async () => {
+    // A 200 whose JSON has another shape took effect: the user must learn the thread exists.
+    it('create_thread: a 200 with a changed schema → the user learns the thread exists', async () => {
       await unreadableCreate('schema');
     });
   });
