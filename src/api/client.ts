@@ -4,7 +4,7 @@
  * for thread creation and follow-ups and `waitForThread` polling.
  */
 import { type Dispatcher } from 'undici';
-import { type z } from 'zod';
+import type * as z from 'zod/mini';
 import { callsForSearch } from './budget';
 import { ApiError, errorFromResponse, isApiError, redact, validationError, type ApiErrorKind, type ValidationIssue } from './errors';
 import {
@@ -96,7 +96,7 @@ export interface Client {
   close(): Promise<void>;
 }
 
-interface Call<S extends z.ZodType> {
+interface Call<S extends z.ZodMiniType> {
   method: 'GET' | 'POST';
   /** Parser used instead of `parseBody(schema, …)` (the search hot path). */
   parse?: (body: unknown, where: string) => z.output<S>;
@@ -170,7 +170,7 @@ export function createClient(options: ClientOptions): Client {
     return new ApiError('network', `The request ${where} failed before it was sent.`);
   }
 
-  async function call<S extends z.ZodType>(c: Call<S>): Promise<z.output<S>> {
+  async function call<S extends z.ZodMiniType>(c: Call<S>): Promise<z.output<S>> {
     const where = `${c.method} ${c.path}`;
     const target = c.query ? `${c.path}?${c.query}` : c.path;
     const shown = target.length > 400 ? `${target.slice(0, 399)}…` : target;

@@ -1,26 +1,26 @@
 /**
- * zod 4 schemas of every response body, lenient where the real service is: unknown fields
+ * zod 4 schemas (the `zod/mini` build: the same checks, a fraction of the bundle) of every response body, lenient where the real service is: unknown fields
  * pass (loose objects), nullable/optional fields may be null or absent, and a paper missing
  * a field the spec calls required still passes (`paperGaps` reports it for the log). A body
  * of the wrong shape becomes `ApiError` kind `invalid_response` (`parseBody`).
  * The public response types are inferred from these schemas. Search pages take a zero-copy
  * path (`parseSearchResponse`) that applies the same rules from the same field table.
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { ApiError } from './errors';
 import { THREAD_MODES, THREAD_STATUSES } from './vocab';
 
-const str = z.string().nullish();
-const num = z.number().nullish();
+const str = z.nullish(z.string());
+const num = z.nullish(z.number());
 
 /** Value kinds of paper fields; each maps to one lenient (nullish) zod schema below. */
 const KIND = {
   string: str,
   number: num,
-  boolean: z.boolean().nullish(),
-  strings: z.array(z.string()).nullish(),
+  boolean: z.nullish(z.boolean()),
+  strings: z.nullish(z.array(z.string())),
   /** Volume, pages, DOI: text; a number sent by some sources is turned into text. */
-  text: z.union([z.string(), z.number().transform(String)]).nullish(),
+  text: z.nullish(z.union([z.string(), z.pipe(z.number(), z.transform(String))])),
 } as const;
 type Kind = keyof typeof KIND;
 
@@ -104,7 +104,7 @@ export const REQUIRED_PAPER_FIELDS = [
 const envelope = {
   page: num,
   page_size: num,
-  is_end: z.boolean().nullish(),
+  is_end: z.nullish(z.boolean()),
   next_page: num,
 };
 const withDefaults = <T extends { page?: number | null; page_size?: number | null; is_end?: boolean | null; next_page?: number | null }>(r: T) => ({
@@ -114,7 +114,7 @@ const withDefaults = <T extends { page?: number | null; page_size?: number | nul
   is_end: r.is_end ?? (r.next_page === null || r.next_page === undefined),
 });
 
-export const SearchResponseSchema = z.looseObject({ results: z.array(PaperSchema), ...envelope }).transform(withDefaults);
+export const SearchResponseSchema = z.pipe(z.looseObject({ results: z.array(PaperSchema), ...envelope }), z.transform(withDefaults));
 export type SearchResponse = z.output<typeof SearchResponseSchema>;
 
 /** Count, per spec-required field, the results that lack it (null or absent). */
@@ -144,31 +144,32 @@ export const CitationSchema = z.looseObject({
   year: num,
   journal: str,
   url: str,
-  snippets: z.array(SnippetSchema).nullish(),
+  snippets: z.nullish(z.array(SnippetSchema)),
 });
 export type Citation = z.output<typeof CitationSchema>;
 
 export const InteractionSchema = z.looseObject({
   interaction_id: z.string(),
   status: Status,
-  mode: Mode.nullish(),
+  mode: z.nullish(Mode),
   response: str,
-  citations: z.array(CitationSchema).nullish(),
-  stats: z.looseObject({ retrieved: num, screened: num, included: num }).nullish(),
+  citations: z.nullish(z.array(CitationSchema)),
+  stats: z.nullish(z.looseObject({ retrieved: num, screened: num, included: num })),
 });
 export type Interaction = z.output<typeof InteractionSchema>;
 
-export const ThreadSchema = z
-  .looseObject({
+export const ThreadSchema = z.pipe(
+  z.looseObject({
     thread_id: z.string(),
     title: str,
     status: Status,
     url: str,
-    interactions: z.array(InteractionSchema).nullish(),
+    interactions: z.nullish(z.array(InteractionSchema)),
     /** Readable agent log, present when `includeTrace` was asked. */
     trace: str,
-  })
-  .transform((t) => ({ ...t, interactions: t.interactions ?? [] }));
+  }),
+  z.transform((t) => ({ ...t, interactions: t.interactions ?? [] })),
+);
 export type Thread = z.output<typeof ThreadSchema>;
 
 export const ThreadSummarySchema = z.looseObject({
@@ -176,24 +177,25 @@ export const ThreadSummarySchema = z.looseObject({
   title: str,
   url: str,
   /** Absent for threads inactive past the status window: poll the thread for the truth. */
-  status: Status.nullish(),
+  status: z.nullish(Status),
   preview: str,
   interaction_count: num,
   last_activity_at: str,
 });
 export type ThreadSummary = z.output<typeof ThreadSummarySchema>;
 
-export const ThreadListSchema = z
-  .looseObject({ threads: z.array(ThreadSummarySchema), has_more: z.boolean().nullish() })
-  .transform((l) => ({ ...l, has_more: l.has_more ?? false }));
+export const ThreadListSchema = z.pipe(
+  z.looseObject({ threads: z.array(ThreadSummarySchema), has_more: z.nullish(z.boolean()) }),
+  z.transform((l) => ({ ...l, has_more: l.has_more ?? false })),
+);
 export type ThreadList = z.output<typeof ThreadListSchema>;
 
 /** Spec defaults used when the service omits the polling hints (and for reconciled results). */
 export const DEFAULT_POLL_AFTER_SECONDS = 30;
 export const defaultMaxWaitSeconds = (mode: string | null | undefined): number => (mode === 'deep' ? 600 : 180);
 
-export const ThreadDispatchSchema = z
-  .looseObject({
+export const ThreadDispatchSchema = z.pipe(
+  z.looseObject({
     thread_id: z.string(),
     interaction_id: z.string(),
     status: Status,
@@ -203,14 +205,15 @@ export const ThreadDispatchSchema = z
     max_wait_seconds: num,
     created_at: str,
     title: str,
-  })
-  .transform((d) => ({
+  }),
+  z.transform((d) => ({
     ...d,
     poll_after_seconds: d.poll_after_seconds ?? DEFAULT_POLL_AFTER_SECONDS,
     max_wait_seconds: d.max_wait_seconds ?? defaultMaxWaitSeconds(d.mode),
     /** True when the POST failed ambiguously and the client found the thread/interaction it had created. */
-    reconciled: false as boolean,
-  }));
+    reconciled: false,
+  })),
+);
 export type ThreadDispatch = z.output<typeof ThreadDispatchSchema>;
 
 const isNum = (v: unknown) => v === undefined || v === null || (typeof v === 'number' && Number.isFinite(v));
@@ -233,7 +236,7 @@ export function parseSearchResponse(body: unknown, where: string): SearchRespons
 }
 
 /** Parse a response body or throw `invalid_response` naming the first mismatch (path only, no values). */
-export function parseBody<S extends z.ZodType>(schema: S, body: unknown, where: string): z.output<S> {
+export function parseBody<S extends z.ZodMiniType>(schema: S, body: unknown, where: string): z.output<S> {
   const r = schema.safeParse(body);
   if (r.success) return r.data;
   const first = r.error.issues[0];
