@@ -7,7 +7,9 @@ import { ConnectionTester } from '../commands/connection';
 import { EmulatorCommand } from '../commands/emulator';
 import { KeyCommands } from '../commands/keyCommands';
 import { Commands, type CommandId } from '../ids';
+import { FilterStore } from '../filters/filterStore';
 import { ErrorPresenter } from '../ui/errorPresenter';
+import { UsageLedger } from '../usage/usageLedger';
 import { Disposable } from '../util/disposable';
 import { ClientProvider } from './clientProvider';
 import type { Core, CoreServices } from './types';
@@ -15,12 +17,18 @@ import type { Core, CoreServices } from './types';
 class CoreImpl extends Disposable implements Core {
   private readonly presenter: ErrorPresenter;
   private readonly handlers: Partial<Record<CommandId, (...args: readonly unknown[]) => Promise<unknown>>>;
+  /** Active search filters of this workspace (issue 4, BUDGET+FILTERS). */
+  readonly filters: FilterStore;
+  /** Calls spent this month on this machine (issue 4, BUDGET+FILTERS). */
+  readonly usage: UsageLedger;
 
   constructor(private readonly services: CoreServices) {
     super();
     const { log, settings, keys } = services;
     this.presenter = new ErrorPresenter(log, () => settings.service.baseUrl);
     const clients = this.register(new ClientProvider(settings, keys, log));
+    this.usage = this.register(new UsageLedger({ state: services.context.globalState, origin: () => settings.service.origin }));
+    this.filters = this.register(new FilterStore({ state: services.context.workspaceState }));
     const keyCommands = new KeyCommands(keys, settings, log, this.presenter);
     const tester = new ConnectionTester(clients, keys, log, this.presenter);
     const emulator = new EmulatorCommand(keys, settings, log);
