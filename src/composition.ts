@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { CoreLoader } from './coreLoader';
+import type { Core } from './core/types';
 import { Commands, Urls, Views, type CommandId } from './ids';
 import { applyDemoKey } from './state/demoKey';
 import { HasKeyContext } from './state/hasKeyContext';
@@ -31,6 +32,8 @@ export interface ResearchDeskTestApi {
   demoKey: Promise<string>;
   /** Runs the demo hand-off again with the given environment (what activation does with process.env). */
   demoHandOff(env: NodeJS.ProcessEnv): Promise<string>;
+  /** Loads the core (as the first command would) and returns it; tests reach its services (filters, usage) through it. */
+  core(): Core;
   /** Duration of the synchronous part of activate(), in ms. */
   activationMs: number;
   /** The same, per step of the composition root. */
@@ -117,6 +120,7 @@ export class ResearchDesk extends Disposable {
       registeredViews: this.viewIds,
       demoKey: this.demoKey,
       demoHandOff: (env) => applyDemoKey(env, this.settings, this.keys, this.log),
+      core: () => this.core.get(),
       activationMs,
       activationSteps: this.steps,
     };
