@@ -19,7 +19,7 @@ export interface BenchResult {
 export const RESULTS_FILE = join(__dirname, 'results.json');
 
 export function recordResults(entries: BenchResult[], file = RESULTS_FILE): BenchResult[] {
-  let existing: BenchResult[] = [];
+  let existing: BenchResult[];
   try {
     existing = JSON.parse(readFileSync(file, 'utf8')) as BenchResult[];
   } catch {
