@@ -5,20 +5,23 @@
  * never carries the API key (see `redact`).
  */
 
-export type ApiErrorKind =
-  | 'unauthorized'
-  | 'payment_required'
-  | 'feature_not_allowed'
-  | 'not_found'
-  | 'conflict'
-  | 'validation'
-  | 'rate_limited'
-  | 'quota_exhausted'
-  | 'server'
-  | 'network'
-  | 'timeout'
-  | 'aborted'
-  | 'invalid_response';
+/** Every kind an `ApiError` can have: the rows of the spec's error table plus the transport's own. */
+export const API_ERROR_KINDS = [
+  'unauthorized',
+  'payment_required',
+  'feature_not_allowed',
+  'not_found',
+  'conflict',
+  'validation',
+  'rate_limited',
+  'quota_exhausted',
+  'server',
+  'network',
+  'timeout',
+  'aborted',
+  'invalid_response',
+] as const;
+export type ApiErrorKind = (typeof API_ERROR_KINDS)[number];
 
 /** One item of an `HTTPValidationError` (also produced by the client's own checks). */
 export interface ValidationIssue {

@@ -3,7 +3,7 @@
  * and response types, the pure budget helpers and the service's vocabularies.
  */
 export { createClient, type Client, type ClientOptions, type GetThreadOptions, type ListThreadsOptions, type Logger, type RequestOptions, type WaitForThreadOptions } from './client';
-export { ApiError, isApiError, type ApiErrorKind, type ValidationIssue } from './errors';
+export { API_ERROR_KINDS, ApiError, isApiError, type ApiErrorKind, type ValidationIssue } from './errors';
 export { type ListThreadsParams, type SearchFilters, type SearchParams, type ThreadAttachments, type ThreadRequest, validateSearchParams, validateThreadRequest } from './params';
 export { parseExcerpt, type Citation, type Interaction, type Paper, type SearchResponse, type Thread, type ThreadDispatch, type ThreadList, type ThreadSummary } from './schemas';
 export { DEFAULT_RATE_LIMITS, type Clock, type RateLimits } from './scheduler';

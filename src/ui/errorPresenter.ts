@@ -1,38 +1,11 @@
 import * as vscode from 'vscode';
+import { API_ERROR_KINDS, type ApiErrorKind } from '../api/errors';
 import { Commands, Settings, Urls } from '../ids';
 import type { Logger } from '../state/logger';
 
-/** What the client's `ApiError.kind` can be (src/api contract). */
-export type ApiErrorKind =
-  | 'unauthorized'
-  | 'payment_required'
-  | 'feature_not_allowed'
-  | 'not_found'
-  | 'conflict'
-  | 'validation'
-  | 'rate_limited'
-  | 'quota_exhausted'
-  | 'server'
-  | 'network'
-  | 'timeout'
-  | 'aborted'
-  | 'invalid_response';
+export type { ApiErrorKind };
 
-const API_ERROR_KINDS: ReadonlySet<string> = new Set<ApiErrorKind>([
-  'unauthorized',
-  'payment_required',
-  'feature_not_allowed',
-  'not_found',
-  'conflict',
-  'validation',
-  'rate_limited',
-  'quota_exhausted',
-  'server',
-  'network',
-  'timeout',
-  'aborted',
-  'invalid_response',
-]);
+const KINDS: ReadonlySet<string> = new Set(API_ERROR_KINDS);
 
 export interface ApiErrorLike {
   kind: ApiErrorKind;
@@ -43,7 +16,7 @@ export interface ApiErrorLike {
 
 /** Duck-typed so it holds across bundles (no `instanceof` on a class from another bundle). */
 export function isApiError(err: unknown): err is ApiErrorLike & Error {
-  return err instanceof Error && API_ERROR_KINDS.has((err as { kind?: unknown }).kind as string);
+  return err instanceof Error && KINDS.has((err as { kind?: unknown }).kind as string);
 }
 
 export type ErrorAction = 'setApiKey' | 'getKey' | 'openBilling' | 'retry' | 'showLog' | 'openSettings';

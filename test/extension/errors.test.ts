@@ -1,24 +1,10 @@
 import * as assert from 'node:assert/strict';
-import { ApiError, type ApiErrorKind } from '../../src/api/index';
+import { API_ERROR_KINDS, ApiError, type ApiErrorKind } from '../../src/api/index';
 import { describeError, isApiError, networkCause } from '../../src/ui/errorPresenter';
 
 const BASE = 'https://api.consensus.app';
 
-const KINDS: readonly ApiErrorKind[] = [
-  'unauthorized',
-  'payment_required',
-  'feature_not_allowed',
-  'not_found',
-  'conflict',
-  'validation',
-  'rate_limited',
-  'quota_exhausted',
-  'server',
-  'network',
-  'timeout',
-  'aborted',
-  'invalid_response',
-];
+const KINDS: readonly ApiErrorKind[] = API_ERROR_KINDS;
 
 /** The command-boundary helper later features reuse: every client error kind maps to one sentence and its buttons. */
 export function errorsSuite(): void {
