@@ -8,7 +8,7 @@ import { KeyStore } from './state/keyStore';
 import { Logger } from './state/logger';
 import { SettingsStore } from './state/settings';
 import { Disposable } from './util/disposable';
-import { ResultsTreeProvider } from './views/resultsTree';
+import { ResultsTreeProvider, type ResultNode } from './views/resultsTree';
 
 /**
  * What activate() returns in development and test runs only (never to other extensions
@@ -24,6 +24,8 @@ export interface ResearchDeskTestApi {
   isCoreLoaded(): boolean;
   /** How long loading dist/core.js took on the first command that needed it (ms). */
   coreLoadMs(): number | undefined;
+  /** The Research view's tree provider (search results as tree items). */
+  results: ResultsTreeProvider;
   /** Command ids this extension registered. */
   registeredCommands: readonly string[];
   /** Tree view ids this extension created. */
@@ -54,6 +56,8 @@ export class ResearchDesk extends Disposable {
   readonly hasKey: HasKeyContext;
   readonly ready: Promise<void>;
   readonly demoKey: Promise<string>;
+  /** The Research view's tree (filled by the core's search session). */
+  readonly results: ResultsTreeProvider;
   private readonly core: CoreLoader;
   private readonly commandIds: string[] = [];
   private readonly viewIds: string[] = [];
@@ -76,11 +80,14 @@ export class ResearchDesk extends Disposable {
     this.keys = this.register(new KeyStore(context.secrets, this.settings, this.log));
     step('keys');
     this.hasKey = this.register(new HasKeyContext(this.keys));
-    this.core = this.register(new CoreLoader({ context, log: this.log, settings: this.settings, keys: this.keys }));
+    this.results = this.register(new ResultsTreeProvider());
+    this.core = this.register(new CoreLoader({ context, log: this.log, settings: this.settings, keys: this.keys, results: this.results }));
     step('services');
 
-    const results = this.register(new ResultsTreeProvider());
-    this.register(vscode.window.createTreeView(Views.results, { treeDataProvider: results, showCollapseAll: false }));
+    const view = this.register(
+      vscode.window.createTreeView<ResultNode>(Views.results, { treeDataProvider: this.results, showCollapseAll: true, canSelectMany: true }),
+    );
+    this.results.bindView(view);
     this.viewIds.push(Views.results);
     step('views');
 
@@ -116,6 +123,7 @@ export class ResearchDesk extends Disposable {
       ready: this.ready,
       isCoreLoaded: () => this.core.loaded,
       coreLoadMs: () => this.core.loadMs,
+      results: this.results,
       registeredCommands: this.commandIds,
       registeredViews: this.viewIds,
       demoKey: this.demoKey,

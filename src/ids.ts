@@ -13,6 +13,18 @@ export const Commands = {
   useEmulator: 'researchDesk.useEmulator',
   getKey: 'researchDesk.getKey',
   showLog: 'researchDesk.showLog',
+  // Search (issue 4, SEARCH helper)
+  searchPapers: 'researchDesk.searchPapers',
+  searchSelection: 'researchDesk.searchSelection',
+  loadMore: 'researchDesk.loadMore',
+  refreshResults: 'researchDesk.refreshResults',
+  clearResults: 'researchDesk.clearResults',
+  openPaper: 'researchDesk.openPaper',
+  openDoi: 'researchDesk.openDoi',
+  copyDoi: 'researchDesk.copyDoi',
+  copyTitle: 'researchDesk.copyTitle',
+  showAbstract: 'researchDesk.showAbstract',
+  findSimilar: 'researchDesk.findSimilar',
 } as const;
 export type CommandId = (typeof Commands)[keyof typeof Commands];
 
@@ -30,6 +42,8 @@ export const Settings = {
   baseUrl: 'researchDesk.baseUrl',
   authScheme: 'researchDesk.authScheme',
   requestTimeoutSeconds: 'researchDesk.requestTimeoutSeconds',
+  /** Minutes an identical search is answered from the session cache (0 = off). */
+  searchCacheMinutes: 'researchDesk.search.cacheMinutes',
 } as const;
 
 /** Settings that decide where the key is sent: read from user settings only. */
@@ -37,6 +51,8 @@ export const KEY_ROUTING_SETTINGS = [Settings.baseUrl, Settings.authScheme] as c
 
 export const ContextKeys = {
   hasKey: 'researchDesk.hasKey',
+  /** The Research view shows search results. */
+  hasResults: 'researchDesk.hasResults',
 } as const;
 
 /** SecretStorage names. One key per service origin: `apiKey/<origin>`. */

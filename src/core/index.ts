@@ -6,8 +6,11 @@
 import { ConnectionTester } from '../commands/connection';
 import { EmulatorCommand } from '../commands/emulator';
 import { KeyCommands } from '../commands/keyCommands';
+import { PaperCommands } from '../commands/paperCommands';
+import { SearchCommands } from '../commands/searchCommands';
 import { Commands, type CommandId } from '../ids';
 import { FilterStore } from '../filters/filterStore';
+import { SearchSession } from '../search/searchSession';
 import { ErrorPresenter } from '../ui/errorPresenter';
 import { UsageLedger } from '../usage/usageLedger';
 import { Disposable } from '../util/disposable';
@@ -21,6 +24,8 @@ class CoreImpl extends Disposable implements Core {
   readonly filters: FilterStore;
   /** Calls spent this month on this machine (issue 4, BUDGET+FILTERS). */
   readonly usage: UsageLedger;
+  /** The search session (issue 4, SEARCH helper). */
+  readonly search: SearchSession;
 
   constructor(private readonly services: CoreServices) {
     super();
@@ -32,11 +37,37 @@ class CoreImpl extends Disposable implements Core {
     const keyCommands = new KeyCommands(keys, settings, log, this.presenter);
     const tester = new ConnectionTester(clients, keys, log, this.presenter);
     const emulator = new EmulatorCommand(keys, settings, log);
+    // Search (issue 4, SEARCH helper): session, its commands, paper actions.
+    this.search = this.register(
+      new SearchSession({
+        clients,
+        keyFor: (origin) => (origin ? keys.get(origin) : Promise.resolve(undefined)),
+        onKeyChange: keys.onDidChange,
+        filters: this.filters,
+        usage: this.usage,
+        presenter: this.presenter,
+        log,
+        view: services.results,
+      }),
+    );
+    const search = new SearchCommands(this.search, services.context.globalState, () => this.filters.describe());
+    const papers = this.register(new PaperCommands(services.results, log, (title) => search.searchPapers(title)));
     this.handlers = {
       [Commands.setApiKey]: () => keyCommands.setApiKey(),
       [Commands.clearApiKey]: () => keyCommands.clearApiKey(),
       [Commands.testConnection]: () => tester.run(),
       [Commands.useEmulator]: () => emulator.run(),
+      [Commands.searchPapers]: (arg) => search.searchPapers(arg),
+      [Commands.searchSelection]: () => search.searchSelection(),
+      [Commands.loadMore]: () => search.loadMore(),
+      [Commands.refreshResults]: () => search.refresh(),
+      [Commands.clearResults]: () => Promise.resolve(search.clear()),
+      [Commands.openPaper]: (...args) => papers.openPaper(...args),
+      [Commands.openDoi]: (...args) => papers.openDoi(...args),
+      [Commands.copyDoi]: (...args) => papers.copyDoi(...args),
+      [Commands.copyTitle]: (...args) => papers.copyTitle(...args),
+      [Commands.showAbstract]: (...args) => papers.showAbstract(...args),
+      [Commands.findSimilar]: (...args) => papers.findSimilar(...args),
     };
   }
 

@@ -3,6 +3,7 @@ import type { CommandId } from '../ids';
 import type { KeyStore } from '../state/keyStore';
 import type { Logger } from '../state/logger';
 import type { SettingsStore } from '../state/settings';
+import type { ResultsTreeProvider } from '../views/resultsTree';
 
 /**
  * The contract between the entry bundle (dist/extension.js) and the lazily loaded core
@@ -15,6 +16,8 @@ export interface CoreServices {
   log: Logger;
   settings: SettingsStore;
   keys: KeyStore;
+  /** The Research view's tree (entry bundle); the core's search session fills it. */
+  results: ResultsTreeProvider;
 }
 
 export interface Core extends vscode.Disposable {

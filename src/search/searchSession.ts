@@ -1,0 +1,427 @@
+import { createHash } from 'node:crypto';
+import * as vscode from 'vscode';
+import { inferPlanFromPageSize, type Client, type Paper, type SearchParams, type SearchResponse } from '../api/index';
+import { Commands, ContextKeys, Settings, Views } from '../ids';
+import type { Logger } from '../state/logger';
+import type { ServiceSettings } from '../state/settings';
+import { isApiError, type ErrorPresenter } from '../ui/errorPresenter';
+import { Disposable } from '../util/disposable';
+import type { ResultsModel, ResultsTreeProvider } from '../views/resultsTree';
+import { cacheKey, SearchCache } from './cache';
+import { displayStep, fetchPageSize, planLoadMore, type PagingState } from './paging';
+
+/** Search filters: every search parameter but query and paging (the FilterStore's type). */
+export type Filters = Omit<SearchParams, 'query' | 'page' | 'page_size'>;
+
+/** What the session needs from the FilterStore (issue4.md interface). */
+export interface FilterSource {
+  readonly current: Filters;
+  describe(): string;
+  readonly onDidChange: vscode.Event<unknown>;
+}
+
+/** What the session reports to the UsageLedger (issue4.md interface). */
+export interface UsageSink {
+  recordSearch(e: { resultCount: number; requestedPageSize: number; appliedPageSize: number }): void;
+  recordError(err: unknown): void;
+}
+
+export interface SearchSessionDeps {
+  clients: { get(): { client: Client; service: ServiceSettings } };
+  /** The key for an origin (hashed into the cache scope, never kept). */
+  keyFor: (origin: string | undefined) => Promise<string | undefined>;
+  /** Fires when the stored key changes (the cache and what was learnt of the plan are dropped). */
+  onKeyChange?: vscode.Event<unknown>;
+  filters?: FilterSource;
+  usage?: UsageSink;
+  /** The plan's maximum page_size when a setting says it (undefined = unknown). */
+  planMaxPageSize?: () => number | undefined;
+  presenter: ErrorPresenter;
+  log: Logger;
+  view: ResultsTreeProvider;
+  /** Defaults to the researchDesk.search.cacheMinutes setting. */
+  cacheMinutes?: () => number;
+  /** Milliseconds before a running search also shows a cancellable notification (default 800). */
+  notifyAfterMs?: number;
+}
+
+export type SearchOutcomeKind = 'shown' | 'empty' | 'cancelled' | 'error' | 'none';
+
+/** What a search command returns (for keybindings, other extensions and tests). */
+export interface SearchOutcome {
+  outcome: SearchOutcomeKind;
+  query?: string;
+  /** Papers the view shows now. */
+  shown: number;
+  /** Papers fetched so far for this query. */
+  fetched: number;
+  /** Requests this command sent to the service (0 when served from the buffer or the cache). */
+  requests: number;
+  /** Whether a Load More node follows. */
+  more: boolean;
+  /** The sentence shown for an error or an empty result, or a note (excerpts withheld, selection cut). */
+  message?: string;
+  errorKind?: string;
+}
+
+interface Run {
+  query: string;
+  filters: Filters;
+  scope: string;
+  papers: Paper[];
+  shown: number;
+  pageSize: number;
+  serviceHasMore: boolean;
+  generation: number;
+  note?: string;
+}
+
+const DEFAULT_CACHE_MINUTES = 30;
+
+/**
+ * One search at a time: query, the filters it ran with, the buffer of fetched papers and how
+ * many the view shows, the paging plan (100 per request, 20 per Load More), the session cache,
+ * progress with cancel, and errors through the ErrorPresenter. Every request is reported to
+ * the usage ledger; cache and buffer hits are not requests.
+ */
+export class SearchSession extends Disposable {
+  private run: Run | undefined;
+  private generation = 0;
+  private busy: AbortController | undefined;
+  private readonly cache: SearchCache<SearchResponse>;
+  /** Learnt from a capped page_size for the current key (the free plan caps at 10). */
+  private learntMaxPageSize: number | undefined;
+  /** The account cannot have excerpts (a capped page size of 10, or a 403 for excerpts). */
+  private learntNoExcerpts = false;
+  private filtersChanged = false;
+
+  constructor(private readonly deps: SearchSessionDeps) {
+    super();
+    const minutes =
+      deps.cacheMinutes ?? ((): number => vscode.workspace.getConfiguration().get<number>(Settings.searchCacheMinutes, DEFAULT_CACHE_MINUTES));
+    this.cache = new SearchCache<SearchResponse>({ minutes, maxEntries: 200 });
+    if (deps.onKeyChange)
+      this.register(
+        deps.onKeyChange(() => {
+          this.cache.clear();
+          this.learntMaxPageSize = undefined;
+          this.learntNoExcerpts = false;
+        }),
+      );
+    if (deps.filters)
+      this.register(
+        deps.filters.onDidChange(() => {
+          if (!this.run) return;
+          this.filtersChanged = true;
+          this.publish();
+        }),
+      );
+    this.register({ dispose: () => this.busy?.abort() });
+  }
+
+  /** True when what this session learnt says the plan is free (no excerpts, page size 10). */
+  get planLooksFree(): boolean {
+    return this.learntNoExcerpts;
+  }
+
+  get current(): { query: string; shown: number; fetched: number; more: boolean } | undefined {
+    const r = this.run;
+    return r ? { query: r.query, shown: r.shown, fetched: r.papers.length, more: this.hasMore(r) } : undefined;
+  }
+
+  /** Cancels a running search or Load More (the request is aborted). */
+  cancel(): void {
+    this.busy?.abort();
+  }
+
+  /** Runs a new search. `filters` replaces the active filters for this search only. */
+  async search(query: string, options: { filters?: Filters; bypassCache?: boolean; note?: string } = {}): Promise<SearchOutcome> {
+    const q = query.replace(/\s+/g, ' ').trim();
+    if (!q) return { outcome: 'none', shown: 0, fetched: 0, requests: 0, more: false };
+    this.busy?.abort();
+    const ctrl = new AbortController();
+    this.busy = ctrl;
+    let filters: Filters = { ...(options.filters ?? this.deps.filters?.current ?? {}) };
+    const notes: string[] = options.note ? [options.note] : [];
+    if (filters.include_full_text_chunks && this.noExcerpts()) {
+      delete filters.include_full_text_chunks;
+      notes.push(vscode.l10n.t('Full-text excerpts need a paid plan, so this search ran without them.'));
+    }
+    let requests = 0;
+    try {
+      const { service } = this.deps.clients.get();
+      const scope = await this.scope(service);
+      const pageSize = fetchPageSize(this.maxPageSize());
+      let answer: { response: SearchResponse; sent: boolean };
+      try {
+        answer = await this.withProgress(q, ctrl, () => this.fetch(scope, q, filters, 0, pageSize, !!options.bypassCache, ctrl.signal));
+      } catch (err) {
+        // 403 for excerpts (a free plan not known yet): nothing was charged; ask again without them.
+        if (!(isApiError(err) && err.kind === 'feature_not_allowed' && filters.include_full_text_chunks)) throw err;
+        this.learntNoExcerpts = true;
+        this.deps.log.info('Search: the plan does not include full-text excerpts (403); searching again without them.');
+        filters = { ...filters };
+        delete filters.include_full_text_chunks;
+        notes.push(vscode.l10n.t('Full-text excerpts need a paid plan, so this search ran without them.'));
+        answer = await this.withProgress(q, ctrl, () => this.fetch(scope, q, filters, 0, pageSize, !!options.bypassCache, ctrl.signal));
+      }
+      if (answer.sent) requests++;
+      const r = answer.response;
+      const applied = r.page_size > 0 ? r.page_size : pageSize;
+      const run: Run = {
+        query: q,
+        filters,
+        scope,
+        papers: [...r.results],
+        shown: 0,
+        pageSize: Math.min(applied, pageSize),
+        serviceHasMore: !r.is_end && r.next_page !== null && r.next_page !== undefined,
+        generation: ++this.generation,
+        note: notes.join(' ') || undefined,
+      };
+      run.shown = Math.min(displayStep(run.pageSize), run.papers.length);
+      this.run = run;
+      this.filtersChanged = false;
+      this.publish();
+      if (run.papers.length === 0) {
+        const message = this.emptyMessage(q, filters);
+        this.offerLoosening(message, filters);
+        return { outcome: 'empty', query: q, shown: 0, fetched: 0, requests, more: false, message };
+      }
+      if (run.note) void vscode.window.showInformationMessage(run.note);
+      return { outcome: 'shown', query: q, ...this.counts(run), requests, message: run.note };
+    } catch (err) {
+      return { ...this.failed(err, q, () => this.search(q, options)), requests };
+    } finally {
+      if (this.busy === ctrl) this.busy = undefined;
+    }
+  }
+
+  /** Shows the next step: from the buffer when it has papers left, else one more page. */
+  async loadMore(): Promise<SearchOutcome> {
+    const run = this.run;
+    if (!run) return { outcome: 'none', shown: 0, fetched: 0, requests: 0, more: false };
+    if (this.busy) return { outcome: 'none', query: run.query, ...this.counts(run), requests: 0 };
+    const step = planLoadMore(this.paging(run));
+    if (step.kind === 'none') return { outcome: 'none', query: run.query, ...this.counts(run), requests: 0 };
+    if (step.kind === 'show') {
+      run.shown += step.count;
+      this.publish();
+      return { outcome: 'shown', query: run.query, ...this.counts(run), requests: 0 };
+    }
+    const ctrl = new AbortController();
+    this.busy = ctrl;
+    try {
+      const answer = await this.withProgress(run.query, ctrl, () =>
+        this.fetch(run.scope, run.query, run.filters, step.page, step.pageSize, false, ctrl.signal),
+      );
+      if (this.run !== run) return { outcome: 'cancelled', query: run.query, shown: 0, fetched: 0, requests: answer.sent ? 1 : 0, more: false };
+      const r = answer.response;
+      run.papers.push(...r.results);
+      run.serviceHasMore = !r.is_end && r.next_page !== null && r.next_page !== undefined && r.results.length > 0;
+      run.shown = Math.min(run.papers.length, run.shown + step.thenShow);
+      this.publish();
+      return { outcome: 'shown', query: run.query, ...this.counts(run), requests: answer.sent ? 1 : 0 };
+    } catch (err) {
+      return this.failed(err, run.query, () => this.loadMore());
+    } finally {
+      if (this.busy === ctrl) this.busy = undefined;
+    }
+  }
+
+  /** Runs the current query again with the active filters, asking the service (not the cache). */
+  async refresh(): Promise<SearchOutcome> {
+    const run = this.run;
+    if (!run) return { outcome: 'none', shown: 0, fetched: 0, requests: 0, more: false };
+    return this.search(run.query, { bypassCache: true });
+  }
+
+  clear(): void {
+    this.busy?.abort();
+    this.run = undefined;
+    this.filtersChanged = false;
+    this.publish();
+  }
+
+  // ------------------------------------------------------------------ internals
+
+  private noExcerpts(): boolean {
+    return this.learntNoExcerpts;
+  }
+
+  private maxPageSize(): number | undefined {
+    const fromSetting = this.deps.planMaxPageSize?.();
+    if (fromSetting !== undefined && this.learntMaxPageSize !== undefined) return Math.min(fromSetting, this.learntMaxPageSize);
+    return fromSetting ?? this.learntMaxPageSize;
+  }
+
+  /** The cache scope: service address and a hash of the key (a new key never sees another account's pages). */
+  private async scope(service: ServiceSettings): Promise<string> {
+    const key = await this.deps.keyFor(service.origin);
+    const tag = key ? createHash('sha256').update(key).digest('hex').slice(0, 16) : 'nokey';
+    return `${service.baseUrl}#${tag}`;
+  }
+
+  private async fetch(
+    scope: string,
+    query: string,
+    filters: Filters,
+    page: number,
+    pageSize: number,
+    bypassCache: boolean,
+    signal: AbortSignal,
+  ): Promise<{ response: SearchResponse; sent: boolean }> {
+    const params: SearchParams = { ...filters, query, page, page_size: pageSize };
+    const key = cacheKey(scope, params);
+    if (!bypassCache) {
+      const hit = this.cache.get(key);
+      if (hit) {
+        this.deps.log.info(`Search: page ${page} (page_size ${pageSize}) answered from the session cache; no call spent.`);
+        return { response: hit, sent: false };
+      }
+    }
+    const { client } = this.deps.clients.get();
+    let response: SearchResponse;
+    try {
+      response = await client.search(params, { signal });
+    } catch (err) {
+      if (!(isApiError(err) && err.kind === 'aborted')) this.deps.usage?.recordError(err);
+      throw err;
+    }
+    this.deps.usage?.recordSearch({ resultCount: response.results.length, requestedPageSize: pageSize, appliedPageSize: response.page_size });
+    this.learnFrom(pageSize, response.page_size);
+    this.cache.set(key, response);
+    return { response, sent: true };
+  }
+
+  private learnFrom(requested: number, applied: number): void {
+    const plans = inferPlanFromPageSize(requested, applied);
+    if (!plans) return;
+    this.learntMaxPageSize = applied;
+    if (plans.length === 1 && plans[0] === 'free') this.learntNoExcerpts = true;
+    this.deps.log.info(`Search: the service applied page_size ${applied} (asked ${requested}); later requests ask for ${applied}.`);
+  }
+
+  private async withProgress<T>(query: string, ctrl: AbortController, work: () => Promise<T>): Promise<T> {
+    let settled = false;
+    const pending = work().finally(() => (settled = true));
+    // A notification with Cancel only when the search takes a while (a fast one does not flash).
+    const timer = setTimeout(() => {
+      if (settled) return;
+      void vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Searching papers for “{0}”…', clip(query, 60)), cancellable: true },
+        (_progress, token) => {
+          token.onCancellationRequested(() => ctrl.abort());
+          return pending.then(
+            () => undefined,
+            () => undefined,
+          );
+        },
+      );
+    }, this.deps.notifyAfterMs ?? 800);
+    try {
+      return await vscode.window.withProgress({ location: { viewId: Views.results } }, () => pending);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private failed(err: unknown, query: string, retry: () => unknown): SearchOutcome {
+    const run = this.run;
+    const base = { query, shown: run?.shown ?? 0, fetched: run?.papers.length ?? 0, requests: 0, more: run ? this.hasMore(run) : false };
+    if (isApiError(err) && err.kind === 'aborted') {
+      this.deps.log.info(`Search: cancelled (“${clip(query, 60)}”).`);
+      return { ...base, outcome: 'cancelled' };
+    }
+    const report = this.deps.presenter.show(err, { context: 'search', retry });
+    return { ...base, outcome: 'error', message: report?.message, errorKind: report?.kind };
+  }
+
+  private paging(run: Run): PagingState {
+    return { fetched: run.papers.length, shown: run.shown, pageSize: run.pageSize, serviceHasMore: run.serviceHasMore };
+  }
+
+  private hasMore(run: Run): boolean {
+    return planLoadMore(this.paging(run)).kind !== 'none';
+  }
+
+  private counts(run: Run): { shown: number; fetched: number; more: boolean } {
+    return { shown: run.shown, fetched: run.papers.length, more: this.hasMore(run) };
+  }
+
+  private describeFilters(): string {
+    try {
+      return this.deps.filters?.describe() ?? '';
+    } catch {
+      return '';
+    }
+  }
+
+  private publish(): void {
+    const run = this.run;
+    void vscode.commands.executeCommand('setContext', ContextKeys.hasResults, !!run);
+    if (!run) {
+      this.deps.view.show(undefined);
+      return;
+    }
+    const count =
+      run.papers.length === 0
+        ? vscode.l10n.t('no results')
+        : this.hasMore(run)
+          ? vscode.l10n.t('{0} shown, more available', run.shown)
+          : vscode.l10n.t('{0} results', run.shown);
+    const parts = [`“${clip(run.query, 50)}”`, count];
+    const filters = this.describeFilters();
+    if (filters) parts.push(filters);
+    if (this.filtersChanged) parts.push(vscode.l10n.t('filters changed: Refresh to apply'));
+    const model: ResultsModel = {
+      query: run.query,
+      papers: run.papers.slice(0, run.shown),
+      more: this.hasMore(run),
+      fetched: run.papers.length,
+      description: parts.join(' · '),
+      message: run.papers.length === 0 ? this.emptyMessage(run.query, run.filters) : undefined,
+      openAccess: run.filters.open_access === true,
+      generation: run.generation,
+    };
+    this.deps.view.show(model);
+  }
+
+  private emptyMessage(query: string, filters: Filters): string {
+    return hasActiveFilters(filters)
+      ? vscode.l10n.t('No papers match “{0}” with the active filters. Loosen or clear the filters, or rephrase the query.', clip(query, 80))
+      : vscode.l10n.t('No papers match “{0}”. Try fewer or more general words.', clip(query, 80));
+  }
+
+  private offerLoosening(message: string, filters: Filters): void {
+    const ids = Commands as Record<string, string>;
+    const actions: [string, string][] = [];
+    if (hasActiveFilters(filters)) {
+      if (ids.editFilters) actions.push([vscode.l10n.t('Edit Search Filters'), ids.editFilters]);
+      if (ids.clearFilters) actions.push([vscode.l10n.t('Clear Filters'), ids.clearFilters]);
+    }
+    void vscode.window.showInformationMessage(message, ...actions.map(([label]) => label)).then((choice) => {
+      const command = actions.find(([label]) => label === choice)?.[1];
+      if (command) void vscode.commands.executeCommand(command);
+    });
+  }
+}
+
+/** Whether any filter that narrows results is set (the include_* options do not narrow). */
+export function hasActiveFilters(filters: Filters): boolean {
+  return Object.entries(filters).some(
+    ([k, v]) =>
+      k !== 'include_semantic_score' &&
+      k !== 'include_full_text_chunks' &&
+      k !== 'journal_name' &&
+      v !== undefined &&
+      v !== null &&
+      v !== false &&
+      v !== '' &&
+      !(Array.isArray(v) && v.length === 0),
+  );
+}
+
+function clip(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
