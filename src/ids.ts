@@ -25,6 +25,13 @@ export const Commands = {
   copyTitle: 'researchDesk.copyTitle',
   showAbstract: 'researchDesk.showAbstract',
   findSimilar: 'researchDesk.findSimilar',
+  // Filters and monthly calls (issue 4, BUDGET+FILTERS helper)
+  editFilters: 'researchDesk.editFilters',
+  clearFilters: 'researchDesk.clearFilters',
+  applyFilterPreset: 'researchDesk.applyFilterPreset',
+  showUsage: 'researchDesk.showUsage',
+  setPlan: 'researchDesk.setPlan',
+  correctUsageCount: 'researchDesk.correctUsageCount',
 } as const;
 export type CommandId = (typeof Commands)[keyof typeof Commands];
 
@@ -44,6 +51,12 @@ export const Settings = {
   requestTimeoutSeconds: 'researchDesk.requestTimeoutSeconds',
   /** Minutes an identical search is answered from the session cache (0 = off). */
   searchCacheMinutes: 'researchDesk.search.cacheMinutes',
+  /** Named filter presets: [{ name, filters }] (filters may use lastYears: N). */
+  searchPresets: 'researchDesk.search.presets',
+  /** Filter set applied in a workspace whose filters were never edited. */
+  searchDefaultFilters: 'researchDesk.search.defaultFilters',
+  /** 'auto' (inferred from the page size the service applies) or the plan's id. */
+  plan: 'researchDesk.plan',
 } as const;
 
 /** Settings that decide where the key is sent: read from user settings only. */

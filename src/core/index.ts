@@ -3,8 +3,10 @@
  * command that needs it. It holds the API client (undici, zod) and the features, so none
  * of that loads at activation.
  */
+import * as vscode from 'vscode';
 import { ConnectionTester } from '../commands/connection';
 import { EmulatorCommand } from '../commands/emulator';
+import { FilterCommands } from '../commands/filterCommands';
 import { KeyCommands } from '../commands/keyCommands';
 import { PaperCommands } from '../commands/paperCommands';
 import { SearchCommands } from '../commands/searchCommands';
@@ -12,7 +14,9 @@ import { Commands, type CommandId } from '../ids';
 import { FilterStore } from '../filters/filterStore';
 import { SearchSession } from '../search/searchSession';
 import { ErrorPresenter } from '../ui/errorPresenter';
+import { UsageStatusBar } from '../usage/statusBar';
 import { UsageLedger } from '../usage/usageLedger';
+import { UsageMenu } from '../usage/usageMenu';
 import { Disposable } from '../util/disposable';
 import { ClientProvider } from './clientProvider';
 import type { Core, CoreServices } from './types';
@@ -24,6 +28,10 @@ class CoreImpl extends Disposable implements Core {
   readonly filters: FilterStore;
   /** Calls spent this month on this machine (issue 4, BUDGET+FILTERS). */
   readonly usage: UsageLedger;
+  /** Filter commands and the editor (tests drive `filterCommands.editor.active`). */
+  readonly filterCommands: FilterCommands;
+  /** The status-bar item's menu (tests drive `usageMenu.active`). */
+  readonly usageMenu: UsageMenu;
   /** The search session (issue 4, SEARCH helper). */
   readonly search: SearchSession;
 
@@ -33,7 +41,13 @@ class CoreImpl extends Disposable implements Core {
     this.presenter = new ErrorPresenter(log, () => settings.service.baseUrl);
     const clients = this.register(new ClientProvider(settings, keys, log));
     this.usage = this.register(new UsageLedger({ state: services.context.globalState, origin: () => settings.service.origin }));
-    this.filters = this.register(new FilterStore({ state: services.context.workspaceState }));
+    this.filters = this.register(
+      new FilterStore({ state: services.context.workspaceState, planIsFree: () => this.usage.isFreePlan(), warn: (m) => log.warn(m) }),
+    );
+    this.register(new UsageStatusBar(this.usage, Commands.showUsage));
+    this.filterCommands = new FilterCommands(this.filters, () => this.usage.isFreePlan());
+    this.usageMenu = new UsageMenu(this.usage);
+    if (this.filters.defaultsProblem) void vscode.window.showWarningMessage(this.filters.defaultsProblem);
     const keyCommands = new KeyCommands(keys, settings, log, this.presenter);
     const tester = new ConnectionTester(clients, keys, log, this.presenter);
     const emulator = new EmulatorCommand(keys, settings, log);
@@ -45,6 +59,7 @@ class CoreImpl extends Disposable implements Core {
         onKeyChange: keys.onDidChange,
         filters: this.filters,
         usage: this.usage,
+        planMaxPageSize: () => this.usage.planMaxPageSize(),
         presenter: this.presenter,
         log,
         view: services.results,
@@ -68,6 +83,12 @@ class CoreImpl extends Disposable implements Core {
       [Commands.copyTitle]: (...args) => papers.copyTitle(...args),
       [Commands.showAbstract]: (...args) => papers.showAbstract(...args),
       [Commands.findSimilar]: (...args) => papers.findSimilar(...args),
+      [Commands.editFilters]: (arg) => this.filterCommands.edit(arg),
+      [Commands.clearFilters]: () => this.filterCommands.clear(),
+      [Commands.applyFilterPreset]: (arg) => this.filterCommands.applyPreset(arg),
+      [Commands.showUsage]: () => this.usageMenu.show(),
+      [Commands.setPlan]: (arg) => this.usageMenu.setPlan(arg),
+      [Commands.correctUsageCount]: (arg) => this.usageMenu.correctCount(arg),
     };
   }
 

@@ -1,6 +1,14 @@
 import * as vscode from 'vscode';
-import { callsForSearch, isApiError, monthKey } from '../api';
+import { callsForSearch, inferPlanFromPageSize, isApiError, monthKey, nextReset, PLANS, type PlanId } from '../api';
+import { Settings } from '../ids';
 import { Disposable } from '../util/disposable';
+
+/** Values of the setting `researchDesk.plan`. */
+export type PlanSetting = 'auto' | Exclude<PlanId, 'none'>;
+export const PLAN_SETTING = Settings.plan;
+export const PLAN_SETTING_VALUES: readonly PlanSetting[] = ['auto', 'free', 'pro', 'teams', 'enterprise', 'deep'];
+/** globalState key prefix; one record per key origin. */
+export const USAGE_STATE_PREFIX = 'researchDesk.usage/';
 
 export interface UsageLedgerOptions {
   /** Machine-wide storage (context.globalState). */
@@ -11,40 +19,179 @@ export interface UsageLedgerOptions {
   now?: () => Date;
 }
 
-interface MonthRecord {
+/** What is stored per key origin (globalState), for one month. */
+export interface UsageRecord {
+  /** `YYYY-MM` (UTC): a record of another month counts as 0 (the pool reset on the 1st). */
   month: string;
+  /** Calls charged to searches made on this machine (or the corrected figure). */
   spent: number;
+  /** Plans consistent with the page_size the service applied (inferred). */
+  inferred?: PlanId[];
+  /** A monthly-pool 429 was answered: 0 left until this date (YYYY-MM-DD). */
+  exhaustedUntil?: string;
+  /** A 402 was answered: billing is past due. */
+  pastDue?: boolean;
+  /** Number of searches recorded (for the tooltip). */
+  searches?: number;
 }
 
-/** Calls this machine spent this month, per key origin (globalState, keyed by month). */
+export interface UsageSnapshot {
+  origin: string;
+  month: string;
+  spent: number;
+  searches: number;
+  /** The plan used for the figures (setting, else inferred), undefined when unknown. */
+  plan: PlanId | undefined;
+  /** Where the plan comes from. */
+  planSource: 'setting' | 'inferred' | 'unknown';
+  /** Included calls of the plan (undefined when the plan is unknown; Infinity for none). */
+  included: number | undefined;
+  /** Calls left this month as far as this machine knows (undefined when the plan is unknown). */
+  left: number | undefined;
+  /** YYYY-MM-DD of the next reset. */
+  resetDate: string;
+  exhausted: boolean;
+  pastDue: boolean;
+}
+
+const isoDate = (d: Date): string => d.toISOString().slice(0, 10);
+
+/**
+ * Calls spent this month on this machine, per key origin (globalState, keyed by month so the
+ * figure resets on the 1st). The service's pool is shared with the MCP server and other
+ * machines, so this is an estimate; thread costs are not known exactly (not counted here).
+ */
 export class UsageLedger extends Disposable implements vscode.Disposable {
   private readonly changed = this.register(new vscode.EventEmitter<void>());
   readonly onDidChange: vscode.Event<void> = this.changed.event;
 
   constructor(private readonly options: UsageLedgerOptions) {
     super();
+    this.register(
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration(PLAN_SETTING)) this.changed.fire();
+      }),
+    );
+  }
+
+  private get origin(): string {
+    return this.options.origin() ?? 'unknown';
   }
 
   private get key(): string {
-    return `researchDesk.usage/${this.options.origin() ?? 'unknown'}`;
+    return USAGE_STATE_PREFIX + this.origin;
   }
 
   private now(): Date {
     return this.options.now?.() ?? new Date();
   }
 
-  get spent(): number {
-    const rec = this.options.state.get<MonthRecord>(this.key);
-    return rec && rec.month === monthKey(this.now()) ? rec.spent : 0;
+  /** This month's record (a fresh one when the stored one is of another month). */
+  private record(): UsageRecord {
+    const month = monthKey(this.now());
+    const rec = this.options.state.get<UsageRecord>(this.key);
+    if (rec && rec.month === month && typeof rec.spent === 'number' && Number.isFinite(rec.spent)) return { ...rec };
+    // The plan inferred last month still holds.
+    return { month, spent: 0, inferred: rec?.inferred };
   }
 
-  recordSearch(e: { resultCount: number; requestedPageSize: number; appliedPageSize: number }): void {
-    const month = monthKey(this.now());
-    void this.options.state.update(this.key, { month, spent: this.spent + callsForSearch(e.resultCount) } satisfies MonthRecord);
+  private save(rec: UsageRecord): void {
+    void this.options.state.update(this.key, rec);
     this.changed.fire();
   }
 
+  /** The setting `researchDesk.plan` ('auto' when unset or unknown). */
+  planSetting(): PlanSetting {
+    const v = vscode.workspace.getConfiguration().get<string>(PLAN_SETTING);
+    return (PLAN_SETTING_VALUES as readonly string[]).includes(v ?? '') ? (v as PlanSetting) : 'auto';
+  }
+
+  /** The known plan's maximum page_size (undefined when the plan or its maximum is unknown). */
+  planMaxPageSize(): number | undefined {
+    const plan = this.snapshot().plan;
+    return plan && this.snapshot().planSource === 'setting' ? PLANS[plan].maxPageSize : undefined;
+  }
+
+  /** True only when the plan is known to be free (setting, or the service capped page_size to 10). */
+  isFreePlan(): boolean {
+    return this.snapshot().plan === 'free';
+  }
+
+  snapshot(): UsageSnapshot {
+    const rec = this.record();
+    const setting = this.planSetting();
+    let plan: PlanId | undefined;
+    let planSource: UsageSnapshot['planSource'] = 'unknown';
+    let included: number | undefined;
+    if (setting !== 'auto') {
+      plan = setting;
+      planSource = 'setting';
+    } else if (rec.inferred?.length) {
+      planSource = 'inferred';
+      plan = rec.inferred[0];
+    }
+    if (plan) {
+      // pro / teams / enterprise are told apart by nothing the service shows, but share 500 calls.
+      const counts = planSource === 'inferred' ? new Set((rec.inferred ?? []).map((p) => PLANS[p].includedCalls)) : new Set([PLANS[plan].includedCalls]);
+      included = counts.size === 1 ? [...counts][0] : undefined;
+    }
+    const exhausted = rec.exhaustedUntil !== undefined;
+    const left = exhausted ? 0 : included === undefined ? undefined : Math.max(0, included - rec.spent);
+    return {
+      origin: this.origin,
+      month: rec.month,
+      spent: rec.spent,
+      searches: rec.searches ?? 0,
+      plan,
+      planSource,
+      included,
+      left,
+      resetDate: rec.exhaustedUntil ?? isoDate(nextReset(this.now())),
+      exhausted,
+      pastDue: rec.pastDue === true,
+    };
+  }
+
+  /** Calls this machine spent this month (for this key origin). */
+  get spent(): number {
+    return this.record().spent;
+  }
+
+  /** A search the service answered: charged callsForSearch(resultCount); the applied page_size may tell the plan. */
+  recordSearch(e: { resultCount: number; requestedPageSize: number; appliedPageSize: number }): void {
+    const rec = this.record();
+    rec.spent += callsForSearch(e.resultCount);
+    rec.searches = (rec.searches ?? 0) + 1;
+    const inferred = inferPlanFromPageSize(e.requestedPageSize, e.appliedPageSize);
+    if (inferred) rec.inferred = inferred;
+    else if (e.appliedPageSize > PLANS.free.maxPageSize! && rec.inferred?.includes('free')) delete rec.inferred;
+    // An answered call means the pool is not used up and billing is fine (additional usage, a payment).
+    delete rec.exhaustedUntil;
+    delete rec.pastDue;
+    this.save(rec);
+  }
+
+  /** 429 quota_exhausted → 0 left until the reset date; 402 → billing past due. Other errors cost nothing. */
   recordError(err: unknown): void {
-    if (isApiError(err) && (err.kind === 'quota_exhausted' || err.kind === 'payment_required')) this.changed.fire();
+    if (!isApiError(err)) return;
+    if (err.kind === 'quota_exhausted') {
+      const rec = this.record();
+      rec.exhaustedUntil = err.resetDate ?? isoDate(nextReset(this.now()));
+      this.save(rec);
+    } else if (err.kind === 'payment_required') {
+      const rec = this.record();
+      rec.pastDue = true;
+      this.save(rec);
+    }
+  }
+
+  /** Manual correction: the number of calls used this month according to the dashboard. */
+  correct(callsUsed: number): void {
+    if (!Number.isSafeInteger(callsUsed) || callsUsed < 0) throw new RangeError(vscode.l10n.t('The number of calls used must be a whole number, 0 or more.'));
+    const rec = this.record();
+    rec.spent = callsUsed;
+    const included = this.snapshot().included;
+    if (included !== undefined && callsUsed < included) delete rec.exhaustedUntil;
+    this.save(rec);
   }
 }

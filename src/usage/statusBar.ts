@@ -1,0 +1,84 @@
+import * as vscode from 'vscode';
+import { PLANS } from '../api';
+import { Disposable } from '../util/disposable';
+import type { UsageLedger, UsageSnapshot } from './usageLedger';
+
+export const USAGE_STATUS_ITEM_ID = 'researchDesk.usage';
+
+/** Escapes text for a MarkdownString (the origin comes from a setting; nothing is trusted). */
+const md = (s: string): string => s.replace(/[\\`*_{}[\]()#+\-.!|<>~]/g, '\\$&');
+
+/** Status-bar text for a snapshot: "$(pulse) 412 / 500", "$(pulse) 12 used" when the plan is unknown. */
+export function usageText(s: UsageSnapshot): string {
+  if (s.pastDue) return `$(error) ${vscode.l10n.t('Billing past due')}`;
+  if (s.left !== undefined && s.included !== undefined && Number.isFinite(s.included)) return `$(pulse) ${s.left} / ${s.included}`;
+  return `$(pulse) ${vscode.l10n.t('{0} used', s.spent)}`;
+}
+
+/** The tooltip: plan, this machine's calls, reset date, and why the figure is an estimate. */
+export function usageTooltip(s: UsageSnapshot): vscode.MarkdownString {
+  const t = new vscode.MarkdownString('', false);
+  t.isTrusted = false;
+  t.supportHtml = false;
+  const plan =
+    s.plan === undefined
+      ? vscode.l10n.t('unknown (set it from this menu, or it is inferred from the page size the service applies)')
+      : s.planSource === 'inferred'
+        ? vscode.l10n.t('{0} (inferred from the page size the service applied)', PLANS[s.plan].label)
+        : PLANS[s.plan].label;
+  const lines = [
+    `**${md(vscode.l10n.t('Research Desk: monthly calls'))}**`,
+    '',
+    `${md(vscode.l10n.t('Plan'))}: ${md(plan)}`,
+    `${md(vscode.l10n.t('Calls this machine spent this month'))}: ${s.spent} (${md(vscode.l10n.t('{0} searches', s.searches))})`,
+  ];
+  if (s.left !== undefined && s.included !== undefined && Number.isFinite(s.included)) lines.push(`${md(vscode.l10n.t('Estimated calls left'))}: ${s.left} / ${s.included}`);
+  if (s.exhausted) lines.push('', `$(warning) ${md(vscode.l10n.t('The service says all included calls of this month are used; they reset on {0}.', s.resetDate))}`);
+  else lines.push(`${md(vscode.l10n.t('Resets on'))}: ${md(s.resetDate)}`);
+  if (s.pastDue) lines.push('', `$(error) ${md(vscode.l10n.t('Billing is past due: calls pause until payment is resolved in the dashboard.'))}`);
+  lines.push(
+    '',
+    md(vscode.l10n.t('The monthly pool is shared with the MCP server and your other machines, so this figure is an estimate; thread (agent) costs are not known exactly and are not counted. Click to set the plan or correct the count.')),
+    '',
+    `${md(vscode.l10n.t('Service'))}: ${md(s.origin)}`,
+  );
+  t.supportThemeIcons = true;
+  t.appendMarkdown(lines.join('  \n'));
+  return t;
+}
+
+/** The status-bar item of the monthly calls; clicking opens the usage menu. */
+export class UsageStatusBar extends Disposable {
+  readonly item: vscode.StatusBarItem;
+
+  constructor(
+    private readonly ledger: UsageLedger,
+    command: string,
+  ) {
+    super();
+    this.item = this.register(vscode.window.createStatusBarItem(USAGE_STATUS_ITEM_ID, vscode.StatusBarAlignment.Right, 100));
+    this.item.name = vscode.l10n.t('Research Desk: monthly calls');
+    this.item.command = command;
+    this.register(ledger.onDidChange(() => this.update()));
+    this.update();
+    this.item.show();
+  }
+
+  update(): void {
+    const s = this.ledger.snapshot();
+    this.item.text = usageText(s);
+    this.item.tooltip = usageTooltip(s);
+    this.item.backgroundColor = s.pastDue
+      ? new vscode.ThemeColor('statusBarItem.errorBackground')
+      : s.exhausted
+        ? new vscode.ThemeColor('statusBarItem.warningBackground')
+        : undefined;
+    this.item.accessibilityInformation = {
+      label: s.pastDue
+        ? vscode.l10n.t('Research Desk: billing past due')
+        : s.left !== undefined && s.included !== undefined
+          ? vscode.l10n.t('Research Desk: about {0} of {1} monthly calls left', s.left, s.included)
+          : vscode.l10n.t('Research Desk: {0} calls used this month', s.spent),
+    };
+  }
+}
