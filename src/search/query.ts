@@ -76,5 +76,9 @@ export function doiUrl(doi: string | null | undefined): string | undefined {
 
 /** Escapes text for Markdown: every punctuation Markdown gives meaning to, and HTML brackets. */
 export function escapeMarkdown(text: string): string {
-  return text.replace(/[\\`*_{}[\]()#+\-.!|~>]/g, '\\$&').replace(/</g, '&lt;').replace(/\r?\n/g, ' ');
+  return text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/[\\`*_{}[\]()#+\-.!|~>]/g, '\\$&')
+    .replace(/\s+/g, ' ');
 }

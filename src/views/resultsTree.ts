@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { Paper } from '../api/index';
 import { Commands } from '../ids';
-import { paperDescription, studyTypeIcon } from '../search/query';
+import { escapeMarkdown, paperDescription, studyTypeIcon } from '../search/query';
 import { Disposable } from '../util/disposable';
 
 /**
@@ -168,16 +168,14 @@ export function paperTooltip(p: Paper, options: { openAccess?: boolean } = {}): 
   md.isTrusted = false;
   md.supportHtml = false;
   md.supportThemeIcons = false;
-  const bold = (label: string): void => {
-    md.appendMarkdown('**');
-    md.appendText(label);
-    md.appendMarkdown('**');
-  };
+  // Service text is escaped here (appendText would also turn every space into &nbsp;).
+  const text = (value: string): void => void md.appendMarkdown(escapeMarkdown(value));
+  const bold = (label: string): void => void md.appendMarkdown(`**${escapeMarkdown(label)}**`);
   bold(oneLine(p.title) || vscode.l10n.t('(untitled paper)'));
   md.appendMarkdown('\n\n');
   const summary = p.takeaway?.trim() ? p.takeaway : p.abstract;
   if (summary?.trim()) {
-    md.appendText(clip(oneLine(summary), 700));
+    text(clip(oneLine(summary), 700));
     md.appendMarkdown('\n\n');
   }
   const marks: string[] = [];
@@ -203,7 +201,7 @@ export function paperTooltip(p: Paper, options: { openAccess?: boolean } = {}): 
   for (const [label, value] of rows) {
     md.appendMarkdown('- ');
     bold(label);
-    md.appendText(`: ${clip(oneLine(value), 300)}`);
+    text(`: ${clip(oneLine(value), 300)}`);
     md.appendMarkdown('\n');
   }
   return md;

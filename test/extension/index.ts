@@ -15,6 +15,7 @@ import { contributionsSuite } from './contributions.test';
 import { emulatorSuite } from './emulator.test';
 import { errorsSuite } from './errors.test';
 import { keysSuite } from './keys.test';
+import { searchSuite } from './search.test';
 import { settingsSuite } from './settings.test';
 import { trustSuite } from './trust.test';
 
@@ -39,6 +40,7 @@ export function run(): Promise<void> {
   connectionSuite();
   emulatorSuite();
   trustSuite();
+  searchSuite();
 
   const counts: Counts = { passed: 0, failed: 0, pending: 0, failures: [] };
   return new Promise<void>((resolve, reject) => {
