@@ -30,6 +30,8 @@ class CoreImpl extends Disposable implements Core {
   readonly usage: UsageLedger;
   /** Filter commands and the editor (tests drive `filterCommands.editor.active`). */
   readonly filterCommands: FilterCommands;
+  /** The status-bar item of the monthly calls. */
+  readonly usageStatus: UsageStatusBar;
   /** The status-bar item's menu (tests drive `usageMenu.active`). */
   readonly usageMenu: UsageMenu;
   /** The search session (issue 4, SEARCH helper). */
@@ -44,7 +46,7 @@ class CoreImpl extends Disposable implements Core {
     this.filters = this.register(
       new FilterStore({ state: services.context.workspaceState, planIsFree: () => this.usage.isFreePlan(), warn: (m) => log.warn(m) }),
     );
-    this.register(new UsageStatusBar(this.usage, Commands.showUsage));
+    this.usageStatus = this.register(new UsageStatusBar(this.usage, Commands.showUsage));
     this.filterCommands = new FilterCommands(this.filters, () => this.usage.isFreePlan());
     this.usageMenu = new UsageMenu(this.usage);
     if (this.filters.defaultsProblem) void vscode.window.showWarningMessage(this.filters.defaultsProblem);

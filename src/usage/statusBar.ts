@@ -11,6 +11,7 @@ const md = (s: string): string => s.replace(/[\\`*_{}[\]()#+\-.!|<>~]/g, '\\$&')
 /** Status-bar text for a snapshot: "$(pulse) 412 / 500", "$(pulse) 12 used" when the plan is unknown. */
 export function usageText(s: UsageSnapshot): string {
   if (s.pastDue) return `$(error) ${vscode.l10n.t('Billing past due')}`;
+  if (s.exhausted) return `$(pulse) ${s.included !== undefined && Number.isFinite(s.included) ? `0 / ${s.included}` : vscode.l10n.t('0 left')}`;
   if (s.left !== undefined && s.included !== undefined && Number.isFinite(s.included)) return `$(pulse) ${s.left} / ${s.included}`;
   return `$(pulse) ${vscode.l10n.t('{0} used', s.spent)}`;
 }

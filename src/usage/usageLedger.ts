@@ -27,6 +27,8 @@ export interface UsageRecord {
   spent: number;
   /** Plans consistent with the page_size the service applied (inferred). */
   inferred?: PlanId[];
+  /** The page_size the service capped a request to: the plan's maximum. */
+  cap?: number;
   /** A monthly-pool 429 was answered: 0 left until this date (YYYY-MM-DD). */
   exhaustedUntil?: string;
   /** A 402 was answered: billing is past due. */
@@ -92,7 +94,7 @@ export class UsageLedger extends Disposable implements vscode.Disposable {
     const rec = this.options.state.get<UsageRecord>(this.key);
     if (rec && rec.month === month && typeof rec.spent === 'number' && Number.isFinite(rec.spent)) return { ...rec };
     // The plan inferred last month still holds.
-    return { month, spent: 0, inferred: rec?.inferred };
+    return { month, spent: 0, inferred: rec?.inferred, cap: rec?.cap };
   }
 
   private save(rec: UsageRecord): void {
@@ -108,8 +110,9 @@ export class UsageLedger extends Disposable implements vscode.Disposable {
 
   /** The known plan's maximum page_size (undefined when the plan or its maximum is unknown). */
   planMaxPageSize(): number | undefined {
-    const plan = this.snapshot().plan;
-    return plan && this.snapshot().planSource === 'setting' ? PLANS[plan].maxPageSize : undefined;
+    const s = this.snapshot();
+    if (s.planSource === 'setting' && s.plan) return PLANS[s.plan].maxPageSize;
+    return s.planSource === 'inferred' ? this.record().cap : undefined;
   }
 
   /** True only when the plan is known to be free (setting, or the service capped page_size to 10). */
@@ -163,8 +166,14 @@ export class UsageLedger extends Disposable implements vscode.Disposable {
     rec.spent += callsForSearch(e.resultCount);
     rec.searches = (rec.searches ?? 0) + 1;
     const inferred = inferPlanFromPageSize(e.requestedPageSize, e.appliedPageSize);
-    if (inferred) rec.inferred = inferred;
-    else if (e.appliedPageSize > PLANS.free.maxPageSize! && rec.inferred?.includes('free')) delete rec.inferred;
+    if (inferred) {
+      rec.inferred = inferred;
+      rec.cap = e.appliedPageSize;
+    } else if (rec.cap !== undefined && e.appliedPageSize > rec.cap) {
+      // A larger page than the cap we saw: the plan changed (an upgrade); forget the inference.
+      delete rec.inferred;
+      delete rec.cap;
+    }
     // An answered call means the pool is not used up and billing is fine (additional usage, a payment).
     delete rec.exhaustedUntil;
     delete rec.pastDue;
