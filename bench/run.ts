@@ -29,6 +29,7 @@ import { createClient, type SearchParams } from '../src/api';
 import { searchQueryString } from '../src/api/params';
 import { getEngine, sampleQueries, startEmulator } from '../test/emulator';
 import { type BenchResult, median, recordResults, RESULTS_FILE } from './results';
+import { measureSearchPlan } from './search';
 
 const ROOT = join(__dirname, '..');
 
@@ -195,6 +196,8 @@ async function main(): Promise<void> {
   const warmup = Number(arg('--warmup') ?? 50);
   console.log(`Search benchmark: ${iterations} iterations per side after ${warmup} warm-up (Node ${process.version})`);
   recordResults(await measureSearch(iterations, warmup));
+  console.log('\nSearch paging and cache (bench/search.ts): calls charged by the emulator');
+  recordResults(await measureSearchPlan());
 
   const vs = vscodeWanted();
   if (vs.run) {
