@@ -1,12 +1,13 @@
 /**
  * HTTP transport: one attempt of one request over undici `request`, through a dispatcher the
- * client owns (an `EnvHttpProxyAgent` honouring HTTPS_PROXY/NO_PROXY by default, a `ProxyAgent`
- * when a proxy is given, or an injected dispatcher); never the global dispatcher. Redirects are
+ * client owns (a `ProxyAgent` when a proxy is given; an `EnvHttpProxyAgent` honouring
+ * HTTPS_PROXY/NO_PROXY when the environment names a proxy; else a plain `Agent`; or an injected
+ * dispatcher); never the global dispatcher. Redirects are
  * not followed (a 3xx becomes `invalid_response`), so the key never reaches another origin.
  * Joins the caller's AbortSignal with the per-attempt timeout (the whole attempt, body included)
  * and maps failures to `aborted`, `timeout` and `network`.
  */
-import { EnvHttpProxyAgent, ProxyAgent, request, type Dispatcher } from 'undici';
+import { Agent, EnvHttpProxyAgent, ProxyAgent, request, type Dispatcher } from 'undici';
 import { ApiError, redact } from './errors';
 
 export interface TransportOptions {
@@ -57,6 +58,12 @@ export function normalizeBaseUrl(baseUrl: string): string {
   return `${u.origin}${u.pathname.replace(/\/+$/, '')}`;
 }
 
+/** Whether the environment names a proxy (then `EnvHttpProxyAgent` applies it and NO_PROXY; else a plain Agent, one hop less). */
+function proxyFromEnv(): boolean {
+  const e = process.env;
+  return !!(e.HTTPS_PROXY || e.https_proxy || e.HTTP_PROXY || e.http_proxy);
+}
+
 export class Transport {
   readonly base: string;
   readonly origin: string;
@@ -67,7 +74,7 @@ export class Transport {
     this.base = normalizeBaseUrl(opts.baseUrl);
     this.origin = new URL(this.base).origin;
     this.owned = !opts.dispatcher;
-    this.dispatcher = opts.dispatcher ?? (opts.proxy ? new ProxyAgent(opts.proxy) : new EnvHttpProxyAgent());
+    this.dispatcher = opts.dispatcher ?? (opts.proxy ? new ProxyAgent(opts.proxy) : proxyFromEnv() ? new EnvHttpProxyAgent() : new Agent());
   }
 
   async send(a: Attempt): Promise<RawResponse> {
