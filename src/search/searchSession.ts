@@ -380,7 +380,8 @@ export class SearchSession extends Disposable {
       more: this.hasMore(run),
       fetched: run.papers.length,
       description: parts.join(' · '),
-      message: run.papers.length === 0 ? this.emptyMessage(run.query, run.filters) : undefined,
+      // Also above the tree: a container with a single view hides the pane header (and its description).
+      message: run.papers.length === 0 ? this.emptyMessage(run.query, run.filters) : parts.join(' · '),
       openAccess: run.filters.open_access === true,
       generation: run.generation,
     };

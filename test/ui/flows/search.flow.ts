@@ -1,0 +1,114 @@
+/**
+ * Search flow (issue 4), as a writer does it: open a draft, select a sentence, Search
+ * Selection with the keybinding (Ctrl+Alt+R), see ranked papers in the Research view, hover a
+ * paper for its tooltip, Load More, and the status bar. Screenshots at every step.
+ */
+import assert from 'node:assert/strict';
+import type { Locator, Page } from '../../../scripts/vscode/pw-types';
+import { defineFlow } from '../harness';
+
+/** Parts of playwright-core's API that scripts/vscode/pw-types.ts does not declare (real signatures). */
+interface Mouse {
+  move(x: number, y: number, options?: { steps?: number }): Promise<void>;
+  down(): Promise<void>;
+  up(): Promise<void>;
+  wheel(dx: number, dy: number): Promise<void>;
+}
+type FullPage = Page & { mouse: Mouse };
+const boundingBox = (l: Locator): Promise<{ x: number; y: number; width: number; height: number } | null> =>
+  (l as Locator & { boundingBox(): Promise<{ x: number; y: number; width: number; height: number } | null> }).boundingBox();
+
+const VIEW = 'researchDesk.results';
+const SENTENCE = 'effect of formative feedback on mathematics performance in secondary school students';
+
+export const flow = defineFlow({
+  name: 'search',
+  files: {
+    'draft.md': `# Draft: feedback in maths classrooms\n\nOur claim: the ${SENTENCE} is positive.\n\nMore text follows here.\n`,
+  },
+  timeoutMs: 240_000,
+  async run({ driver, emulator, check, shot }) {
+    const page = driver.page as FullPage;
+    const pane = driver.viewPane(VIEW);
+
+    await check('with a key set, the Research view is ready', async () => {
+      await driver.openViewContainer('researchDesk');
+      await driver.runCommand('Research Desk: Set API Key');
+      await driver.answerInput(emulator.keys.pro!, { password: true });
+      await driver.waitUntil('the welcome view to offer Search Papers', async () => {
+        const b = await driver.welcomeButtons(VIEW);
+        return b.some((x) => /search papers/i.test(x));
+      });
+    });
+
+    await check('a draft opens and a sentence is selected', async () => {
+      // A wider side bar, so the screenshots show author, year and journal next to the titles.
+      const box = await boundingBox(page.locator('.part.sidebar'));
+      if (box) {
+        await page.mouse.move(box.x + box.width + 1, box.y + box.height / 2);
+        await page.mouse.down();
+        await page.mouse.move(box.x + 640, box.y + box.height / 2, { steps: 8 });
+        await page.mouse.up();
+      }
+      await page.keyboard.press('Control+P');
+      await driver.quickInputBox().waitFor({ state: 'visible', timeout: driver.timeoutMs });
+      await driver.quickInputBox().fill('draft.md');
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: 'draft.md' }).first().waitFor({ state: 'visible', timeout: driver.timeoutMs });
+      await page.keyboard.press('Enter');
+      const line = page.locator('.monaco-editor .view-line', { hasText: 'formative feedback' }).first();
+      await line.waitFor({ state: 'visible', timeout: driver.timeoutMs });
+      // Select the sentence: from "effect" to "students" by keyboard, as a person would with Shift.
+      await line.click();
+      await page.keyboard.press('Home');
+      for (let i = 0; i < 'Our claim: the '.length; i++) await page.keyboard.press('ArrowRight');
+      for (let i = 0; i < SENTENCE.length; i++) await page.keyboard.press('Shift+ArrowRight');
+      await shot('01-selection');
+    });
+
+    await check('Search Selection (Ctrl+Alt+R) shows ranked papers with author, year and journal', async () => {
+      await page.keyboard.press('Control+Alt+R');
+      const rows = await driver.waitUntil(
+        'papers in the Research view',
+        async () => {
+          const r = await driver.treeItems(VIEW);
+          return r.length >= 5 ? r : undefined;
+        },
+        30_000,
+      );
+      assert.ok(rows.some((r) => /et al\.|·/.test(r)), `rows: ${rows.slice(0, 3).join(' | ')}`);
+      const description = (await pane.locator('.pane-header .description').innerText()).trim();
+      assert.match(description, /formative feedback/);
+      assert.match(description, /20 shown/);
+      await shot('02-results');
+    });
+
+    await check('hovering a paper shows its tooltip with the takeaway and citations', async () => {
+      const first = pane.locator('.monaco-list-row').first();
+      await first.hover();
+      const hover = page.locator('.monaco-hover, .workbench-hover').filter({ hasText: /Citations/ }).first();
+      await hover.waitFor({ state: 'visible', timeout: 10_000 });
+      const text = await hover.innerText();
+      assert.match(text, /Citations/);
+      assert.doesNotMatch(text, /&nbsp;/);
+      await shot('03-tooltip');
+      await page.mouse.move(5, 5);
+    });
+
+    await check('Load More adds the next 20 papers', async () => {
+      const more = pane.locator('.monaco-list-row', { hasText: 'Load More Results' }).first();
+      await pane.locator('.monaco-list').first().hover();
+      for (let i = 0; i < 10 && !(await more.isVisible()); i++) await page.mouse.wheel(0, 600);
+      await more.click({ timeout: driver.timeoutMs });
+      await driver.waitUntil('40 papers shown', async () => /40 shown/.test(await pane.locator('.pane-header .description').innerText()));
+      await driver.waitUntil('more rows in the tree', async () => (await driver.treeItems(VIEW)).length > 21);
+      assert.match(await pane.locator('.message').first().innerText(), /40 shown/);
+      await shot('04-load-more');
+    });
+
+    await check('the status bar is visible with the results', async () => {
+      const items = await driver.statusBarItems();
+      assert.ok(items.length > 0);
+      await shot('05-status-bar');
+    });
+  },
+});
