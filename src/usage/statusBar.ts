@@ -6,7 +6,7 @@ import type { UsageLedger, UsageSnapshot } from './usageLedger';
 export const USAGE_STATUS_ITEM_ID = 'researchDesk.usage';
 
 /** Escapes text for a MarkdownString (the origin comes from a setting; nothing is trusted). */
-const md = (s: string): string => s.replace(/[\\`*_{}[\]()#+\-.!|<>~]/g, '\\$&');
+const md = (s: string): string => s.replace(/[\\`*_{}[\]#|<>~!]/g, '\\$&');
 
 /** Status-bar text for a snapshot: "$(pulse) 412 / 500", "$(pulse) 12 used" when the plan is unknown. */
 export function usageText(s: UsageSnapshot): string {

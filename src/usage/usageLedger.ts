@@ -69,11 +69,29 @@ export class UsageLedger extends Disposable implements vscode.Disposable {
 
   constructor(private readonly options: UsageLedgerOptions) {
     super();
+    this.scheduleRollover();
+    this.register({ dispose: () => clearTimeout(this.rollover) });
     this.register(
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration(PLAN_SETTING)) this.changed.fire();
       }),
     );
+  }
+
+  private rollover: ReturnType<typeof setTimeout> | undefined;
+
+  /** Fires onDidChange when the month ends (the figure resets on the 1st), then again each month. */
+  private scheduleRollover(): void {
+    const now = this.now();
+    // setTimeout holds at most ~24.8 days; a longer wait is re-armed on the way.
+    const wait = Math.min(Math.max(nextReset(now).getTime() - now.getTime() + 1000, 1000), 20 * 24 * 3600 * 1000);
+    this.rollover = setTimeout(() => {
+      if (this.isDisposed) return;
+      this.changed.fire();
+      this.scheduleRollover();
+    }, wait);
+    // Never keep a process alive for this.
+    (this.rollover as { unref?: () => void }).unref?.();
   }
 
   private get origin(): string {

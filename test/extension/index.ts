@@ -14,10 +14,12 @@ import { connectionSuite } from './connection.test';
 import { contributionsSuite } from './contributions.test';
 import { emulatorSuite } from './emulator.test';
 import { errorsSuite } from './errors.test';
+import { filtersSuite } from './filters.test';
 import { keysSuite } from './keys.test';
 import { searchSuite } from './search.test';
 import { settingsSuite } from './settings.test';
 import { trustSuite } from './trust.test';
+import { usageSuite } from './usage.test';
 
 interface Counts {
   passed: number;
@@ -41,6 +43,8 @@ export function run(): Promise<void> {
   emulatorSuite();
   trustSuite();
   searchSuite();
+  filtersSuite();
+  usageSuite();
 
   const counts: Counts = { passed: 0, failed: 0, pending: 0, failures: [] };
   return new Promise<void>((resolve, reject) => {
