@@ -61,7 +61,9 @@ class CoreImpl extends Disposable implements Core {
         onKeyChange: keys.onDidChange,
         filters: this.filters,
         usage: this.usage,
-        planMaxPageSize: () => this.usage.planMaxPageSize(),
+        // Only a plan the user set: a cap inferred from answers is learnt by the session per key
+        // (the ledger's inference is per service origin and would outlive a key switch).
+        planMaxPageSize: () => (this.usage.snapshot().planSource === 'setting' ? this.usage.planMaxPageSize() : undefined),
         presenter: this.presenter,
         log,
         view: services.results,

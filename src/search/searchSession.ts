@@ -89,10 +89,13 @@ export class SearchSession extends Disposable {
   private generation = 0;
   private busy: AbortController | undefined;
   private readonly cache: SearchCache<SearchResponse>;
-  /** Learnt from a capped page_size for the current key (the free plan caps at 10). */
-  private learntMaxPageSize: number | undefined;
-  /** The account cannot have excerpts (a capped page size of 10, or a 403 for excerpts). */
-  private learntNoExcerpts = false;
+  /**
+   * What answers taught about the account, per cache scope (service + key hash), so a key
+   * switch never inherits another account's limits: the page size the service capped to
+   * (the free plan caps at 10), and that excerpts are not allowed (a cap of 10, or a 403).
+   */
+  private readonly learnt = new Map<string, { maxPageSize?: number; noExcerpts?: boolean }>();
+  private lastScope: string | undefined;
   private filtersChanged = false;
 
   constructor(private readonly deps: SearchSessionDeps) {
@@ -104,8 +107,7 @@ export class SearchSession extends Disposable {
       this.register(
         deps.onKeyChange(() => {
           this.cache.clear();
-          this.learntMaxPageSize = undefined;
-          this.learntNoExcerpts = false;
+          this.learnt.clear();
         }),
       );
     if (deps.filters)
@@ -121,7 +123,7 @@ export class SearchSession extends Disposable {
 
   /** True when what this session learnt says the plan is free (no excerpts, page size 10). */
   get planLooksFree(): boolean {
-    return this.learntNoExcerpts;
+    return this.lastScope !== undefined && this.learnt.get(this.lastScope)?.noExcerpts === true;
   }
 
   get current(): { query: string; shown: number; fetched: number; more: boolean } | undefined {
@@ -143,22 +145,23 @@ export class SearchSession extends Disposable {
     this.busy = ctrl;
     let filters: Filters = { ...(options.filters ?? this.deps.filters?.current ?? {}) };
     const notes: string[] = options.note ? [options.note] : [];
-    if (filters.include_full_text_chunks && this.noExcerpts()) {
-      delete filters.include_full_text_chunks;
-      notes.push(vscode.l10n.t('Full-text excerpts need a paid plan, so this search ran without them.'));
-    }
     let requests = 0;
     try {
       const { service } = this.deps.clients.get();
       const scope = await this.scope(service);
-      const pageSize = fetchPageSize(this.maxPageSize());
+      this.lastScope = scope;
+      if (filters.include_full_text_chunks && this.learnt.get(scope)?.noExcerpts) {
+        delete filters.include_full_text_chunks;
+        notes.push(vscode.l10n.t('Full-text excerpts need a paid plan, so this search ran without them.'));
+      }
+      const pageSize = fetchPageSize(this.maxPageSize(scope));
       let answer: { response: SearchResponse; sent: boolean };
       try {
         answer = await this.withProgress(q, ctrl, () => this.fetch(scope, q, filters, 0, pageSize, !!options.bypassCache, ctrl.signal));
       } catch (err) {
         // 403 for excerpts (a free plan not known yet): nothing was charged; ask again without them.
         if (!(isApiError(err) && err.kind === 'feature_not_allowed' && filters.include_full_text_chunks)) throw err;
-        this.learntNoExcerpts = true;
+        this.learn(scope, { noExcerpts: true });
         this.deps.log.info('Search: the plan does not include full-text excerpts (403); searching again without them.');
         filters = { ...filters };
         delete filters.include_full_text_chunks;
@@ -245,14 +248,15 @@ export class SearchSession extends Disposable {
 
   // ------------------------------------------------------------------ internals
 
-  private noExcerpts(): boolean {
-    return this.learntNoExcerpts;
+  private learn(scope: string, facts: { maxPageSize?: number; noExcerpts?: boolean }): void {
+    this.learnt.set(scope, { ...this.learnt.get(scope), ...facts });
   }
 
-  private maxPageSize(): number | undefined {
+  private maxPageSize(scope: string): number | undefined {
     const fromSetting = this.deps.planMaxPageSize?.();
-    if (fromSetting !== undefined && this.learntMaxPageSize !== undefined) return Math.min(fromSetting, this.learntMaxPageSize);
-    return fromSetting ?? this.learntMaxPageSize;
+    const learnt = this.learnt.get(scope)?.maxPageSize;
+    if (fromSetting !== undefined && learnt !== undefined) return Math.min(fromSetting, learnt);
+    return fromSetting ?? learnt;
   }
 
   /** The cache scope: service address and a hash of the key (a new key never sees another account's pages). */
@@ -289,16 +293,15 @@ export class SearchSession extends Disposable {
       throw err;
     }
     this.deps.usage?.recordSearch({ resultCount: response.results.length, requestedPageSize: pageSize, appliedPageSize: response.page_size });
-    this.learnFrom(pageSize, response.page_size);
+    this.learnFrom(scope, pageSize, response.page_size);
     this.cache.set(key, response);
     return { response, sent: true };
   }
 
-  private learnFrom(requested: number, applied: number): void {
+  private learnFrom(scope: string, requested: number, applied: number): void {
     const plans = inferPlanFromPageSize(requested, applied);
     if (!plans) return;
-    this.learntMaxPageSize = applied;
-    if (plans.length === 1 && plans[0] === 'free') this.learntNoExcerpts = true;
+    this.learn(scope, { maxPageSize: applied, ...(plans.length === 1 && plans[0] === 'free' ? { noExcerpts: true } : {}) });
     this.deps.log.info(`Search: the service applied page_size ${applied} (asked ${requested}); later requests ask for ${applied}.`);
   }
 
