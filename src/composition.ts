@@ -7,6 +7,7 @@ import { HasKeyContext } from './state/hasKeyContext';
 import { KeyStore } from './state/keyStore';
 import { Logger } from './state/logger';
 import { SettingsStore } from './state/settings';
+import { restoreUsageStatusItem } from './usage/statusCache';
 import { Disposable } from './util/disposable';
 import { ResultsTreeProvider, type ResultNode } from './views/resultsTree';
 
@@ -59,6 +60,8 @@ export class ResearchDesk extends Disposable {
   /** The Research view's tree (filled by the core's search session). */
   readonly results: ResultsTreeProvider;
   private readonly core: CoreLoader;
+  /** The monthly-calls status item restored at start, until the core takes it over. */
+  private restoredUsageItem: vscode.StatusBarItem | undefined;
   private readonly commandIds: string[] = [];
   private readonly viewIds: string[] = [];
 
@@ -81,7 +84,20 @@ export class ResearchDesk extends Disposable {
     step('keys');
     this.hasKey = this.register(new HasKeyContext(this.keys));
     this.results = this.register(new ResultsTreeProvider());
-    this.core = this.register(new CoreLoader({ context, log: this.log, settings: this.settings, keys: this.keys, results: this.results }));
+    this.core = this.register(
+      new CoreLoader({
+        context,
+        log: this.log,
+        settings: this.settings,
+        keys: this.keys,
+        results: this.results,
+        takeUsageStatusItem: () => {
+          const item = this.restoredUsageItem;
+          this.restoredUsageItem = undefined;
+          return item;
+        },
+      }),
+    );
     step('services');
 
     const view = this.register(
@@ -113,6 +129,15 @@ export class ResearchDesk extends Disposable {
     });
     this.ready = this.demoKey.then(() => this.hasKey.refresh()).then(() => undefined);
     step('demoKey');
+
+    // The monthly-calls status item from one cached globalState value, after activation too
+    // (the core takes the item over when it loads; nothing of the client is loaded here).
+    void afterActivation(() => {
+      if (!this.core.loaded && !this.isDisposed)
+        this.restoredUsageItem = restoreUsageStatusItem(context.globalState, this.settings.service.origin, Commands.showUsage);
+      return Promise.resolve();
+    }).catch((err: unknown) => this.log.warn(`Could not restore the monthly-calls status item: ${err instanceof Error ? err.message : String(err)}`));
+    this.register({ dispose: () => this.restoredUsageItem?.dispose() });
   }
 
   testApi(activationMs: number): ResearchDeskTestApi {

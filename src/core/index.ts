@@ -46,7 +46,9 @@ class CoreImpl extends Disposable implements Core {
     this.filters = this.register(
       new FilterStore({ state: services.context.workspaceState, planIsFree: () => this.usage.isFreePlan(), warn: (m) => log.warn(m) }),
     );
-    this.usageStatus = this.register(new UsageStatusBar(this.usage, Commands.showUsage));
+    this.usageStatus = this.register(
+      new UsageStatusBar(this.usage, Commands.showUsage, services.takeUsageStatusItem?.(), services.context.globalState),
+    );
     this.filterCommands = new FilterCommands(this.filters, () => this.usage.isFreePlan());
     this.usageMenu = new UsageMenu(this.usage);
     if (this.filters.defaultsProblem) void vscode.window.showWarningMessage(this.filters.defaultsProblem);

@@ -18,6 +18,8 @@ export interface CoreServices {
   keys: KeyStore;
   /** The Research view's tree (entry bundle); the core's search session fills it. */
   results: ResultsTreeProvider;
+  /** The monthly-calls status item restored at start (entry bundle), handed over once; undefined when none. */
+  takeUsageStatusItem?: () => vscode.StatusBarItem | undefined;
 }
 
 export interface Core extends vscode.Disposable {

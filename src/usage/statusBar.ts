@@ -1,9 +1,10 @@
 import * as vscode from 'vscode';
 import { PLANS } from '../api';
 import { Disposable } from '../util/disposable';
+import { USAGE_STATUS_CACHE_KEY, USAGE_STATUS_ITEM_ID, type CachedUsageStatus } from './statusCache';
 import type { UsageLedger, UsageSnapshot } from './usageLedger';
 
-export const USAGE_STATUS_ITEM_ID = 'researchDesk.usage';
+export { USAGE_STATUS_ITEM_ID };
 
 /** Escapes text for a MarkdownString (the origin comes from a setting; nothing is trusted). */
 const md = (s: string): string => s.replace(/[\\`*_{}[\]#|<>~!]/g, '\\$&');
@@ -31,7 +32,7 @@ export function usageTooltip(s: UsageSnapshot): vscode.MarkdownString {
     `**${md(vscode.l10n.t('Research Desk: monthly calls'))}**`,
     '',
     `${md(vscode.l10n.t('Plan'))}: ${md(plan)}`,
-    `${md(vscode.l10n.t('Calls this machine spent this month'))}: ${s.spent} (${md(vscode.l10n.t('{0} searches', s.searches))})`,
+    `${md(vscode.l10n.t('Calls this machine spent this month'))}: ${s.spent} (${md(s.searches === 1 ? vscode.l10n.t('1 search') : vscode.l10n.t('{0} searches', s.searches))})`,
   ];
   if (s.left !== undefined && s.included !== undefined && Number.isFinite(s.included)) lines.push(`${md(vscode.l10n.t('Estimated calls left'))}: ${s.left} / ${s.included}`);
   if (s.exhausted) lines.push('', `$(warning) ${md(vscode.l10n.t('The service says all included calls of this month are used; they reset on {0}.', s.resetDate))}`);
@@ -41,7 +42,7 @@ export function usageTooltip(s: UsageSnapshot): vscode.MarkdownString {
     '',
     md(vscode.l10n.t('The monthly pool is shared with the MCP server and your other machines, so this figure is an estimate; thread (agent) costs are not known exactly and are not counted. Click to set the plan or correct the count.')),
     '',
-    `${md(vscode.l10n.t('Service'))}: ${md(s.origin)}`,
+    `${md(vscode.l10n.t('Service'))}: \`${s.origin.replace(/`/g, "'")}\``,
   );
   t.supportThemeIcons = true;
   t.appendMarkdown(lines.join('  \n'));
@@ -52,12 +53,18 @@ export function usageTooltip(s: UsageSnapshot): vscode.MarkdownString {
 export class UsageStatusBar extends Disposable {
   readonly item: vscode.StatusBarItem;
 
+  /**
+   * @param existing the item restored at start from the cache (taken over, not duplicated)
+   * @param cache where the shown status is kept for the next start (context.globalState)
+   */
   constructor(
     private readonly ledger: UsageLedger,
     command: string,
+    existing?: vscode.StatusBarItem,
+    private readonly cache?: vscode.Memento,
   ) {
     super();
-    this.item = this.register(vscode.window.createStatusBarItem(USAGE_STATUS_ITEM_ID, vscode.StatusBarAlignment.Right, 100));
+    this.item = this.register(existing ?? vscode.window.createStatusBarItem(USAGE_STATUS_ITEM_ID, vscode.StatusBarAlignment.Right, 100));
     this.item.name = vscode.l10n.t('Research Desk: monthly calls');
     this.item.command = command;
     this.register(ledger.onDidChange(() => this.update()));
@@ -74,6 +81,18 @@ export class UsageStatusBar extends Disposable {
       : s.exhausted
         ? new vscode.ThemeColor('statusBarItem.warningBackground')
         : undefined;
+    if (this.cache) {
+      const bgId = this.item.backgroundColor instanceof vscode.ThemeColor ? this.item.backgroundColor.id : undefined;
+      const cached: CachedUsageStatus = {
+        month: s.month,
+        origin: s.origin,
+        text: this.item.text,
+        tooltip: usageTooltip(s).value,
+        background: bgId,
+        textAfterReset: s.included !== undefined && Number.isFinite(s.included) && !s.pastDue ? `$(pulse) ${s.included} / ${s.included}` : undefined,
+      };
+      void this.cache.update(USAGE_STATUS_CACHE_KEY, cached);
+    }
     this.item.accessibilityInformation = {
       label: s.pastDue
         ? vscode.l10n.t('Research Desk: billing past due')

@@ -22,7 +22,7 @@ export class UsageMenu {
       },
       {
         label: `$(edit) ${vscode.l10n.t('Correct the count…')}`,
-        description: vscode.l10n.t('{0} calls counted on this machine this month', s.spent),
+        description: s.spent === 1 ? vscode.l10n.t('1 call counted on this machine this month') : vscode.l10n.t('{0} calls counted on this machine this month', s.spent),
         detail: vscode.l10n.t('Type the number of calls used this month according to the account dashboard.'),
         run: () => this.correctCount(),
       },

@@ -8,7 +8,9 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { Commands, Settings } from '../../src/ids';
 import type { SearchOutcome } from '../../src/search/searchSession';
+import { ApiError } from '../../src/api/index';
 import { UsageStatusBar } from '../../src/usage/statusBar';
+import { restoreUsageStatusItem } from '../../src/usage/statusCache';
 import type { UsageMenu } from '../../src/usage/usageMenu';
 import { UsageLedger, type UsageRecord } from '../../src/usage/usageLedger';
 import { api, eventually, setUserSettings, sleep, useEmulatorSettings } from './support';
@@ -189,6 +191,40 @@ export function usageSuite(): void {
         assert.equal(ledger.spent, 2);
         assert.equal((state.data.get('researchDesk.usage/https://example.test') as UsageRecord).month, '2026-04');
       } finally {
+        bar.dispose();
+        ledger.dispose();
+      }
+    });
+
+    test('the item is restored at start from the one cached value the core wrote (same figure and background; a new month shows the reset figure)', () => {
+      const state = memento();
+      const ledger = new UsageLedger({ state, origin: () => 'https://example.test', now: () => new Date() });
+      const bar = new UsageStatusBar(ledger, Commands.showUsage, undefined, state);
+      let restored: vscode.StatusBarItem | undefined;
+      try {
+        ledger.recordSearch({ resultCount: 250, requestedPageSize: 300, appliedPageSize: 250 });
+        ledger.recordError(new ApiError('quota_exhausted', 'used up', { status: 429, resetDate: '2099-01-01' }));
+        assert.equal(bar.item.text, '$(pulse) 0 / 500');
+        assert.equal(restoreUsageStatusItem(state, 'https://other.test', Commands.showUsage), undefined, 'another service got this figure');
+        restored = restoreUsageStatusItem(state, 'https://example.test', Commands.showUsage);
+        assert.ok(restored);
+        assert.equal(restored.text, bar.item.text);
+        assert.equal(bg(restored), 'statusBarItem.warningBackground');
+        assert.equal(tooltipText(restored), tooltipText(bar.item));
+        assert.equal(restored.command, Commands.showUsage);
+        restored.dispose();
+        const nextMonth = new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth() + 1, 2));
+        restored = restoreUsageStatusItem(state, 'https://example.test', Commands.showUsage, nextMonth);
+        assert.equal(restored?.text, '$(pulse) 500 / 500');
+        assert.equal(restored && bg(restored), undefined);
+        // The core takes the restored item over instead of adding a second one.
+        const takeover = new UsageStatusBar(ledger, Commands.showUsage, restored, state);
+        assert.equal(takeover.item, restored);
+        assert.equal(restored?.text, '$(pulse) 0 / 500');
+        takeover.dispose();
+        restored = undefined;
+      } finally {
+        restored?.dispose();
         bar.dispose();
         ledger.dispose();
       }
