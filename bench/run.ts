@@ -29,7 +29,7 @@ import { createClient, type SearchParams } from '../src/api';
 import { searchQueryString } from '../src/api/params';
 import { getEngine, sampleQueries, startEmulator } from '../test/emulator';
 import { type BenchResult, median, recordResults, RESULTS_FILE } from './results';
-import { measureSearchPlan } from './search';
+import { measureResultsView, measureSearchPlan } from './search';
 
 const ROOT = join(__dirname, '..');
 
@@ -197,7 +197,7 @@ async function main(): Promise<void> {
   console.log(`Search benchmark: ${iterations} iterations per side after ${warmup} warm-up (Node ${process.version})`);
   recordResults(await measureSearch(iterations, warmup));
   console.log('\nSearch paging and cache (bench/search.ts): calls charged by the emulator');
-  recordResults(await measureSearchPlan());
+  recordResults([...(await measureSearchPlan()), ...measureResultsView()]);
 
   const vs = vscodeWanted();
   if (vs.run) {

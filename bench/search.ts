@@ -8,10 +8,20 @@
  *    (control.charges()), not what the plan predicts. Goal: ratio <= 0.2.
  *  - calls for a repeated identical search with the session cache (src/search/cache.ts). Goal 0.
  *
+ *  - time for the Research view in a real VS Code to show 1,000 results (bench/fixtures/
+ *    results-view-entry.js, run as an extension-host entry through scripts/vscode/run-ext-tests.ts):
+ *    Search Papers + 49 Load More steps with the pages already in the session cache, until
+ *    TreeView.reveal of the 1,000th paper resolves. Skipped with --no-vscode,
+ *    RESEARCH_DESK_BENCH_VSCODE=0, or without the .vscode-test/code-server cache.
+ *
  * The plan is driven by the same pure functions SearchSession uses (planLoadMore, fetchPageSize,
  * SearchCache, cacheKey) with the real client; the extension-host suite checks that the session
  * in VS Code sends exactly these requests (test/extension/search.test.ts).
  */
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createClient, type Client, type SearchParams, type SearchResponse } from '../src/api';
 import { cacheKey, SearchCache } from '../src/search/cache';
 import { displayStep, fetchPageSize, planLoadMore, type PagingState } from '../src/search/paging';
@@ -111,9 +121,41 @@ export async function measureSearchPlan(): Promise<BenchResult[]> {
   }
 }
 
+const ROOT = join(__dirname, '..');
+
+/** Time for the Research view to show 1,000 results in a real VS Code ([] when skipped). */
+export function measureResultsView(): BenchResult[] {
+  const skip =
+    process.argv.includes('--no-vscode') || process.env.RESEARCH_DESK_BENCH_VSCODE === '0' || !existsSync(join(ROOT, '.vscode-test', 'code-server'));
+  if (skip) {
+    console.log('results view in VS Code: skipped (--no-vscode, RESEARCH_DESK_BENCH_VSCODE=0 or no .vscode-test cache)');
+    return [];
+  }
+  const out = join(tmpdir(), `research-desk-results-view-${process.pid}.json`);
+  const build = spawnSync(process.execPath, ['esbuild.mjs'], { cwd: ROOT, stdio: 'ignore' });
+  if (build.status !== 0) throw new Error('node esbuild.mjs failed');
+  const r = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', join('scripts', 'vscode', 'run-ext-tests.ts'), '--no-build', '--only', 'trusted', '--entry', join('bench', 'fixtures', 'results-view-entry.js')],
+    { cwd: ROOT, stdio: 'inherit', env: { ...process.env, RESEARCH_DESK_BENCH_OUT: out }, timeout: 300_000 },
+  );
+  if (r.status !== 0 || !existsSync(out)) throw new Error(`the results-view entry failed (exit ${r.status})`);
+  const m = JSON.parse(readFileSync(out, 'utf8')) as { showAllMs?: number; lastStepMs?: number; fillMs?: number; shown?: number };
+  rmSync(out, { force: true });
+  if (m.shown !== 1000 || m.showAllMs === undefined) throw new Error(`the results view showed ${m.shown} papers`);
+  return [
+    {
+      name: 'search: time for the results view to show 1,000 results (real VS Code)',
+      value: Math.round(m.showAllMs),
+      unit: 'ms',
+      note: `Search Papers + 49 Load More with the pages in the session cache, until the 1,000th paper is revealed; one 20-paper step at 980: ${Math.round(m.lastStepMs ?? NaN)} ms; first fill with 10 requests (client rate limit 1/s): ${Math.round(m.fillMs ?? NaN)} ms`,
+    },
+  ];
+}
+
 if (require.main === module) {
   measureSearchPlan()
-    .then((r) => recordResults(r))
+    .then((r) => recordResults([...r, ...measureResultsView()]))
     .catch((err: unknown) => {
       console.error(err);
       process.exitCode = 1;
