@@ -419,6 +419,32 @@ export function searchSuite(): void {
       });
     }
 
+    test('a request that breaks a parameter rule is never sent: one sentence naming the field, no call', async () => {
+      const { label } = await freshKey('pro');
+      const out = await run<SearchOutcome>(Commands.searchPapers, { query: 'sleep', filters: { month_min: 3 } });
+      assert.equal(out?.outcome, 'error');
+      assert.equal(out.errorKind, 'validation');
+      assert.match(out.message ?? '', /month_min/);
+      assert.equal((await searches(label)).length, 0, 'an invalid request reached the service');
+    });
+
+    test('Show Abstract escapes hostile service text in the Markdown document', async () => {
+      await freshKey('pro');
+      await run<SearchOutcome>(Commands.searchPapers, BIG);
+      const node = paperNodes(await roots())[0]!;
+      const hostile = {
+        ...node,
+        paper: { ...node.paper, title: 'T [x](command:workbench.action.quit)', abstract: '<script>alert(1)</script> ![i](https://e.x/p.png) # not a heading' },
+      };
+      const abs = await run<PaperActionResult>(Commands.showAbstract, hostile);
+      const text = abs?.value ?? '';
+      assert.ok(!text.includes('](command:'), text);
+      assert.ok(!text.includes('<script>'), text);
+      assert.ok(!text.includes('![i]('), text);
+      assert.match(text, /^# T \\\[x\\\]/);
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    });
+
     test('a quota 429 names the reset date the emulator gives', async () => {
       const { key } = await freshKey('pro', { used: 500 });
       const usage = await control<{ resetsOn: string }>('getUsage', key);
