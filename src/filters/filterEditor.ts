@@ -9,6 +9,7 @@ import {
   EXCERPTS_NEED_PAID_PLAN,
   FILTER_FIELDS,
   fieldValueText,
+  filterProblems,
   parseFieldInput,
   STUDY_TYPES,
   withValues,
@@ -49,6 +50,13 @@ export class FilterEditor {
       const row = await this.stepOne(draft, focus);
       if (!row) return undefined;
       if (row.action === 'apply') {
+        // A combination can break a cross-field rule (months left without their years): say
+        // which, and keep the editor open with everything typed so far.
+        const problems = filterProblems(draft);
+        if (problems.length) {
+          void vscode.window.showErrorMessage(vscode.l10n.t('These filters cannot be sent: {0}.', problems.join('; ')));
+          continue;
+        }
         await this.store.set(draft);
         return this.store.current;
       }
@@ -88,9 +96,16 @@ export class FilterEditor {
     qp.placeholder = vscode.l10n.t('Pick a filter to change it, then Apply');
     qp.matchOnDescription = true;
     const summary = describeFilters(draft);
+    const problems = filterProblems(draft);
     const free = this.isFreePlan();
     const rows: Row[] = [
-      { label: `$(check) ${vscode.l10n.t('Apply')}`, description: summary || vscode.l10n.t('no filters'), action: 'apply', alwaysShow: true },
+      {
+        label: `$(check) ${vscode.l10n.t('Apply')}`,
+        description: summary || vscode.l10n.t('no filters'),
+        detail: problems.length ? `$(warning) ${problems.join('; ')}` : undefined,
+        action: 'apply',
+        alwaysShow: true,
+      },
       { label: `$(clear-all) ${vscode.l10n.t('Clear all')}`, action: 'clear', alwaysShow: true },
       { label: `$(bookmark) ${vscode.l10n.t('Presets…')}`, description: vscode.l10n.t('from the setting researchDesk.search.presets'), action: 'presets', alwaysShow: true },
       { label: `$(discard) ${vscode.l10n.t('Default filters')}`, description: vscode.l10n.t('from the setting researchDesk.search.defaultFilters'), action: 'defaults' },
