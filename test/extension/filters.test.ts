@@ -231,6 +231,39 @@ export function filtersSuite(): void {
       assert.deepEqual(received((await searchesOf(label))[0]), expected('creatine and cognition', { year_min: 2019, year_max: 2024, human: true }));
     });
 
+    test('multi-select steps: domains by readable name and countries by ISO code reach the service comma-separated', async () => {
+      const label = await freshKey('pro');
+      const core = await testCore();
+      await core.filters.clear();
+      const editor = core.filterCommands.editor;
+      const pending = run<FilterCommandResult>(Commands.editFilters);
+      for (const [row, values] of [['domain', ['med', 'psych']], ['country', ['DE', 'JP']]] as const) {
+        await eventually(() => editor.active !== undefined && asPick(editor.active).step === 1, 'step 1');
+        const list = asPick(editor.active);
+        list.activeItems = list.items.filter((i) => i.field?.id === row);
+        await sleep(300); // let the window receive the highlighted item before Enter
+        await accept(() => editor.active !== undefined && editor.active !== list, `step 1 → ${row}`);
+        const multi = asPick(editor.active);
+        assert.equal(multi.canSelectMany, true);
+        if (row === 'domain') assert.ok(multi.items.some((i) => i.label === 'Medicine' && i.description === 'med'));
+        else assert.ok(multi.items.some((i) => i.label === 'Japan' && i.description === 'JP'));
+        multi.selectedItems = multi.items.filter((i) => (values as readonly unknown[]).includes(i.value));
+        await sleep(300);
+        await accept(() => editor.active !== undefined && editor.active !== multi, `${row} → step 1`);
+      }
+      const last = asPick(editor.active);
+      assert.equal(last.items.find((i) => i.field?.id === 'domain')?.description, 'Medicine, Psychology');
+      last.activeItems = last.items.filter((i) => i.action === 'apply');
+      await sleep(300);
+      await accept(() => editor.active !== last, 'Apply');
+      assert.deepEqual(await pending, { ok: true, filters: { domain: ['med', 'psych'], country: ['DE', 'JP'] } });
+      await run(Commands.searchPapers, 'urban heat and mortality');
+      const q = (await searchesOf(label))[0]?.query;
+      assert.equal(q?.domain, 'med,psych');
+      assert.equal(q?.country, 'DE,JP');
+      await core.filters.clear();
+    });
+
     test('presets: a shipped one applies with "last 5 years" computed now; a malformed one is reported by name and changes nothing', async () => {
       const label = await freshKey('pro');
       const core = await testCore();
