@@ -1,0 +1,183 @@
+/**
+ * One BibTeX entry from a paper's metadata. The LaTeX escaping is done by `unicode2latex` (see library.ts); this
+ * file only decides which fields go where, in which entry type, and which words keep their capitals.
+ *
+ * Choices (see ARCHITECTURE.md "Citations"):
+ * - Entry type: `@misc` (with `note = {Preprint}` and the server in `howpublished`) for preprints (the service's
+ *   `is_preprint`, or a preprint server as the venue); `@article` for every other paper with a journal, whatever the
+ *   study design (RCTs, reviews and meta-analyses are journal articles); `@misc` when there is no venue at all.
+ *   `@misc` rather than biblatex's `@online` because it works with both BibTeX styles and biblatex.
+ * - Text: Latin accents become macros (`Sandk{\"u}hler`) so classic 8-bit BibTeX sorts and abbreviates them
+ *   correctly; scripts without LaTeX macros (CJK, Arabic) stay UTF-8; Cyrillic becomes `\cyrchar` macros.
+ *   TeX ligatures in the source (`--`, ` `` `, `''`, `<<`) are broken with `{}` so the text reads back as written.
+ * - Capitals: words with a capital after their first letter (DNA, mRNA, COVID-19, pH) and lone capitals other
+ *   than A/I are braced, so sentence-casing styles (APA) keep them; the rest is left to the style. `'all'` braces
+ *   the whole title instead, `'none'` braces nothing.
+ * - `url`/`doi` are verbatim for biblatex and `\url`: `%` and `#` are written `\%`, `\#` (what `\url` reads back
+ *   as the character); `{`, `}`, `\`, spaces and a `%` that starts no
+ *   `%XX` escape, which cannot be written safely, are percent-encoded (the same address or DOI for a resolver).
+ */
+import type { Paper } from '../api/schemas';
+import { bibtexLibrary } from './library';
+import { parseName, squash, type PersonName } from './names';
+
+/** The fields of a paper used for citations (a search result or a citation built from an agent answer). */
+export type CitablePaper = Partial<
+  Pick<
+    Paper,
+    | 'title' | 'authors' | 'journal_name' | 'publish_year' | 'volume' | 'pages' | 'doi' | 'url' | 'publisher_name'
+    | 'study_type' | 'takeaway' | 'sjr_best_quartile' | 'publish_date' | 'is_preprint'
+  >
+>;
+
+export type TitleProtection = 'acronyms' | 'all' | 'none';
+export interface BibtexOptions {
+  /** How capitals in the title are protected from the style's case changes (default 'acronyms'). */
+  protectTitle?: TitleProtection;
+  /** Indentation of field lines (default two spaces). */
+  indent?: string;
+  /** Line break inside the entry (default "\n"). */
+  newline?: string;
+}
+
+const PREPRINT_VENUE = /\b(?:arxiv|biorxiv|medrxiv|chemrxiv|psyarxiv|socarxiv|edarxiv|ssrn|preprints?|research ?square|osf|zenodo|authorea|techrxiv|qeios)\b/iu;
+
+export type EntryType = 'article' | 'misc';
+/** The entry type for a paper (see the file comment). */
+export function entryType(paper: CitablePaper): { type: EntryType; preprint: boolean } {
+  const venue = squash(paper.journal_name ?? '');
+  const preprint = paper.is_preprint === true || PREPRINT_VENUE.test(venue);
+  if (preprint || !venue) return { type: 'misc', preprint };
+  return { type: 'article', preprint: false };
+}
+
+/** A cite key BibTeX and biblatex accept: no white space and none of `, { } ( ) " # % ' = \ ~`. */
+export const isValidKey = (key: string): boolean => /^[^\s,{}()"#%'=\\~]+$/u.test(key);
+
+const LIGATURE_RUN = /([-`'<>,!?]{2,})/u;
+
+/** Escape text for a BibTeX field value with the library; ligature runs split with `{}`. */
+export function escapeText(text: string): string {
+  const { text: tx } = bibtexLibrary();
+  return squash(text)
+    .split(LIGATURE_RUN)
+    .map((part, i) => (i % 2 === 1 ? [...part].map((c) => tx.tolatex(c)).join('{}') : part ? tx.tolatex(part) : ''))
+    .join('');
+}
+
+function escapeNamePart(text: string): string {
+  const { creator } = bibtexLibrary();
+  const out = creator.tolatex(squash(text));
+  // A literal "and" would split the list; braces keep it inside the name.
+  return / and /iu.test(` ${out} `) ? `{${out}}` : out;
+}
+
+/** A name as BibTeX writes it: "von Last, First" (or `{Literal}`). */
+export function nameToBibtex(n: PersonName): string {
+  if (n.literal || (!n.given && /\s/u.test(n.family))) return `{${bibtexLibrary().creator.tolatex(n.family)}}`;
+  const last = `${n.particle ? `${escapeNamePart(n.particle)} ` : ''}${escapeNamePart(n.family)}`;
+  return n.given ? `${last}, ${escapeNamePart(n.given)}` : last;
+}
+
+const needsBraces = (word: string): boolean => {
+  const letters = word.replace(/^[^\p{L}\p{N}]+/u, '');
+  return /^.+\p{Lu}/u.test(letters) || /^[B-HJ-Z]$/u.test(letters.replace(/[^\p{L}]+$/u, ''));
+};
+
+/** The title with its capitals protected as chosen. */
+export function escapeTitle(title: string, protect: TitleProtection = 'acronyms'): string {
+  const t = squash(title);
+  if (protect === 'all') return `{${escapeText(t)}}`;
+  if (protect === 'none') return escapeText(t);
+  // Escape runs of unprotected words together (fewer macro spacers), brace each protected word.
+  const out: string[] = [];
+  let run: string[] = [];
+  const flush = (): void => {
+    if (run.length) out.push(escapeText(run.join(' ')));
+    run = [];
+  };
+  for (const w of t.split(' ')) {
+    if (needsBraces(w)) {
+      flush();
+      out.push(`{${escapeText(w)}}`);
+    } else run.push(w);
+  }
+  flush();
+  return out.join(' ');
+}
+
+/** `url`/`doi` text for a verbatim field (see the file comment). */
+export function escapeVerbatim(s: string): string {
+  return s
+    .trim()
+    .replace(/%(?![0-9A-Fa-f]{2})/gu, '%25')
+    .replace(/[{}\\\s]/gu, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`)
+    .replace(/[%#]/gu, (c) => `\\${c}`);
+}
+
+/** Inverse of `escapeVerbatim` for `\%` and `\#` (what a verbatim field reads back as). */
+export const unescapeVerbatim = (s: string): string => s.replace(/\\([%#&_~$^])/gu, '$1');
+
+/** A DOI without resolver prefix or `doi:`; lower-cased (DOIs are case-insensitive). */
+export function normaliseDoi(doi: string | null | undefined): string | undefined {
+  if (!doi) return undefined;
+  const d = squash(doi)
+    .replace(/^(?:https?:\/\/)?(?:dx\.)?doi\.org\//iu, '')
+    .replace(/^doi:\s*/iu, '')
+    .toLowerCase();
+  return /^10\.\S+\/\S+$/u.test(d) ? d : undefined;
+}
+
+const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'] as const;
+
+/** Month macro (`aug`) from `publish_date` (YYYY-MM or YYYY-MM-DD), if any. */
+function monthOf(date: string | null | undefined): string | undefined {
+  const m = /^\d{4}-(\d{2})/u.exec(date ?? '');
+  return m ? MONTHS[Number(m[1]) - 1] : undefined;
+}
+
+/** The year: `publish_year`, else the year of `publish_date`. */
+export function yearOf(paper: CitablePaper): number | undefined {
+  if (typeof paper.publish_year === 'number' && Number.isFinite(paper.publish_year)) return paper.publish_year;
+  const m = /^(\d{4})/u.exec(paper.publish_date ?? '');
+  return m ? Number(m[1]) : undefined;
+}
+
+/** Page range with `--` between the numbers ("580-599", "580–599" → `580--599`). */
+function escapePages(pages: string): string {
+  return squash(pages)
+    .split(/\s*[-‐‑‒–—]+\s*/u)
+    .map((p) => escapeText(p))
+    .join('--');
+}
+
+/**
+ * One BibTeX entry for a paper (no trailing line break). Requires `loadBibtexLibrary()` to have completed.
+ * Throws RangeError for a key BibTeX cannot read (see `isValidKey`).
+ */
+export function toBibtex(paper: CitablePaper, key: string, options: BibtexOptions = {}): string {
+  if (!isValidKey(key)) throw new RangeError(`Not a valid BibTeX key: ${JSON.stringify(key)}`);
+  const indent = options.indent ?? '  ';
+  const nl = options.newline ?? '\n';
+  const { type, preprint } = entryType(paper);
+  const fields: [string, string][] = [];
+  const authors = (paper.authors ?? []).map(parseName).filter((n) => n.family);
+  if (authors.length) fields.push(['author', authors.map(nameToBibtex).join(' and ')]);
+  if (paper.title && squash(paper.title)) fields.push(['title', escapeTitle(paper.title, options.protectTitle)]);
+  const venue = squash(paper.journal_name ?? '');
+  if (venue) fields.push([type === 'article' ? 'journal' : 'howpublished', escapeText(venue)]);
+  const year = yearOf(paper);
+  if (year !== undefined) fields.push(['year', String(year)]);
+  const month = monthOf(paper.publish_date);
+  if (paper.volume && squash(paper.volume)) fields.push(['volume', escapeText(paper.volume)]);
+  if (paper.pages && squash(paper.pages)) fields.push(['pages', escapePages(paper.pages)]);
+  if (paper.publisher_name && squash(paper.publisher_name)) fields.push(['publisher', escapeText(paper.publisher_name)]);
+  const doi = normaliseDoi(paper.doi);
+  if (doi) fields.push(['doi', escapeVerbatim(doi)]);
+  if (paper.url && /^https?:\/\//iu.test(paper.url.trim())) fields.push(['url', escapeVerbatim(paper.url)]);
+  if (preprint) fields.push(['note', 'Preprint']);
+  const lines = fields.map(([f, v]) => `${indent}${f} = {${v}}`);
+  // The month is a macro (no braces) so styles print it in the document's language.
+  if (month) lines.splice(fields.findIndex(([f]) => f === 'year') + 1, 0, `${indent}month = ${month}`);
+  return `@${type}{${key},${nl}${lines.join(`,${nl}`)}${nl}}`;
+}

@@ -1,0 +1,53 @@
+/** Text edits and positions shared by the pure citation code (the editor side maps them with `positionAt`). */
+
+/** Replace `length` characters at `offset` with `text` (length 0 = insert). Offsets are UTF-16 code units. */
+export interface TextEdit {
+  offset: number;
+  length: number;
+  text: string;
+}
+
+/** Zero-based line and UTF-16 column, like `vscode.Position`. */
+export interface Position {
+  line: number;
+  character: number;
+}
+export interface Range {
+  start: Position;
+  end: Position;
+}
+
+/** Offsets → positions for one text (line starts computed once). */
+export class LineIndex {
+  private readonly starts: number[] = [0];
+  constructor(text: string) {
+    for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) this.starts.push(i + 1);
+  }
+  position(offset: number): Position {
+    let lo = 0;
+    let hi = this.starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (this.starts[mid]! <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return { line: lo, character: offset - this.starts[lo]! };
+  }
+  range(start: number, end: number): Range {
+    return { start: this.position(start), end: this.position(end) };
+  }
+}
+
+/** The file's dominant line break ("\r\n" when most breaks are CRLF; "\n" for a file without breaks). */
+export function newlineOf(text: string): '\n' | '\r\n' {
+  const crlf = text.split('\r\n').length - 1;
+  const lf = text.split('\n').length - 1 - crlf;
+  return crlf > lf ? '\r\n' : '\n';
+}
+
+/** Apply edits (non-overlapping, any order) to a text. */
+export function applyEdits(text: string, edits: readonly TextEdit[]): string {
+  let out = text;
+  for (const e of [...edits].sort((a, b) => b.offset - a.offset)) out = out.slice(0, e.offset) + e.text + out.slice(e.offset + e.length);
+  return out;
+}

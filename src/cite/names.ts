@@ -1,0 +1,83 @@
+/**
+ * Author names as the service writes them ("Given Family", sometimes "Family, Given"), split into parts the way
+ * BibTeX reads them ("First von Last" / "von Last, First"), plus ASCII folding for cite keys. Pure.
+ */
+
+export interface PersonName {
+  /** Family name without particle ("Berg" of "Jan van der Berg"); the whole name for a literal. */
+  family: string;
+  given?: string;
+  /** Lower-case particle: "van der", "de", "von". */
+  particle?: string;
+  /** An organisation or a name that must not be split (CJK written without a space, "WHO Study Group"). */
+  literal?: boolean;
+}
+
+const CJK = /[\u1100-\u11ff\u3040-\u30ff\u3130-\u318f\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]/u;
+const ORG =
+  /[&\d]|\b(?:group|consortium|collaboration|collaborative|organi[sz]ation|society|association|committee|investigators|team|institute|network|council|agency|foundation|university|working|study)\b/iu;
+
+/** Normalise white space (tabs, newlines, NBSP) to single spaces and trim. */
+export const squash = (s: string): string => s.replace(/\s+/gu, ' ').trim();
+
+const isParticle = (w: string): boolean => /^\p{Ll}/u.test(w) && !/^\p{Ll}\./u.test(w);
+
+/** Split one author string into name parts. */
+export function parseName(raw: string): PersonName {
+  const name = squash(raw);
+  if (!name) return { family: '', literal: true };
+  if (ORG.test(name) && name.split(' ').length > 1) return { family: name, literal: true };
+  const comma = name.indexOf(',');
+  if (comma > 0) {
+    const last = name.slice(0, comma).trim();
+    const given = name.slice(comma + 1).trim();
+    const words = last.split(' ');
+    let i = 0;
+    while (i < words.length - 1 && isParticle(words[i]!)) i++;
+    return clean({ family: words.slice(i).join(' '), given, particle: words.slice(0, i).join(' ') });
+  }
+  if (CJK.test(name)) {
+    const sp = name.indexOf(' ');
+    // East Asian order: family first. Without a space the split is unknown: keep the name whole.
+    return sp > 0 ? clean({ family: name.slice(0, sp), given: name.slice(sp + 1) }) : { family: name, literal: true };
+  }
+  const words = name.split(' ');
+  if (words.length === 1) return { family: name };
+  // "First von Last": the von part starts at the first lower-case word that is not the last word.
+  const v = words.findIndex((w, i) => i > 0 && i < words.length - 1 && isParticle(w));
+  if (v < 0) return clean({ family: words[words.length - 1]!, given: words.slice(0, -1).join(' ') });
+  let e = v;
+  while (e < words.length - 1 && isParticle(words[e]!)) e++;
+  return clean({ family: words.slice(e).join(' '), given: words.slice(0, v).join(' '), particle: words.slice(v, e).join(' ') });
+}
+
+function clean(n: PersonName): PersonName {
+  const out: PersonName = { family: n.family };
+  if (n.given) out.given = n.given;
+  if (n.particle) out.particle = n.particle;
+  if (n.literal) out.literal = true;
+  return out;
+}
+
+/** "van der Berg, Jan" display form (particle + family first). */
+export function familyFirst(n: PersonName): string {
+  const fam = n.particle ? `${n.particle} ${n.family}` : n.family;
+  return n.given && !n.literal ? `${fam}, ${n.given}` : fam;
+}
+
+const FOLD: Record<string, string> = {
+  ß: 'ss', ẞ: 'SS', æ: 'ae', Æ: 'AE', œ: 'oe', Œ: 'OE', ø: 'o', Ø: 'O', ł: 'l', Ł: 'L', đ: 'd', Đ: 'D', ð: 'd', Ð: 'D',
+  þ: 'th', Þ: 'TH', ı: 'i', ħ: 'h', Ħ: 'H', ŋ: 'ng', Ŋ: 'NG', ĸ: 'k',
+};
+
+/**
+ * Fold to ASCII letters and digits: accents dropped (NFKD), a few letters mapped (ß→ss, ø→o, ł→l), everything
+ * else removed. Scripts without a Latin reading (CJK, Cyrillic, Arabic…) fold to the empty string.
+ */
+export function asciiFold(s: string): string {
+  return s
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/gu, '')
+    .replace(/[^ -~]/gu, (c) => FOLD[c] ?? '')
+    .replace(/[^A-Za-z0-9]/gu, '');
+}
