@@ -419,6 +419,32 @@ export function searchSuite(): void {
       });
     }
 
+    test('active filters apply to Search Papers and show in the view; a change marks the results until Refresh', async () => {
+      const { label } = await freshKey('pro');
+      const core = (await api()).core() as unknown as { filters: { set(f: object): Promise<void>; clear(): Promise<void>; describe(): string } };
+      try {
+        await core.filters.set({ year_min: 2015, human: true });
+        const out = await run<SearchOutcome>(Commands.searchPapers, 'sleep');
+        assert.ok(out && out.outcome !== 'error', out?.message);
+        const sent = await searches(label);
+        assert.equal(param(sent[0], 'year_min'), '2015');
+        assert.equal(param(sent[0], 'human'), 'true');
+        const view = (await api()).results.treeView;
+        const filters = core.filters.describe();
+        assert.ok(filters.length > 0);
+        assert.ok(view?.description?.includes(filters), `${view?.description} lacks ${filters}`);
+        await core.filters.set({ year_min: 2018 });
+        assert.match(view?.description ?? '', /filters changed/);
+        assert.equal((await searches(label)).length, 1, 'a filter change spent a call by itself');
+        const refreshed = await run<SearchOutcome>(Commands.refreshResults);
+        assert.equal(refreshed?.requests, 1);
+        assert.equal(param((await searches(label))[1], 'year_min'), '2018');
+        assert.doesNotMatch(view?.description ?? '', /filters changed/);
+      } finally {
+        await core.filters.clear();
+      }
+    });
+
     test('a request that breaks a parameter rule is never sent: one sentence naming the field, no call', async () => {
       const { label } = await freshKey('pro');
       const out = await run<SearchOutcome>(Commands.searchPapers, { query: 'sleep', filters: { month_min: 3 } });

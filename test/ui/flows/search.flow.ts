@@ -27,7 +27,7 @@ export const flow = defineFlow({
     'draft.md': `# Draft: feedback in maths classrooms\n\nOur claim: the ${SENTENCE} is positive.\n\nMore text follows here.\n`,
   },
   timeoutMs: 240_000,
-  async run({ driver, emulator, check, shot }) {
+  async run({ driver, emulator, extensionId, check, shot }) {
     const page = driver.page as FullPage;
     const pane = driver.viewPane(VIEW);
 
@@ -105,9 +105,13 @@ export const flow = defineFlow({
       await shot('04-load-more');
     });
 
-    await check('the status bar is visible with the results', async () => {
-      const items = await driver.statusBarItems();
-      assert.ok(items.length > 0);
+    await check('the status bar counts the one call the 40 papers cost (Load More came from the buffer)', async () => {
+      const ours = await driver.waitUntil('Research Desk status bar item', async () => {
+        const items = await driver.extensionStatusBarItems(extensionId);
+        return items.length ? items : undefined;
+      });
+      const text = ours.map((i) => `${i.text} ${i.ariaLabel}`).join(' | ');
+      assert.match(text, /\b1 used\b|\b499\b/, text);
       await shot('05-status-bar');
     });
   },
