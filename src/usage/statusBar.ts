@@ -9,6 +9,11 @@ export { USAGE_STATUS_ITEM_ID };
 /** Escapes text for a MarkdownString (the origin comes from a setting; nothing is trusted). */
 const md = (s: string): string => s.replace(/[\\`*_{}[\]#|<>~!]/g, '\\$&');
 
+function searchesText(s: UsageSnapshot): string {
+  const n = s.searches === 1 ? vscode.l10n.t('1 search') : vscode.l10n.t('{0} searches', s.searches);
+  return s.correctedTo === undefined ? n : vscode.l10n.t('{0} as corrected from the dashboard, then {1}', s.correctedTo, n);
+}
+
 /** Status-bar text for a snapshot: "$(pulse) 412 / 500", "$(pulse) 12 used" when the plan is unknown. */
 export function usageText(s: UsageSnapshot): string {
   if (s.pastDue) return `$(error) ${vscode.l10n.t('Billing past due')}`;
@@ -32,7 +37,7 @@ export function usageTooltip(s: UsageSnapshot): vscode.MarkdownString {
     `**${md(vscode.l10n.t('Research Desk: monthly calls'))}**`,
     '',
     `${md(vscode.l10n.t('Plan'))}: ${md(plan)}`,
-    `${md(vscode.l10n.t('Calls this machine spent this month'))}: ${s.spent} (${md(s.searches === 1 ? vscode.l10n.t('1 search') : vscode.l10n.t('{0} searches', s.searches))})`,
+    `${md(vscode.l10n.t('Calls this machine spent this month'))}: ${s.spent} (${md(searchesText(s))})`,
   ];
   if (s.left !== undefined && s.included !== undefined && Number.isFinite(s.included)) lines.push(`${md(vscode.l10n.t('Estimated calls left'))}: ${s.left} / ${s.included}`);
   if (s.exhausted) lines.push('', `$(warning) ${md(vscode.l10n.t('The service says all included calls of this month are used; they reset on {0}.', s.resetDate))}`);

@@ -33,8 +33,10 @@ export interface UsageRecord {
   exhaustedUntil?: string;
   /** A 402 was answered: billing is past due. */
   pastDue?: boolean;
-  /** Number of searches recorded (for the tooltip). */
+  /** Number of searches recorded (for the tooltip; since the last correction). */
   searches?: number;
+  /** The figure typed in "Correct the count", if the count was corrected this month. */
+  correctedTo?: number;
 }
 
 export interface UsageSnapshot {
@@ -42,6 +44,8 @@ export interface UsageSnapshot {
   month: string;
   spent: number;
   searches: number;
+  /** The figure typed in "Correct the count" this month (searches counts those since). */
+  correctedTo: number | undefined;
   /** The plan used for the figures (setting, else inferred), undefined when unknown. */
   plan: PlanId | undefined;
   /** Where the plan comes from. */
@@ -163,6 +167,7 @@ export class UsageLedger extends Disposable implements vscode.Disposable {
       month: rec.month,
       spent: rec.spent,
       searches: rec.searches ?? 0,
+      correctedTo: rec.correctedTo,
       plan,
       planSource,
       included,
@@ -217,6 +222,8 @@ export class UsageLedger extends Disposable implements vscode.Disposable {
     if (!Number.isSafeInteger(callsUsed) || callsUsed < 0) throw new RangeError(vscode.l10n.t('The number of calls used must be a whole number, 0 or more.'));
     const rec = this.record();
     rec.spent = callsUsed;
+    rec.correctedTo = callsUsed;
+    rec.searches = 0;
     const included = this.snapshot().included;
     if (included !== undefined && callsUsed < included) delete rec.exhaustedUntil;
     this.save(rec);

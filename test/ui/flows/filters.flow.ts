@@ -111,5 +111,21 @@ export const flow = defineFlow({
       await driver.waitUntil('88 / 500 in the status bar', async () => /88 \/ 500/.test(await usageItem().innerText()));
       await shot('07-status-corrected');
     });
+
+    await check('when the service says the month is used up, the item shows 0 with the reset date on a warning background', async () => {
+      const control = emulator.control as { setUsage(key: string, used: number): unknown };
+      await control.setUsage(emulator.keys.pro!, 500);
+      await driver.runCommand('Research Desk: Search Papers');
+      await driver.answerInput('walking and blood pressure');
+      await driver.waitUntil('0 / 500 in the status bar', async () => /\b0 \/ 500/.test(await usageItem().innerText()), 30_000);
+      const cls = (await usageItem().getAttribute('class')) ?? '';
+      const style = (await usageItem().getAttribute('style')) ?? '';
+      assert.ok(/warning/.test(cls) || /background/.test(style), `no warning background: class="${cls}" style="${style}"`);
+      await usageItem().hover();
+      const hover = page.locator('.monaco-hover, .workbench-hover').filter({ hasText: /included calls of this month are used/ }).first();
+      await hover.waitFor({ state: 'visible', timeout: 10_000 });
+      assert.match(await hover.innerText(), /reset on \d{4}-\d{2}-\d{2}/);
+      await shot('08-status-used-up');
+    });
   },
 });
