@@ -61,7 +61,9 @@ function note(env: MarkerEnv, key: string, resolved: boolean): void {
 function citeMarkerRule(state: StateInline, silent: boolean): boolean {
   const src = state.src;
   const start = state.pos;
-  if (src.charCodeAt(start) !== 0x5b /* [ */ || state.linkLevel > 0) return false;
+  // Silent mode is only used by parseLinkLabel (skipToken): there a marker must count as a plain
+  // bracket pair, or `[see [1.1]](https://…)` would be refused as a nested link.
+  if (silent || src.charCodeAt(start) !== 0x5b /* [ */ || state.linkLevel > 0) return false;
   const env = state.env as Partial<MarkerEnv> | undefined;
   if (!env?.citeIndex) return false;
   const limit = Math.min(state.posMax, start + MAX_SPAN);
@@ -77,7 +79,7 @@ function citeMarkerRule(state: StateInline, silent: boolean): boolean {
   if (end < 0) return false;
   const inner = src.slice(start + 1, end);
   if (!GROUP.test(inner)) return false;
-  if (!silent) {
+  {
     const full = env as MarkerEnv;
     const parts = inner.split(SEP);
     const single = parts.length === 1;

@@ -150,13 +150,17 @@ export function renderReferences(index: CitationIndex, idPrefix: string, labels:
     if (r.paperId) attrs.push(`data-paper-id="${e(r.paperId)}"`);
     if (r.url) attrs.push(`data-url="${e(r.url)}"`);
     out.push(`<li ${attrs.join(' ')}>`);
-    const parts = [`<cite class="reference-title">${e(title)}</cite>`];
-    if (r.authors.length > 0) parts.push(`<span class="reference-authors">${e(formatAuthors(r.authors))}</span>`);
+    // [html, plain text] of each part; parts are joined by ". " unless the text ends in a period.
+    const parts: [string, string][] = [[`<cite class="reference-title">${e(title)}</cite>`, title]];
+    if (r.authors.length > 0) {
+      const a = formatAuthors(r.authors);
+      parts.push([`<span class="reference-authors">${e(a)}</span>`, a]);
+    }
     const where = [r.journal ? `<span class="reference-journal">${e(r.journal)}</span>` : '', r.year !== undefined ? `<span class="reference-year">${r.year}</span>` : '']
       .filter(Boolean)
       .join(', ');
-    if (where) parts.push(where);
-    let entry = `${parts.join('. ')}.`;
+    if (where) parts.push([where, 'x']);
+    let entry = parts.map(([html, text]) => (/[.?!]$/.test(text) ? html : `${html}.`)).join(' ');
     if (r.url) entry += ` <a class="reference-link" href="${e(r.url)}" rel="noopener noreferrer">${e(r.url)}</a>`;
     out.push(`<p class="reference-entry">${entry}</p>`);
     if (r.quotes.length > 0) {
