@@ -110,6 +110,8 @@ export const flow = defineFlow({
         const items = await driver.extensionStatusBarItems(extensionId);
         return items.length ? items : undefined;
       });
+      await page.mouse.move(1000, 700); // away from the tree, so no tooltip covers the shot
+      await page.waitForTimeout(500);
       const text = ours.map((i) => `${i.text} ${i.ariaLabel}`).join(' | ');
       assert.match(text, /\b1 used\b|\b499\b/, text);
       await shot('05-status-bar');
