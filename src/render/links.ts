@@ -12,6 +12,7 @@ const MAX_URL_LENGTH = 2048;
  * Rejected: every scheme but `https:` (also `http:` and `mailto:`), scheme-relative and relative
  * URLs, URLs with whitespace, control characters or backslashes anywhere (the URL parser would
  * silently drop tabs and newlines: `java\tscript:`), credentials (`https://bank.com@evil.example`),
+ * single-label hosts (`https://intranet/`),
  * and anything over 2,048 characters.
  */
 export function safeHttpsUrl(url: unknown): string | undefined {
@@ -25,7 +26,10 @@ export function safeHttpsUrl(url: unknown): string | undefined {
   } catch {
     return undefined;
   }
-  if (u.protocol !== 'https:' || u.hostname === '' || u.username !== '' || u.password !== '') return undefined;
+  if (u.protocol !== 'https:' || u.username !== '' || u.password !== '') return undefined;
+  // A public host name (with a dot) or an IPv6 literal: refuses `https://user/` left over from
+  // `https://user:pass@…` by linkify, and intranet single-label names.
+  if (!u.hostname.includes('.') && !u.hostname.startsWith('[')) return undefined;
   return u.href;
 }
 
