@@ -55,26 +55,77 @@ export function entryType(paper: CitablePaper): { type: EntryType; preprint: boo
 export const isValidKey = (key: string): boolean => /^[^\s,{}()"#%'=\\~]+$/u.test(key);
 
 const LIGATURE_RUN = /([-`'<>,!?]{2,})/u;
+/**
+ * Runs of Greek letters stay UTF-8: the library writes Greek as math-mode macros, which is right for a symbol
+ * (α-synuclein → `$\alpha$-synuclein`) but not for words (and it glues `\delta` to a following `o`).
+ */
+const GREEK_WORD = /(\p{Script=Greek}{2,})/u;
+
+/** Join LaTeX pieces; a piece ending in a control word gets `{}` so the next character is not eaten. */
+const joinTex = (pieces: string[], sep = ''): string =>
+  pieces.map((p, i) => (i < pieces.length - 1 && /\\[A-Za-z]+$/u.test(p) ? `${p}{}` : p)).join(sep);
+
+type Tx = { tolatex(s: string): string };
+const reversible = new WeakMap<Tx, Map<string, boolean>>();
+
+/**
+ * Whether the library writes this character so that its own parser reads it back (checked once per character).
+ * A few do not (stacked accents like ễ, ‘single quotes’ written as ` and '): those stay UTF-8, which LaTeX reads
+ * since 2018 and biber always did.
+ */
+function isReversible(tx: Tx, c: string): boolean {
+  let memo = reversible.get(tx);
+  if (!memo) reversible.set(tx, (memo = new Map<string, boolean>()));
+  let ok = memo.get(c);
+  if (ok === undefined) {
+    const back = bibtexLibrary().parse(`@misc{x, title = {a${tx.tolatex(c)}{}a}}`).entries[0]?.fields['title'];
+    ok = typeof back === 'string' && back.normalize('NFC') === `a${c}a`;
+    memo.set(c, ok);
+  }
+  return ok;
+}
+
+function convert(tx: Tx, text: string): string {
+  const pieces: string[] = [];
+  for (const [i, part] of text.normalize('NFC').split(GREEK_WORD).entries()) {
+    if (i % 2 === 1) pieces.push(part);
+    else if (part) {
+      // Runs of characters the library writes reversibly go through it; the others are kept as they are.
+      let run = '';
+      for (const c of part) {
+        if (c.charCodeAt(0) < 0x80 || isReversible(tx, c)) run += c;
+        else {
+          if (run) pieces.push(tx.tolatex(run));
+          run = '';
+          pieces.push(c);
+        }
+      }
+      if (run) pieces.push(tx.tolatex(run));
+    }
+  }
+  return joinTex(pieces);
+}
 
 /** Escape text for a BibTeX field value with the library; ligature runs split with `{}`. */
 export function escapeText(text: string): string {
   const { text: tx } = bibtexLibrary();
-  return squash(text)
-    .split(LIGATURE_RUN)
-    .map((part, i) => (i % 2 === 1 ? [...part].map((c) => tx.tolatex(c)).join('{}') : part ? tx.tolatex(part) : ''))
-    .join('');
+  return joinTex(
+    squash(text)
+      .split(LIGATURE_RUN)
+      .map((part, i) => (i % 2 === 1 ? [...part].map((c) => tx.tolatex(c)).join('{}') : part ? convert(tx, part) : '')),
+  );
 }
 
 function escapeNamePart(text: string): string {
   const { creator } = bibtexLibrary();
-  const out = creator.tolatex(squash(text));
+  const out = convert(creator, squash(text));
   // A literal "and" would split the list; braces keep it inside the name.
   return / and /iu.test(` ${out} `) ? `{${out}}` : out;
 }
 
 /** A name as BibTeX writes it: "von Last, First" (or `{Literal}`). */
 export function nameToBibtex(n: PersonName): string {
-  if (n.literal || (!n.given && /\s/u.test(n.family))) return `{${bibtexLibrary().creator.tolatex(n.family)}}`;
+  if (n.literal || (!n.given && /\s/u.test(n.family))) return `{${convert(bibtexLibrary().creator, n.family)}}`;
   const last = `${n.particle ? `${escapeNamePart(n.particle)} ` : ''}${escapeNamePart(n.family)}`;
   return n.given ? `${last}, ${escapeNamePart(n.given)}` : last;
 }
@@ -103,7 +154,7 @@ export function escapeTitle(title: string, protect: TitleProtection = 'acronyms'
     } else run.push(w);
   }
   flush();
-  return out.join(' ');
+  return joinTex(out, ' ');
 }
 
 /** `url`/`doi` text for a verbatim field (see the file comment). */
