@@ -64,7 +64,10 @@ export class PaperCommands extends Disposable {
     for (const url of urls) if (url) await vscode.env.openExternal(vscode.Uri.parse(url, true));
     const opened = urls.filter((u): u is string => !!u);
     if (opened.length < papers.length) {
-      const message = vscode.l10n.t('{0} of the papers have no safe (https) link to open.', papers.length - opened.length);
+      const message =
+        papers.length === 1
+          ? vscode.l10n.t('This paper has no safe (https) link to open.')
+          : vscode.l10n.t('{0} of the {1} papers have no safe (https) link to open.', papers.length - opened.length, papers.length);
       this.log.warn(`Open Paper: ${papers.length - opened.length} link(s) refused (not https).`);
       void vscode.window.showWarningMessage(message);
       return { done: opened.length > 0, value: opened.join('\n'), message };

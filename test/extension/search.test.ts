@@ -471,6 +471,20 @@ export function searchSuite(): void {
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     });
 
+    test('Open Paper refuses a link that is not https; Open DOI says when there is no DOI (nothing opened)', async () => {
+      await freshKey('pro');
+      await run<SearchOutcome>(Commands.searchPapers, BIG);
+      const node = paperNodes(await roots())[0]!;
+      for (const url of ['javascript:alert(1)', 'command:workbench.action.quit', 'http://example.com/p', 'file:///etc/passwd']) {
+        const res = await run<PaperActionResult>(Commands.openPaper, { ...node, paper: { ...node.paper, url } });
+        assert.equal(res?.done, false, url);
+        assert.match(res.message ?? '', /no safe \(https\) link/);
+      }
+      const noDoi = await run<PaperActionResult>(Commands.openDoi, { ...node, paper: { ...node.paper, doi: null } });
+      assert.equal(noDoi?.done, false);
+      assert.match(noDoi.message ?? '', /no DOI/);
+    });
+
     test('a quota 429 names the reset date the emulator gives', async () => {
       const { key } = await freshKey('pro', { used: 500 });
       const usage = await control<{ resetsOn: string }>('getUsage', key);
