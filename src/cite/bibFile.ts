@@ -216,7 +216,9 @@ function stringDefs(file: BibFile): string {
 export function entryFields(file: BibFile, entry: BibEntry): Record<string, unknown> {
   const defs = stringDefs(file);
   const lib = bibtexLibrary().parse(`${defs}\n${file.text.slice(entry.start, entry.end)}`);
-  return (lib.entries[0]?.fields as Record<string, unknown> | undefined) ?? {};
+  const fields = lib.entries[0]?.fields;
+  // Composed accents (NFC), whatever form the parser builds them in.
+  return fields ? (JSON.parse(JSON.stringify(fields).normalize('NFC')) as Record<string, unknown>) : {};
 }
 
 /** The DOI of an entry's raw `doi` field (or a doi.org `url`), normalised; undefined if none. */
