@@ -40,7 +40,7 @@ describe('render: hostile input', () => {
   it('links with dangerous schemes render as text, however they are spelled', () => {
     const urls = [
       'javascript:alert(1)', 'JaVaScRiPt:alert(1)', 'java\tscript:alert(1)', '&#106;avascript:alert(1)', '&#x6A;avascript:alert(1)',
-      'javascript&colon;alert(1)', ' javascript:alert(1)', '\u0000javascript:alert(1)', 'vbscript:msgbox(1)',
+      'javascript&colon;alert(1)', 'java&#9;script:alert(1)', 'java&NewLine;script:alert(1)', '%6Aavascript:alert(1)', 'jav&#x09;ascript:alert(1)', ' javascript:alert(1)', '\u0000javascript:alert(1)', 'vbscript:msgbox(1)',
       'vscode:extension/evil.ext', 'vscode://evil.ext/run', 'command:workbench.action.terminal.new', 'command:_workbench.downloadResource?%5B%22x%22%5D',
       'data:text/html,<script>alert(1)</script>', 'data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==', 'data:image/png;base64,iVBOR',
       'file:///etc/passwd', 'file://C:/Windows/win.ini', 'http://example.org/', 'mailto:a@example.org', 'ftp://example.org/x',
@@ -116,6 +116,14 @@ describe('render: hostile input', () => {
     assert.deepEqual(r.unresolvedMarkers, ['1.2'], 'a malformed snippet marker does not resolve');
     const paper2 = els.find((e) => e.attrs.id === 'cite-2')!;
     assert.equal(paper2.attrs['data-url'], 'https://ok.example/p%22onmouseover=%22x');
+  });
+
+  it('duplicate snippet markers keep ids unique (the first quote owns the marker)', () => {
+    const c = citation(1, 0, { snippets: [{ marker: '[1.1]', quote: 'first', section: 'A' }, { marker: '[1.1]', quote: 'second', section: 'B' }] });
+    const r = renderAnswerDetailed('[1.1]', [c]);
+    const els = assertSafe(r.html);
+    assert.equal(els.find((e) => e.attrs.id === 'cite-1-1-text')!.text, 'first');
+    assert.deepEqual(r.warnings, ['duplicate snippet marker [1.1]']);
   });
 
   it('control characters and lone surrogates are removed from citation text', () => {

@@ -59,7 +59,9 @@ const ATTRS = new Set(['class', 'href', 'id', 'role', 'rel', 'title', 'value', '
  */
 export function assertSafe(html: string): El[] {
   const els = elements(html);
-  const ids = new Set(els.map((e) => e.attrs.id).filter((x): x is string => x !== undefined));
+  const idList = els.map((e) => e.attrs.id).filter((x): x is string => x !== undefined);
+  const ids = new Set(idList);
+  assert.equal(ids.size, idList.length, 'ids are unique');
   for (const e of els) {
     assert.ok(TAGS.has(e.tag), `unexpected element <${e.tag}>`);
     for (const [name, value] of Object.entries(e.attrs)) {
