@@ -99,7 +99,7 @@ export function findCitations(text: string, flavour: CiteFlavour): CitationSpan[
   if (flavour === 'latex') {
     for (const m of text.matchAll(LATEX_CITE)) {
       const start = m.index;
-      const braceOpen = start + m[0].length - m[3]!.length - 1;
+      const braceOpen = start + m[0].length - m[3]!.length - 2;
       const keys: KeySpan[] = [];
       const re = /[^,\s]+/gu;
       for (const k of m[3]!.matchAll(re)) keys.push({ key: k[0], start: braceOpen + 1 + k.index, end: braceOpen + 1 + k.index + k[0].length });
