@@ -33,7 +33,8 @@ export function latexBibliographies(text: string): string[] {
 
 const unquote = (s: string): string => {
   const t = s.trim();
-  if ((t.startsWith('"') && t.endsWith('"')) || (t.startsWith("'") && t.endsWith("'"))) return t.slice(1, -1);
+  const q = /^"((?:[^"\\]|\\.)*)"|^'((?:[^']|'')*)'/u.exec(t);
+  if (q) return q[1] !== undefined ? q[1].replace(/\\(.)/gu, '$1') : q[2]!.replace(/''/gu, "'");
   return t.replace(/\s+#.*$/u, '').trim();
 };
 

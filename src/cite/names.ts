@@ -15,7 +15,7 @@ export interface PersonName {
 
 const CJK = /[\u1100-\u11ff\u3040-\u30ff\u3130-\u318f\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]/u;
 const ORG =
-  /[&\d]|\b(?:group|consortium|collaboration|collaborative|organi[sz]ation|society|association|committee|investigators|team|institute|network|council|agency|foundation|university|working|study)\b/iu;
+  /&|\b(?:group|consortium|collaboration|collaborative|organi[sz]ation|society|association|committee|investigators|team|institute|network|council|agency|foundation|university|working|study)\b/iu;
 
 /** Normalise white space (tabs, newlines, NBSP) to single spaces and trim. */
 export const squash = (s: string): string => s.replace(/\s+/gu, ' ').trim();
