@@ -59,6 +59,7 @@ interface Env extends MarkerEnv {
   idPrefix: string;
   labels: RenderLabels;
   topHeadingLevel: number;
+  openTags: Map<string, string>;
 }
 
 const LANG = /^[A-Za-z0-9_+#.-]{1,32}$/;
@@ -139,20 +140,30 @@ function md(): MarkdownIt.MarkdownIt {
   rules.cite_marker = (tokens, idx, _options, env) => {
     const meta = tokens[idx]!.meta as unknown as CiteMeta;
     const e = env as unknown as Env;
-    const target = meta.quote?.id ?? meta.ref.id;
-    const attrs = [
-      'class="cite"',
-      `href="#${target}"`,
-      `data-marker="${meta.key}"`,
-      `data-n="${meta.ref.n}"`,
-      'role="doc-noteref"',
-      `aria-label="${escapeHtml(markerLabel(meta.key, meta.ref, e.labels))}"`,
-    ];
-    if (meta.quote?.id) attrs.push(`aria-describedby="${meta.quote.id}-text"`);
-    return `<a ${attrs.join(' ')}>${escapeHtml(meta.text)}</a>`;
+    // The opening tag of a key is the same every time: built once per render.
+    let open = e.openTags.get(meta.key);
+    if (open === undefined) {
+      open = openTag(meta, e);
+      e.openTags.set(meta.key, open);
+    }
+    return `${open}${escapeHtml(meta.text)}</a>`;
   };
   engine = m;
   return m;
+}
+
+function openTag(meta: CiteMeta, e: Env): string {
+  const target = meta.quote?.id ?? meta.ref.id;
+  const attrs = [
+    'class="cite"',
+    `href="#${target}"`,
+    `data-marker="${meta.key}"`,
+    `data-n="${meta.ref.n}"`,
+    'role="doc-noteref"',
+    `aria-label="${escapeHtml(markerLabel(meta.key, meta.ref, e.labels))}"`,
+  ];
+  if (meta.quote?.id) attrs.push(`aria-describedby="${meta.quote.id}-text"`);
+  return `<a ${attrs.join(' ')}>`;
 }
 
 /** Render the answer and its references; see `RenderedAnswer`. */
@@ -161,7 +172,7 @@ export function renderAnswerDetailed(markdown: string | null | undefined, citati
   const labels = { ...DEFAULT_LABELS, ...options.labels };
   const top = Math.min(6, Math.max(2, Math.trunc(options.topHeadingLevel ?? 2)));
   const citeIndex = indexCitations(citations, idPrefix, options.paperInfo);
-  const env: Env = { citeIndex, used: [], unresolved: [], seen: new Set(), idPrefix, labels, topHeadingLevel: top };
+  const env: Env = { citeIndex, used: [], unresolved: [], seen: new Set(), idPrefix, labels, topHeadingLevel: top, openTags: new Map() };
   const src = typeof markdown === 'string' ? markdown : '';
   const bodyHtml = `<div class="answer-body">\n${md().render(src, env as unknown as MarkdownIt.Env)}</div>\n`;
   const referencesHtml = renderReferences(citeIndex, idPrefix, labels, options.actions !== false, top);
