@@ -1,0 +1,52 @@
+import * as assert from 'node:assert/strict';
+import type { Citation } from '../../../src/api/schemas';
+import { convertAnswer } from '../../../src/cite/answer';
+
+const citations: Citation[] = [
+  { n: 1, paper_id: 'p1', title: 'One', year: 2020, journal: 'J', url: 'https://x/1', snippets: [{ marker: '1.1', quote: 'Creatine helped.', section: 'Results' }, { marker: '[1.2]', quote: 'Effects  were\nsmall.', section: null }] },
+  { n: 2, paper_id: 'p2', title: 'Two', year: 2021, journal: 'J', url: 'https://x/2', snippets: [] },
+  { n: 3, paper_id: 'p3', title: 'Three (no key)', year: 2022, journal: 'J', url: 'https://x/3', snippets: null },
+];
+const keys = new Map([
+  ['p1', 'smith2020one'],
+  ['p2', 'li2021two'],
+]);
+
+describe('cite/answer', () => {
+  const answer = 'Creatine helps [1.1]. It is small [1.2, 2]; see also [2] and [3].\n\n`code [1]`\n\n```\n[2]\n```\nEscaped \\[1] and a link [1](https://x).';
+
+  it('turns marker groups into one citation per group, papers de-duplicated, in each flavour', () => {
+    const md = convertAnswer(answer, citations, { flavour: 'pandoc', keys });
+    assert.equal(
+      md.text,
+      'Creatine helps [@smith2020one]. It is small [@smith2020one; @li2021two]; see also [@li2021two] and [3].\n\n`code [1]`\n\n```\n[2]\n```\nEscaped \\[1] and a link [1](https://x).',
+    );
+    assert.deepEqual(md.keys, ['smith2020one', 'li2021two']);
+    assert.deepEqual(md.unresolved, ['3']);
+    const tex = convertAnswer('A [1.1; 2] B [2]', citations, { flavour: 'latex', keys, latexCommand: 'citep' });
+    assert.equal(tex.text, 'A \\citep{smith2020one,li2021two} B \\citep{li2021two}');
+    const typ = convertAnswer('A [1.1, 2].', citations, { flavour: 'typst', keys });
+    assert.equal(typ.text, 'A @smith2020one @li2021two.');
+  });
+
+  it('footnotes: quoted markers become footnotes holding the quote and the citation (Pandoc only)', () => {
+    const r = convertAnswer('Helps [1.1]. Small [1.2, 2]. Again [1.1].', citations, { flavour: 'pandoc', keys, footnotes: true });
+    assert.equal(
+      r.text,
+      'Helps [^1.1]. Small [@li2021two][^1.2]. Again [^1.1].\n\n[^1.1]: “Creatine helped.” [@smith2020one].\n[^1.2]: “Effects were small.” [@smith2020one].\n',
+    );
+    assert.deepEqual(r.keys, ['smith2020one', 'li2021two']);
+    assert.equal(convertAnswer('Helps [1.1].', citations, { flavour: 'latex', keys, footnotes: true }).text, 'Helps \\cite{smith2020one}.', 'LaTeX: no footnotes');
+  });
+
+  it('plain documents use the caller\'s in-text form', () => {
+    const r = convertAnswer('X [1.1, 2].', citations, { flavour: 'plain', keys, plain: (cs) => `(${cs.map((c) => c.title).join('; ')})` });
+    assert.equal(r.text, 'X (One; Two).');
+  });
+
+  it('leaves unknown markers and non-marker brackets alone', () => {
+    const r = convertAnswer('[9] [1-3] [ 1 ] [a] [1.1.1] [1.9]', citations, { flavour: 'pandoc', keys });
+    assert.equal(r.text, '[9] [1-3] [ 1 ] [a] [1.1.1] [@smith2020one]');
+    assert.deepEqual(r.unresolved, ['9']);
+  });
+});
