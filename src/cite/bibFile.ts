@@ -9,6 +9,7 @@ import { normaliseDoi, toBibtex, unescapeVerbatim, yearOf, type BibtexOptions, t
 import { LineIndex, newlineOf, type Range, type TextEdit } from './edit';
 import { citeKey, DEFAULT_KEY_SCHEME } from './keys';
 import { bibtexLibrary } from './library';
+import { asciiFold } from './names';
 
 export interface BibEntry {
   /** Entry type in lower case (`article`). */
@@ -146,11 +147,13 @@ function readKey(text: string, from: number): { key: string; keyStart: number; a
   return { key: r[1]!, keyStart: from + r[0].indexOf(r[1]!), after: m.lastIndex };
 }
 
+const isWs = (c: number): boolean => c === 32 || (c >= 9 && c <= 13) || c === 160;
+
 /** Read `name = value` pairs between `from` and `end`; returns the offset where reading failed, if it did. */
 function readFields(text: string, from: number, end: number, raw: Record<string, string>): number | undefined {
   let j = from;
   const ws = (): void => {
-    while (j < end && /[\s,]/u.test(text[j]!)) j++;
+    while (j < end && (isWs(text.charCodeAt(j)) || text.charCodeAt(j) === 44)) j++;
   };
   for (;;) {
     ws();
@@ -160,12 +163,12 @@ function readFields(text: string, from: number, end: number, raw: Record<string,
     const nm = name.exec(text);
     if (!nm) return j;
     j = name.lastIndex;
-    while (j < end && /\s/u.test(text[j]!)) j++;
+    while (j < end && isWs(text.charCodeAt(j))) j++;
     if (text[j] !== '=') return j;
     j++;
     const parts: string[] = [];
     for (;;) {
-      while (j < end && /\s/u.test(text[j]!)) j++;
+      while (j < end && isWs(text.charCodeAt(j))) j++;
       const c = text[j];
       if (c === '{') {
         const close = matchClose(text, j + 1, '}', end);
@@ -192,7 +195,7 @@ function readFields(text: string, from: number, end: number, raw: Record<string,
         parts.push(b[0]);
         j = bare.lastIndex;
       }
-      while (j < end && /\s/u.test(text[j]!)) j++;
+      while (j < end && isWs(text.charCodeAt(j))) j++;
       if (text[j] === '#') j++;
       else break;
     }
@@ -223,6 +226,13 @@ export function entryFields(file: BibFile, entry: BibEntry): Record<string, unkn
 
 /** The DOI of an entry's raw `doi` field (or a doi.org `url`), normalised; undefined if none. */
 export function entryDoi(entry: BibEntry): string | undefined {
+  if (doiMemo.has(entry)) return doiMemo.get(entry);
+  const doi = readEntryDoi(entry);
+  doiMemo.set(entry, doi);
+  return doi;
+}
+const doiMemo = new WeakMap<BibEntry, string | undefined>();
+function readEntryDoi(entry: BibEntry): string | undefined {
   const raw = entry.raw['doi'] ?? (/doi\.org\//iu.test(entry.raw['url'] ?? '') ? entry.raw['url'] : undefined);
   return raw === undefined ? undefined : doiKey(unescapeVerbatim(raw.replace(/[{}]/gu, '')));
 }
@@ -247,6 +257,17 @@ export function titleKey(title: string): string {
     .replace(/[^\p{L}\p{N}]+/gu, '');
 }
 
+const LETTER_MACROS: Record<string, string> = { aa: 'a', AA: 'a', o: 'o', O: 'o', l: 'l', L: 'l', ss: 'ss', ae: 'ae', AE: 'ae', oe: 'oe', OE: 'oe', i: 'i', j: 'j' };
+
+/**
+ * A rough ASCII form of a title, the same for a Unicode title and its LaTeX (`{\"u}` and `ü` → `u`, `{\o}` and
+ * `ø` → `o`, other macros and all punctuation dropped): equal rough forms are necessary for equal titles.
+ */
+function roughTitle(s: string, latex: boolean): string {
+  const t = latex ? s.replace(/\\([A-Za-z]+)\s*|\\./gu, (_m, name: string | undefined) => (name ? LETTER_MACROS[name] ?? '' : '')) : s;
+  return asciiFold(t).toLowerCase();
+}
+
 /**
  * The entry already holding this paper: same DOI (case-insensitive, resolver prefix ignored), else — when the paper
  * or the entry has no DOI — the same title (normalised) and year. Title comparison parses only the entries of that
@@ -261,10 +282,13 @@ export function findEntry(file: BibFile, paper: CitablePaper): BibEntry | undefi
   const year = yearOf(paper);
   const title = titleKey(paper.title ?? '');
   if (year === undefined || !title) return undefined;
+  const rough = roughTitle(paper.title ?? '', false);
   for (const e of file.entries) {
     if ((e.raw['year'] ?? e.raw['date'] ?? '').trim().slice(0, 4) !== String(year)) continue;
     const eDoi = entryDoi(e);
     if (doi && eDoi && eDoi !== doi) continue;
+    // Cheap necessary condition first: the library parses only entries whose raw title could be the same.
+    if (roughTitle(e.raw['title'] ?? '', true) !== rough) continue;
     const t = entryFields(file, e)['title'];
     if (typeof t === 'string' && titleKey(t) === title) return e;
   }

@@ -88,6 +88,9 @@ describe('cite/bibFile', () => {
     assert.equal(findEntry(f, { title: 'DNA repair in Österreich', publish_year: 2021 }), undefined, 'another year');
     assert.equal(findEntry(f, { title: 'DNA repair in Österreich', publish_year: 2020, doi: '10.9/other' }), undefined, 'two different DOIs');
     assert.equal(findEntry(f, { title: 'A Book with ümlaut "quotes"', publish_year: 2019, doi: '10.9/x' })?.key, 'jones2019book', 'entry without DOI');
+    const macros = parseBibFile('@article{m, title = {{\\AA}ngstr{\\"o}m, {\\o}l and {\\L}{\\\'o}d{\\\'z} --- {\\cyrchar\\CYRI}}, year = 2001}');
+    assert.equal(findEntry(macros, { title: 'Ångström, øl and Łódź — И', publish_year: 2001 })?.key, 'm', 'letters written as macros');
+    assert.equal(findEntry(macros, { title: 'Angstrom, ol and Lodz — Я', publish_year: 2001 }), undefined, 'a different letter is another title');
     const escaped = parseBibFile(toBibtex({ title: 'T', doi: '10.1000/a_b%c#{}' }, 'k'));
     assert.equal(findEntry(escaped, { doi: '10.1000/A_B%C#{}' })?.key, 'k', 'our own escaping reads back as the same DOI');
   });
