@@ -13,6 +13,8 @@
  *      (HTTP on a keep-alive connection, ranking, serialisation), median (goal < 20 ms) and p90;
  *      plus ranking alone (engine, no HTTP) for reference.
  *
+ * Then bench/search.ts (calls charged for paging and repeats) and bench/render.ts (renderAnswer).
+ *
  * Then the real-VS Code activation benchmark (bench/activation.ts, someone else's) runs as a
  * child process when that file exists and the `.vscode-test/code-server` cache is present. It
  * builds the production bundle and the VSIX and opens VS Code windows (minutes): skip it with
@@ -29,6 +31,7 @@ import { createClient, type SearchParams } from '../src/api';
 import { searchQueryString } from '../src/api/params';
 import { getEngine, sampleQueries, startEmulator } from '../test/emulator';
 import { type BenchResult, median, recordResults, RESULTS_FILE } from './results';
+import { runRenderBench } from './render';
 import { measureResultsView, measureSearchPlan } from './search';
 
 const ROOT = join(__dirname, '..');
@@ -198,6 +201,8 @@ async function main(): Promise<void> {
   recordResults(await measureSearch(iterations, warmup));
   console.log('\nSearch paging and cache (bench/search.ts): calls charged by the emulator');
   recordResults([...(await measureSearchPlan()), ...measureResultsView()]);
+  console.log('\nAnswer rendering (bench/render.ts): renderAnswer on a 10,000-word answer with 200 citations');
+  recordResults(await runRenderBench());
 
   const vs = vscodeWanted();
   if (vs.run) {
