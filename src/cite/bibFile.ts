@@ -224,6 +224,45 @@ export function entryFields(file: BibFile, entry: BibEntry): Record<string, unkn
   return fields ? (JSON.parse(JSON.stringify(fields).normalize('NFC')) as Record<string, unknown>) : {};
 }
 
+/** The entry with this key (BibTeX keys compare case-insensitively). */
+export function entryByKey(file: BibFile, key: string): BibEntry | undefined {
+  const k = key.toLowerCase();
+  return file.entries.find((e) => e.key.toLowerCase() === k);
+}
+
+interface ParsedCreator {
+  name?: string;
+  lastName?: string;
+  firstName?: string;
+  prefix?: string;
+}
+
+/**
+ * An entry as paper metadata (for hover and Copy Reference on a key): title, authors ("von Last, First"), venue,
+ * year, volume, pages, DOI, URL, all decoded to Unicode by the library.
+ */
+export function entryToPaper(file: BibFile, entry: BibEntry): CitablePaper {
+  const f = entryFields(file, entry);
+  const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() ? v.trim() : Array.isArray(v) && typeof v[0] === 'string' ? v.join(', ') : undefined);
+  const authors = Array.isArray(f['author'])
+    ? (f['author'] as ParsedCreator[]).map((a) => a.name ?? [[a.prefix, a.lastName].filter(Boolean).join(' '), a.firstName].filter(Boolean).join(', '))
+    : undefined;
+  const year = /\d{4}/u.exec(str(f['year']) ?? str(f['date']) ?? '')?.[0];
+  const doi = entryDoi(entry);
+  const url = str(f['url']);
+  return {
+    title: str(f['title']) ?? null,
+    authors: authors ?? null,
+    journal_name: str(f['journal']) ?? str(f['journaltitle']) ?? str(f['booktitle']) ?? str(f['howpublished']) ?? null,
+    publish_year: year ? Number(year) : null,
+    volume: str(f['volume']) ?? null,
+    pages: str(f['pages']) ?? null,
+    publisher_name: str(f['publisher']) ?? null,
+    doi: doi ?? null,
+    url: url ? unescapeVerbatim(url) : null,
+  };
+}
+
 /** The DOI of an entry's raw `doi` field (or a doi.org `url`), normalised; undefined if none. */
 export function entryDoi(entry: BibEntry): string | undefined {
   if (doiMemo.has(entry)) return doiMemo.get(entry);

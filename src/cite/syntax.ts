@@ -85,6 +85,8 @@ export interface CitationSpan {
   keys: KeySpan[];
   /** Offset where a further key is inserted (before `}` or `]`; after the last key in Typst). */
   insertAt: number;
+  /** Pandoc in-text citation (`@key` without brackets). */
+  bare?: boolean;
 }
 
 const LATEX_CITE = /\\([A-Za-z]*cite[A-Za-z]*\*?|nocite)\s*((?:\[[^\]]*\]\s*){0,2})\{([^{}]*)\}/gu;
@@ -118,6 +120,15 @@ export function findCitations(text: string, flavour: CiteFlavour): CitationSpan[
       if (!keys.length || text[m.index + m[0].length] === '(') continue;
       out.push({ flavour, start: m.index, end: m.index + m[0].length, keys, insertAt: m.index + m[0].length - 1 });
     }
+    // In-text citations (`@key says`) outside brackets: cited, but never extended (a new one goes after them).
+    const groups = out.slice();
+    for (const k of text.matchAll(PANDOC_KEY)) {
+      const key = k[2] ?? k[4]!;
+      const s = k.index + k[0].indexOf('@') + 1;
+      if (groups.some((g) => s > g.start && s < g.end)) continue;
+      out.push({ flavour, start: s - 1, end: s + key.length, keys: [{ key, start: s, end: s + key.length }], insertAt: s + key.length, bare: true });
+    }
+    out.sort((a, b) => a.start - b.start);
   } else if (flavour === 'typst') {
     for (const m of text.matchAll(TYPST_CITE)) {
       if (m[4] !== undefined) {
@@ -131,6 +142,13 @@ export function findCitations(text: string, flavour: CiteFlavour): CitationSpan[
     }
   }
   return out;
+}
+
+/** Every key a document cites, in order of first use (for Tidy Bibliography's uncited report). */
+export function citedKeys(text: string, flavour: CiteFlavour): string[] {
+  const out = new Set<string>();
+  for (const c of findCitations(text, flavour)) for (const k of c.keys) out.add(k.key);
+  return [...out];
 }
 
 /** The citation containing `offset` or ending right at it (`\cite{a}|`), if any. */
@@ -176,7 +194,7 @@ export function insertCitation(
   if (flavour === 'plain') return { edit: { offset, length: 0, text: options.reference ?? key }, extended: false, already: false };
   const loc = options.locator?.trim() ? formatLocator(options.locator, flavour) : '';
   const at = citationAt(text, offset, flavour);
-  if (at && !(flavour === 'latex' && loc)) {
+  if (at && !at.bare && !(flavour === 'latex' && loc)) {
     if (at.keys.some((k) => k.key === key)) return { edit: { offset: at.end, length: 0, text: '' }, extended: false, already: true };
     let add: string;
     if (flavour === 'latex') {

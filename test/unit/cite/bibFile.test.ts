@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { appendEntryEdit, ensureEntry, entryDoi, entryFields, findEntry, parseBibFile, tidyBibliography } from '../../../src/cite/bibFile';
+import { appendEntryEdit, ensureEntry, entryByKey, entryDoi, entryFields, entryToPaper, findEntry, parseBibFile, tidyBibliography } from '../../../src/cite/bibFile';
 import { toBibtex } from '../../../src/cite/bibtex';
 import { applyEdits, LineIndex } from '../../../src/cite/edit';
 import { loadBibtexLibrary } from '../../../src/cite/library';
@@ -45,6 +45,18 @@ describe('cite/bibFile', () => {
     assert.equal(fields['title'], 'DNA repair in Österreich');
     assert.equal(fields['journal'], 'PLOS ONE');
     assert.deepEqual(fields['author'], [{ lastName: 'Smith', firstName: 'Anna' }, { lastName: 'Sandkühler', firstName: 'Jürgen' }]);
+  });
+
+  it('reads an entry back as paper metadata for hover and Copy Reference (our own entries round-trip)', () => {
+    const f = parseBibFile(GOOD);
+    assert.equal(entryByKey(f, 'SMITH2020DNA'), f.entries[0]);
+    assert.deepEqual(entryToPaper(f, f.entries[0]!), {
+      title: 'DNA repair in Österreich', authors: ['Smith, Anna', 'Sandkühler, Jürgen'], journal_name: 'PLOS ONE', publish_year: 2020,
+      volume: null, pages: null, publisher_name: null, doi: '10.1000/abc.123', url: null,
+    });
+    const paper = { title: 'Cost & 50% of {x}', authors: ['Jan van der Berg', 'WHO Study Group'], journal_name: 'J & K', publish_year: 2021, volume: '3', pages: '1-9', publisher_name: 'P', doi: '10.1/ab_c', url: 'https://x.org/a_b%20c#d' };
+    const own = parseBibFile(toBibtex(paper, 'k'));
+    assert.deepEqual(entryToPaper(own, own.entries[0]!), { ...paper, authors: ['van der Berg, Jan', 'WHO Study Group'], pages: '1–9' });
   });
 
   it('reports a malformed entry with its line/column range and still reads the entries after it', () => {

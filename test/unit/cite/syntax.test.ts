@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { applyEdits } from '../../../src/cite/edit';
-import { citationAt, completionContext, findCitations, flavourOf, formatCitation, insertCitation, keyAt, type CiteFlavour, type CiteOptions } from '../../../src/cite/syntax';
+import { citationAt, citedKeys, completionContext, findCitations, flavourOf, formatCitation, insertCitation, keyAt, type CiteFlavour, type CiteOptions } from '../../../src/cite/syntax';
 
 /** Insert `key` at the `|` in `doc`; returns the new text. */
 function cite(doc: string, flavour: CiteFlavour, key: string, options: CiteOptions & { reference?: string } = {}): string {
@@ -58,6 +58,8 @@ describe('cite/syntax', () => {
     assert.equal(cite('As shown [@a, p. 4|].', 'pandoc', 'b', { locator: '7' }), 'As shown [@a, p. 4; @b, p. 7].');
     assert.equal(cite('As shown [see @a;\n@c]|', 'pandoc', 'b'), 'As shown [see @a;\n@c; @b]');
     assert.equal(cite('Text |', 'pandoc', 'b'), 'Text [@b]');
+    assert.equal(cite('@a| says', 'pandoc', 'b'), '@a [@b] says', 'an in-text citation is not extended');
+    assert.equal(keyAt('As @smith2020 says', 6, 'pandoc')?.key, 'smith2020');
     assert.equal(cite('Text|', 'pandoc', 'b'), 'Text [@b]', 'never glued to a word');
     assert.equal(cite('[a link](https://x.org)|', 'pandoc', 'b'), '[a link](https://x.org)[@b]');
     assert.equal(cite('[mail me@example.org]|', 'pandoc', 'b'), '[mail me@example.org][@b]', 'e-mail in brackets is no citation');
@@ -84,6 +86,12 @@ describe('cite/syntax', () => {
     assert.deepEqual(c.keys.map((k) => t.slice(k.start, k.end)), ['alpha', 'beta', 'gamma']);
     const p = 'Known [@a; @bee, p. 3] result';
     assert.equal(keyAt(p, p.indexOf('bee') + 1, 'pandoc')?.key, 'bee');
+  });
+
+  it('lists the keys a document cites, once each', () => {
+    assert.deepEqual(citedKeys('\\cite{a,b} x \\citep[p. 2]{b, c} \\nocite{d}', 'latex'), ['a', 'b', 'c', 'd']);
+    assert.deepEqual(citedKeys('[@a; @b] mail x@y.org @c says', 'pandoc'), ['a', 'b', 'c']);
+    assert.deepEqual(citedKeys('@a and #cite(<b>) mail x@y.org', 'typst'), ['a', 'b']);
   });
 
   it('offers completion inside \\cite{ and after [@ / @, not after a word (e-mail)', () => {
