@@ -54,66 +54,66 @@ export function entryType(paper: CitablePaper): { type: EntryType; preprint: boo
 /** A cite key BibTeX and biblatex accept: no white space and none of `, { } ( ) " # % ' = \ ~`. */
 export const isValidKey = (key: string): boolean => /^[^\s,{}()"#%'=\\~]+$/u.test(key);
 
-const LIGATURE_RUN = /([-`'<>,!?]{2,})/u;
 /**
  * Runs of Greek letters stay UTF-8: the library writes Greek as math-mode macros, which is right for a symbol
- * (α-synuclein → `$\alpha$-synuclein`) but not for words (and it glues `\delta` to a following `o`).
+ * (α-synuclein → `$\alpha$-synuclein`) but not for words.
  */
 const GREEK_WORD = /(\p{Script=Greek}{2,})/u;
-
-/** Join LaTeX pieces; a piece ending in a control word gets `{}` so the next character is not eaten. */
-const joinTex = (pieces: string[], sep = ''): string =>
-  pieces.map((p, i) => (i < pieces.length - 1 && /\\[A-Za-z]+$/u.test(p) ? `${p}{}` : p)).join(sep);
-
-type Tx = { tolatex(s: string): string };
-const reversible = new WeakMap<Tx, Map<string, boolean>>();
+/** Characters that form TeX ligatures or math delimiters with a neighbour (`--`, ` `` `, `''`, `<<`, `?``, `$$`). */
+const LIGATURE = /[-`'<>,!?$]/u;
 
 /**
- * Whether the library writes this character so that its own parser reads it back (checked once per character).
- * A few do not (stacked accents like ễ, ‘single quotes’ written as ` and '): those stay UTF-8, which LaTeX reads
- * since 2018 and biber always did.
+ * Join LaTeX pieces so that each reads as written: `{}` after a control word (TeX would eat the next space or
+ * glue the next letter to it) and between two characters that would form a ligature or `$$`.
  */
-function isReversible(tx: Tx, c: string): boolean {
-  let memo = reversible.get(tx);
-  if (!memo) reversible.set(tx, (memo = new Map<string, boolean>()));
-  let ok = memo.get(c);
-  if (ok === undefined) {
-    const back = bibtexLibrary().parse(`@misc{x, title = {a${tx.tolatex(c)}{}a}}`).entries[0]?.fields['title'];
-    ok = typeof back === 'string' && back.normalize('NFC') === `a${c}a`;
-    memo.set(c, ok);
+function joinTex(pieces: readonly string[], sep = ''): string {
+  let out = '';
+  for (let i = 0; i < pieces.length; i++) {
+    const p = pieces[i]!;
+    out += p;
+    if (i === pieces.length - 1) break;
+    const next = sep || pieces[i + 1]!;
+    if (/\\[A-Za-z]+$/u.test(p) || (!sep && LIGATURE.test(p.slice(-1)) && LIGATURE.test(next[0] ?? ''))) out += '{}';
+    out += sep;
   }
-  return ok;
+  return out;
 }
 
+type Tx = { tolatex(s: string): string };
+const units = new WeakMap<Tx, Map<string, string>>();
+
+/**
+ * LaTeX for one character (with its combining marks), memoised per transform. The library's output is used when
+ * its own parser reads it back as the same character; otherwise (stacked accents like ễ, ‘single quotes’ written
+ * as ` and ') the character stays UTF-8, which LaTeX reads since 2018 and biber always did.
+ */
+function unitLatex(tx: Tx, c: string): string {
+  if (/^[A-Za-z0-9 ]$/u.test(c)) return c;
+  let memo = units.get(tx);
+  if (!memo) units.set(tx, (memo = new Map<string, string>()));
+  let out = memo.get(c);
+  if (out === undefined) {
+    const tex = tx.tolatex(c).replace(/(\\[A-Za-z]+) $/u, '$1');
+    const back = bibtexLibrary().parse(`@misc{x, title = {a${joinTex(['', tex, ''])}{}a}}`).entries[0]?.fields['title'];
+    out = typeof back === 'string' && back.normalize('NFC') === `a${c}a` ? tex : c;
+    memo.set(c, out);
+  }
+  return out;
+}
+
+/** Convert text character by character through the library (see unitLatex), Greek words kept as they are. */
 function convert(tx: Tx, text: string): string {
   const pieces: string[] = [];
   for (const [i, part] of text.normalize('NFC').split(GREEK_WORD).entries()) {
     if (i % 2 === 1) pieces.push(part);
-    else if (part) {
-      // Runs of characters the library writes reversibly go through it; the others are kept as they are.
-      let run = '';
-      for (const c of part) {
-        if (c.charCodeAt(0) < 0x80 || isReversible(tx, c)) run += c;
-        else {
-          if (run) pieces.push(tx.tolatex(run));
-          run = '';
-          pieces.push(c);
-        }
-      }
-      if (run) pieces.push(tx.tolatex(run));
-    }
+    else for (const u of part.match(/\P{M}\p{M}*|\p{M}+/gu) ?? []) pieces.push(unitLatex(tx, u));
   }
   return joinTex(pieces);
 }
 
-/** Escape text for a BibTeX field value with the library; ligature runs split with `{}`. */
+/** Escape text for a BibTeX field value with the library. */
 export function escapeText(text: string): string {
-  const { text: tx } = bibtexLibrary();
-  return joinTex(
-    squash(text)
-      .split(LIGATURE_RUN)
-      .map((part, i) => (i % 2 === 1 ? [...part].map((c) => tx.tolatex(c)).join('{}') : part ? convert(tx, part) : '')),
-  );
+  return convert(bibtexLibrary().text, squash(text));
 }
 
 function escapeNamePart(text: string): string {

@@ -3,6 +3,7 @@ import { entryType, escapeVerbatim, isValidKey, normaliseDoi, toBibtex, unescape
 import { bibtexLibrary, loadBibtexLibrary } from '../../../src/cite/library';
 import { parseName, squash } from '../../../src/cite/names';
 import { getCorpus } from '../../emulator/index';
+import { prng } from '../../emulator/corpus';
 
 interface Creator {
   name?: string;
@@ -209,5 +210,20 @@ describe('cite/bibtex: toBibtex', () => {
     const hostile = corpus.filter((p) => /[&%$#_{}~^\\]/u.test(p.title) || p.authors.some((a) => /[^\x20-\x7e]/u.test(a))).slice(0, 400);
     assert.ok(hostile.length >= 100, `enough hostile papers (${hostile.length})`);
     for (const p of hostile) assertRoundTrip({ title: p.title, authors: p.authors, journal_name: p.journal }, `h${p.index}`);
+  });
+
+  it('round-trips 1,500 random titles drawn from specials, ligature characters, accents and eight scripts', () => {
+    const rnd = prng(7);
+    const pool = [...'&%$#_{}~^\\"\'`-<>,!?@=()[]|/.;:*+ abcXYZ019 éüøłßñçåæœễ李明Иваβαγδ محمд日本한\t\n–—“”‘’…€°±×'];
+    let checked = 0;
+    for (let i = 0; i < 1500; i++) {
+      let t = '';
+      const len = 1 + Math.floor(rnd() * 30);
+      for (let j = 0; j < len; j++) t += pool[Math.floor(rnd() * pool.length)];
+      if (!squash(t)) continue;
+      for (const protectTitle of ['acronyms', 'all'] as const) assert.equal(parseBack(toBibtex({ title: t }, 'k', { protectTitle }))['title'], squash(t).normalize('NFC'), JSON.stringify(t));
+      checked++;
+    }
+    assert.ok(checked > 1400);
   });
 });
