@@ -2,14 +2,16 @@
  * One BibTeX entry from a paper's metadata. The LaTeX escaping is done by `unicode2latex` (see library.ts); this
  * file only decides which fields go where, in which entry type, and which words keep their capitals.
  *
- * Choices (see ARCHITECTURE.md "Citations"):
+ * Choices (the library and why: ARCHITECTURE.md, dependency table):
  * - Entry type: `@misc` (with `note = {Preprint}` and the server in `howpublished`) for preprints (the service's
  *   `is_preprint`, or a preprint server as the venue); `@article` for every other paper with a journal, whatever the
  *   study design (RCTs, reviews and meta-analyses are journal articles); `@misc` when there is no venue at all.
  *   `@misc` rather than biblatex's `@online` because it works with both BibTeX styles and biblatex.
- * - Text: Latin accents become macros (`Sandk{\"u}hler`) so classic 8-bit BibTeX sorts and abbreviates them
- *   correctly; scripts without LaTeX macros (CJK, Arabic) stay UTF-8; Cyrillic becomes `\cyrchar` macros.
- *   TeX ligatures in the source (`--`, ` `` `, `''`, `<<`) are broken with `{}` so the text reads back as written.
+ * - Text: escaped character by character by the library (memoised): Latin accents become macros
+ *   (`Sandk{\"u}hler`) so classic 8-bit BibTeX sorts and abbreviates them correctly, Cyrillic `\cyrchar` macros,
+ *   single Greek letters math (`$\alpha$`). A character whose macro the parser does not read back as the same
+ *   character (ễ, ‘’), Greek words and scripts without macros (CJK, Arabic) stay UTF-8. Pieces are joined with `{}`
+ *   where TeX would otherwise eat a space after a control word or form a ligature (`--`, ` `` `, `''`, `<<`, `$$`).
  * - Capitals: words with a capital after their first letter (DNA, mRNA, COVID-19, pH) and lone capitals other
  *   than A/I are braced, so sentence-casing styles (APA) keep them; the rest is left to the style. `'all'` braces
  *   the whole title instead, `'none'` braces nothing.
