@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { entryType, escapeVerbatim, isValidKey, normaliseDoi, toBibtex, unescapeVerbatim, type CitablePaper } from '../../../src/cite/bibtex';
+import { parseBibFile } from '../../../src/cite/bibFile';
 import { bibtexLibrary, loadBibtexLibrary } from '../../../src/cite/library';
 import { parseName, squash } from '../../../src/cite/names';
 import { getCorpus } from '../../emulator/index';
@@ -17,6 +18,14 @@ interface Creator {
 const nfc = <T>(v: T): T => JSON.parse(JSON.stringify(v).normalize('NFC')) as T;
 
 function parseBack(entry: string): Record<string, unknown> & { author?: Creator[] } {
+  // Valid for BibTeX itself: every brace counts (escaped or not) and must balance inside the entry.
+  let depth = 0;
+  for (const c of entry) {
+    depth += c === '{' ? 1 : c === '}' ? -1 : 0;
+    assert.ok(depth >= 0, `brace closes too early in:\n${entry}`);
+  }
+  assert.equal(depth, 0, `unbalanced braces in:\n${entry}`);
+  assert.deepEqual(parseBibFile(entry).diagnostics, [], `our own reader complains about:\n${entry}`);
   const lib = nfc(bibtexLibrary().parse(entry));
   assert.deepEqual(lib.errors, [], `parser errors for:\n${entry}`);
   assert.equal(lib.entries.length, 1, `one entry expected in:\n${entry}`);
