@@ -221,11 +221,11 @@ describe('cite/bibtex: toBibtex', () => {
     for (const p of hostile) assertRoundTrip({ title: p.title, authors: p.authors, journal_name: p.journal }, `h${p.index}`);
   });
 
-  it('round-trips 1,500 random titles drawn from specials, ligature characters, accents and eight scripts', () => {
+  it('round-trips 800 random titles drawn from specials, ligature characters, accents and eight scripts', () => {
     const rnd = prng(7);
     const pool = [...'&%$#_{}~^\\"\'`-<>,!?@=()[]|/.;:*+ abcXYZ019 éüøłßñçåæœễ李明Иваβαγδ محمд日本한\t\n–—“”‘’…€°±×'];
     let checked = 0;
-    for (let i = 0; i < 1500; i++) {
+    for (let i = 0; i < 800; i++) {
       let t = '';
       const len = 1 + Math.floor(rnd() * 30);
       for (let j = 0; j < len; j++) t += pool[Math.floor(rnd() * pool.length)];
@@ -233,6 +233,6 @@ describe('cite/bibtex: toBibtex', () => {
       for (const protectTitle of ['acronyms', 'all'] as const) assert.equal(parseBack(toBibtex({ title: t }, 'k', { protectTitle }))['title'], squash(t).normalize('NFC'), JSON.stringify(t));
       checked++;
     }
-    assert.ok(checked > 1400);
+    assert.ok(checked > 750);
   });
 });
