@@ -146,6 +146,9 @@ async function main(): Promise<number> {
   try {
     for (const flow of flows) {
       log('ui', `--- flow ${flow.name} ---`);
+      // Each flow starts from the emulator's start state (usage, keys, threads, faults), as it
+      // starts from a fresh VS Code window: one flow's used-up pool must not leak into the next.
+      (emulator.control as { reset(): void }).reset();
       const r = await runFlow(flow, { cache, browser, emulator, keys: emuMod.DEMO_KEYS });
       log('ui', `${flow.name}: ${r.passed} passed, ${r.failed} failed (${r.seconds.toFixed(1)} s)`);
       results.push(r);
