@@ -4,6 +4,7 @@
  * of that loads at activation.
  */
 import * as vscode from 'vscode';
+import { AnswerPanels } from '../answer/answerPanel';
 import { ConnectionTester } from '../commands/connection';
 import { EmulatorCommand } from '../commands/emulator';
 import { FilterCommands } from '../commands/filterCommands';
@@ -36,6 +37,8 @@ class CoreImpl extends Disposable implements Core {
   readonly usageMenu: UsageMenu;
   /** The search session (issue 4, SEARCH helper). */
   readonly search: SearchSession;
+  /** The answer view (issue 5, ANSWER helper): show(threadId), refresh(threadId). */
+  readonly answers: AnswerPanels;
 
   constructor(private readonly services: CoreServices) {
     super();
@@ -72,6 +75,14 @@ class CoreImpl extends Disposable implements Core {
       }),
     );
     const search = new SearchCommands(this.search, services.context.globalState, () => this.filters.describe());
+    this.answers = this.register(
+      new AnswerPanels({
+        extensionUri: services.context.extensionUri,
+        client: () => clients.get().client,
+        log,
+        showError: (err, context, retry) => void this.presenter.show(err, { context, retry }),
+      }),
+    );
     const papers = this.register(new PaperCommands(services.results, log, (title) => search.searchPapers(title)));
     this.handlers = {
       [Commands.setApiKey]: () => keyCommands.setApiKey(),

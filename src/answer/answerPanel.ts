@@ -1,0 +1,409 @@
+/**
+ * The answer view (issue 5): one WebviewPanel per thread, its HTML built here on the host with
+ * the pure renderer, the webview's messages validated before anything is done, the follow-up
+ * box, export. The service's text is untrusted: it only ever reaches the page through
+ * `renderAnswerDetailed` (raw HTML off, https links only, no images) or `escapeHtml`.
+ */
+import { randomBytes } from 'crypto';
+import * as vscode from 'vscode';
+import type { Interaction, Thread, ThreadDispatch } from '../api/index';
+import { renderAnswerDetailed, safeHttpsUrl, type RenderedAnswer } from '../render/answer';
+import { escapeHtml } from '../render/escape';
+import { exportAnswerMarkdown } from '../render/exportMarkdown';
+import type { ResearchClient } from '../core/clientProvider';
+import type { LogSink } from '../state/logger';
+import { Disposable } from '../util/disposable';
+import { parseViewState, parseWebviewMessage, type AnswerViewState, type HostMessage, type WebviewMessage } from './messages';
+
+export const ANSWER_VIEW_TYPE = 'researchDesk.answer';
+
+/** What the follow-up needs from the THREADS helper's ThreadWatcher (or the built-in poller). */
+export interface FollowUpWatcher {
+  watch(dispatch: ThreadDispatch): void;
+  readonly onDidFinish: vscode.Event<{ threadId: string; status: 'idle' | 'failed' }>;
+  isRunning(threadId: string): boolean;
+}
+
+export interface AnswerPanelsOptions {
+  extensionUri: vscode.Uri;
+  client: () => ResearchClient;
+  log: LogSink;
+  /** Shows an error as one sentence with its buttons (the ErrorPresenter). */
+  showError: (err: unknown, context: string, retry?: () => unknown) => void;
+  /** The ThreadWatcher when present; otherwise follow-ups are polled here. */
+  watcher?: () => FollowUpWatcher | undefined;
+}
+
+interface PanelEntry {
+  panel: vscode.WebviewPanel;
+  threadId: string;
+  interactionId: string | undefined;
+  trace: boolean;
+  thread: Thread | undefined;
+  rendered: RenderedAnswer | undefined;
+  interaction: Interaction | undefined;
+  nonce: string;
+  /** State the webview last saved (draft, mode) seeded into a fresh page. */
+  seed: AnswerViewState | undefined;
+  disposables: vscode.Disposable[];
+  disposed: boolean;
+}
+
+const t = (s: string, ...args: (string | number)[]): string => vscode.l10n.t(s, ...args);
+
+export class AnswerPanels extends Disposable {
+  private readonly panels = new Map<string, PanelEntry>();
+  /** Threads this class polls itself (follow-ups while no ThreadWatcher is wired). */
+  private readonly polling = new Set<string>();
+  /** Test hook: every message refused by the validator, with its reason. */
+  readonly refused: string[] = [];
+
+  constructor(private readonly o: AnswerPanelsOptions) {
+    super();
+    this.register({ dispose: () => { for (const e of [...this.panels.values()]) e.panel.dispose(); } });
+  }
+
+  /** Opens (or reveals) the thread's panel, fetches the thread with getThread and renders it. */
+  async show(threadId: string, opts: { interactionId?: string; preserveFocus?: boolean } = {}): Promise<void> {
+    let entry = this.panels.get(threadId);
+    if (entry) {
+      entry.panel.reveal(undefined, opts.preserveFocus ?? true);
+      if (opts.interactionId) entry.interactionId = opts.interactionId;
+    } else {
+      const panel = vscode.window.createWebviewPanel(
+        ANSWER_VIEW_TYPE,
+        t('Research Answer'),
+        { viewColumn: vscode.ViewColumn.Beside, preserveFocus: opts.preserveFocus ?? true },
+        this.webviewOptions(),
+      );
+      entry = this.adopt(panel, { threadId, interactionId: opts.interactionId });
+    }
+    await this.load(entry);
+  }
+
+  /** Re-renders the thread's panel when open (called when a run ends). */
+  async refresh(threadId: string): Promise<void> {
+    const entry = this.panels.get(threadId);
+    if (entry) await this.load(entry);
+  }
+
+  /** Restores a panel after a reload (the WebviewPanelSerializer calls this). */
+  async restore(panel: vscode.WebviewPanel, state: unknown): Promise<void> {
+    const s = parseViewState(state);
+    panel.webview.options = this.webviewOptions();
+    if (!s) {
+      panel.webview.html = this.page(panel.webview, randomNonce(), `<p>${escapeHtml(t('This answer could not be restored. Open it again from the Threads view.'))}</p>`);
+      return;
+    }
+    const existing = this.panels.get(s.threadId);
+    if (existing) {
+      panel.dispose();
+      return;
+    }
+    await this.load(this.adopt(panel, s));
+  }
+
+  /** Test-only: renders a Thread object directly (hostile-content tests). */
+  showThreadObject(thread: Thread): void {
+    let entry = this.panels.get(thread.thread_id);
+    if (!entry) {
+      const panel = vscode.window.createWebviewPanel(ANSWER_VIEW_TYPE, t('Research Answer'), { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, this.webviewOptions());
+      entry = this.adopt(panel, { threadId: thread.thread_id });
+    }
+    this.paint(entry, thread);
+  }
+
+  /** Test API: the open panel's HTML and nonce. */
+  inspect(threadId: string): { html: string; nonce: string; title: string; options: vscode.WebviewOptions; visible: boolean } | undefined {
+    const e = this.panels.get(threadId);
+    return e && { html: e.panel.webview.html, nonce: e.nonce, title: e.panel.title, options: e.panel.webview.options, visible: e.panel.visible };
+  }
+
+  /** Test API: feeds a raw message as if the webview had posted it. */
+  async receive(threadId: string, raw: unknown): Promise<void> {
+    const e = this.panels.get(threadId);
+    if (e) await this.onMessage(e, raw);
+  }
+
+  openThreads(): string[] {
+    return [...this.panels.keys()];
+  }
+
+  private webviewOptions(): vscode.WebviewOptions & vscode.WebviewPanelOptions {
+    return {
+      enableScripts: true,
+      enableCommandUris: false,
+      enableForms: false,
+      localResourceRoots: [vscode.Uri.joinPath(this.o.extensionUri, 'dist'), vscode.Uri.joinPath(this.o.extensionUri, 'media')],
+    };
+  }
+
+  private adopt(panel: vscode.WebviewPanel, s: AnswerViewState): PanelEntry {
+    const entry: PanelEntry = {
+      panel,
+      threadId: s.threadId,
+      interactionId: s.interactionId,
+      trace: s.trace ?? false,
+      thread: undefined,
+      rendered: undefined,
+      interaction: undefined,
+      nonce: randomNonce(),
+      seed: s,
+      disposables: [],
+      disposed: false,
+    };
+    panel.iconPath = vscode.Uri.joinPath(this.o.extensionUri, 'media', 'research-desk.svg');
+    this.panels.set(s.threadId, entry);
+    entry.disposables.push(
+      panel.webview.onDidReceiveMessage((m: unknown) => void this.onMessage(entry, m)),
+      panel.onDidDispose(() => {
+        entry.disposed = true;
+        if (this.panels.get(entry.threadId) === entry) this.panels.delete(entry.threadId);
+        for (const d of entry.disposables) d.dispose();
+      }),
+    );
+    return entry;
+  }
+
+  private async load(entry: PanelEntry): Promise<void> {
+    if (!entry.thread) entry.panel.webview.html = this.page(entry.panel.webview, (entry.nonce = randomNonce()), `<p role="status">${escapeHtml(t('Loading the answer…'))}</p>`);
+    try {
+      const thread = await this.o.client().getThread(entry.threadId, { interactionId: entry.interactionId, includeTrace: entry.trace });
+      if (entry.disposed) return;
+      this.paint(entry, thread);
+    } catch (err) {
+      this.o.showError(err, 'Open Answer', () => this.load(entry));
+      if (!entry.thread && !entry.disposed)
+        entry.panel.webview.html = this.page(entry.panel.webview, (entry.nonce = randomNonce()), `<p role="alert">${escapeHtml(t('The answer could not be loaded. See the notification for details.'))}</p>`);
+    }
+  }
+
+  private paint(entry: PanelEntry, thread: Thread): void {
+    entry.thread = thread;
+    const list = thread.interactions;
+    const interaction = (entry.interactionId && list.find((i) => i.interaction_id === entry.interactionId)) || list[list.length - 1];
+    entry.interaction = interaction;
+    const title = typeof thread.title === 'string' && thread.title.trim() ? thread.title.trim() : t('Research Answer');
+    entry.panel.title = title.length > 60 ? `${title.slice(0, 59)}…` : title;
+    entry.rendered = renderAnswerDetailed(interaction?.response, interaction?.citations, {
+      labels: { references: t('References'), citation: t('Citation'), openPaper: t('Open Paper'), copyQuote: t('Copy Quote'), section: t('Section'), image: t('Image'), untitled: t('Untitled paper') },
+    });
+    entry.nonce = randomNonce();
+    entry.panel.webview.html = this.page(entry.panel.webview, entry.nonce, this.body(entry, thread, interaction, entry.rendered));
+  }
+
+  private body(entry: PanelEntry, thread: Thread, interaction: Interaction | undefined, rendered: RenderedAnswer): string {
+    const e = escapeHtml;
+    const stats = interaction?.stats;
+    const num = (v: number | null | undefined) => (typeof v === 'number' && Number.isFinite(v) ? String(v) : '–');
+    const options = thread.interactions
+      .map((i, k) => {
+        const label = t('Interaction {0} ({1})', k + 1, String(i.status));
+        return `<option value="${e(i.interaction_id)}"${i === interaction ? ' selected' : ''}>${e(label)}</option>`;
+      })
+      .join('');
+    const status = interaction?.status ?? thread.status;
+    const running = status === 'running';
+    const answer =
+      running && !interaction?.response
+        ? `<p role="status">${e(t('The agent is still working on this answer; the view updates when it is done.'))}</p>`
+        : status === 'failed'
+          ? `<p role="alert">${e(t('This run failed. A failed run costs nothing; ask again with a follow-up.'))}</p>${rendered.html}`
+          : rendered.html;
+    const trace = entry.trace
+      ? `<section class="trace" aria-label="${e(t('Agent trace'))}"><h2>${e(t('Agent trace'))}</h2><pre>${e(typeof thread.trace === 'string' ? thread.trace : t('No trace available.'))}</pre></section>`
+      : '';
+    const seed = entry.seed;
+    const initial = JSON.stringify({ threadId: entry.threadId, interactionId: interaction?.interaction_id, trace: entry.trace, draft: seed?.draft, mode: seed?.mode }).replace(/</g, '\\u003c');
+    entry.seed = undefined;
+    return `<header class="thread-header">
+<h1 id="thread-title">${e(thread.title ?? t('Research Answer'))}</h1>
+<dl class="meta">
+<div><dt>${e(t('Mode'))}</dt><dd>${e(String(interaction?.mode ?? '–'))}</dd></div>
+<div><dt>${e(t('Status'))}</dt><dd class="status status-${e(String(status))}">${e(String(status))}</dd></div>
+<div><dt>${e(t('Retrieved'))}</dt><dd>${num(stats?.retrieved)}</dd></div>
+<div><dt>${e(t('Screened'))}</dt><dd>${num(stats?.screened)}</dd></div>
+<div><dt>${e(t('Included'))}</dt><dd>${num(stats?.included)}</dd></div>
+</dl>
+<div class="toolbar" role="toolbar" aria-label="${e(t('Answer actions'))}">
+${thread.interactions.length > 1 ? `<label>${e(t('Interaction'))} <select id="interaction">${options}</select></label>` : ''}
+<label class="toggle"><input type="checkbox" id="trace"${entry.trace ? ' checked' : ''}> ${e(t('Show agent trace'))}</label>
+<button type="button" id="export">${e(t('Export as Markdown'))}</button>
+</div>
+</header>
+<main id="answer" aria-labelledby="thread-title" data-state="${e(initial)}">
+${answer}
+</main>
+${trace}
+<div id="popover" class="popover" role="dialog" aria-modal="false" aria-labelledby="popover-title" hidden></div>
+<section class="followup" aria-label="${e(t('Follow-up question'))}">
+<label for="followup-text">${e(t('Ask a follow-up'))}</label>
+<textarea id="followup-text" rows="3" maxlength="10000" placeholder="${e(t('Ctrl+Enter to send'))}"></textarea>
+<div class="followup-row">
+<label>${e(t('Mode'))} <select id="followup-mode"><option value="pro">pro</option><option value="deep">deep</option></select></label>
+<button type="button" id="followup-send">${e(t('Send Follow-up'))}</button>
+<span id="followup-status" role="status" aria-live="polite"></span>
+</div>
+</section>`;
+  }
+
+  private page(webview: vscode.Webview, nonce: string, body: string): string {
+    const css = webview.asWebviewUri(vscode.Uri.joinPath(this.o.extensionUri, 'media', 'answer.css'));
+    const js = webview.asWebviewUri(vscode.Uri.joinPath(this.o.extensionUri, 'dist', 'webview.js'));
+    const src = webview.cspSource;
+    const csp = `default-src 'none'; img-src ${src}; style-src ${src}; script-src 'nonce-${nonce}'; font-src ${src}`;
+    return `<!DOCTYPE html>
+<html lang="${escapeHtml(vscode.env.language)}">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="stylesheet" href="${css.toString()}">
+<title>${escapeHtml(t('Research Answer'))}</title>
+</head>
+<body>
+${body}
+<script nonce="${nonce}" src="${js.toString()}"></script>
+</body>
+</html>`;
+  }
+
+  private post(entry: PanelEntry, m: HostMessage): void {
+    if (entry.disposed) return;
+    void entry.panel.webview.postMessage(m);
+  }
+
+  private async onMessage(entry: PanelEntry, raw: unknown): Promise<void> {
+    const parsed = parseWebviewMessage(raw);
+    if ('problem' in parsed) {
+      this.refused.push(parsed.problem);
+      this.o.log.warn(`Answer view: message ignored (${parsed.problem}).`);
+      return;
+    }
+    await this.act(entry, parsed.message);
+  }
+
+  private async act(entry: PanelEntry, m: WebviewMessage): Promise<void> {
+    switch (m.type) {
+      case 'ready':
+        return;
+      case 'openPaper': {
+        const ref = entry.rendered?.references.find((r) => r.n === m.n);
+        const url = safeHttpsUrl(ref?.url);
+        if (!url) {
+          void vscode.window.showWarningMessage(t('This paper has no https link to open.'));
+          return;
+        }
+        await vscode.env.openExternal(vscode.Uri.parse(url, true));
+        return;
+      }
+      case 'copyQuote': {
+        const n = Number(m.marker.split('.')[0]);
+        const ref = entry.rendered?.references.find((r) => r.n === n);
+        const quote = m.marker.includes('.') ? ref?.quotes.find((q) => q.marker === m.marker) : ref?.quotes[0];
+        if (!quote) {
+          void vscode.window.showWarningMessage(t('No quote for citation {0}.', m.marker));
+          return;
+        }
+        await vscode.env.clipboard.writeText(quote.quote);
+        void vscode.window.setStatusBarMessage(t('Quote {0} copied.', m.marker), 3000);
+        return;
+      }
+      case 'selectInteraction':
+        if (!entry.thread?.interactions.some((i) => i.interaction_id === m.interactionId)) {
+          this.refused.push('selectInteraction: unknown interaction');
+          return;
+        }
+        entry.interactionId = m.interactionId;
+        return this.load(entry);
+      case 'toggleTrace':
+        entry.trace = m.on;
+        return this.load(entry);
+      case 'export':
+        await this.exportMarkdown(entry.threadId);
+        return;
+      case 'followUp':
+        return this.followUp(entry, m.text, m.mode);
+    }
+  }
+
+  /** Sends a follow-up; the draft stays in the webview until the host says it was accepted. */
+  private async followUp(entry: PanelEntry, text: string, mode: 'pro' | 'deep'): Promise<void> {
+    if (!text.trim()) {
+      this.post(entry, { type: 'followUp', state: 'failed', message: t('Write a question first.') });
+      return;
+    }
+    this.post(entry, { type: 'followUp', state: 'sending' });
+    let dispatch: ThreadDispatch;
+    try {
+      dispatch = await this.o.client().addInteraction(entry.threadId, { input_message: text, mode });
+    } catch (err) {
+      const kind = (err as { kind?: unknown }).kind;
+      const message =
+        kind === 'conflict'
+          ? t('The latest interaction is still running. Your follow-up is kept here; send it again when the answer is done.')
+          : t('The follow-up was not sent; your text is kept here.');
+      this.post(entry, { type: 'followUp', state: 'failed', message });
+      if (kind !== 'conflict') this.o.showError(err, 'Follow-up');
+      return;
+    }
+    entry.interactionId = undefined;
+    this.post(entry, { type: 'followUp', state: 'running' });
+    await this.load(entry);
+    const watcher = this.o.watcher?.();
+    if (watcher) {
+      const sub = watcher.onDidFinish((e) => {
+        if (e.threadId !== entry.threadId) return;
+        sub.dispose();
+        void this.refresh(e.threadId);
+      });
+      this.register(sub);
+      watcher.watch(dispatch);
+    } else {
+      void this.poll(dispatch);
+    }
+  }
+
+  /** Used only while no ThreadWatcher is wired: waits with the client (poll class, within 3/s). */
+  private async poll(dispatch: ThreadDispatch): Promise<void> {
+    if (this.polling.has(dispatch.thread_id)) return;
+    this.polling.add(dispatch.thread_id);
+    try {
+      await this.o.client().waitForThread(dispatch);
+    } catch (err) {
+      this.o.log.warn(`Answer view: waiting for ${dispatch.thread_id} ended: ${(err as { kind?: string }).kind ?? 'error'}`);
+    } finally {
+      this.polling.delete(dispatch.thread_id);
+    }
+    await this.refresh(dispatch.thread_id);
+  }
+
+  /** Export Answer as Markdown: asks where to save; the file is written whole or not at all. */
+  async exportMarkdown(threadId?: string, target?: vscode.Uri): Promise<vscode.Uri | undefined> {
+    const entry = threadId ? this.panels.get(threadId) : [...this.panels.values()].find((e) => e.panel.active) ?? [...this.panels.values()][0];
+    if (!entry?.thread) {
+      void vscode.window.showInformationMessage(t('Open an answer first, then export it.'));
+      return undefined;
+    }
+    const i = entry.interaction;
+    const text = exportAnswerMarkdown(i?.response, i?.citations, { title: entry.thread.title, url: entry.thread.url });
+    const base = (entry.thread.title ?? 'answer').replace(/[^\p{L}\p{N} _-]+/gu, '').trim().slice(0, 60) || 'answer';
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+    const uri =
+      target ??
+      (await vscode.window.showSaveDialog({
+        defaultUri: folder ? vscode.Uri.joinPath(folder, `${base}.md`) : undefined,
+        filters: { Markdown: ['md'] },
+        saveLabel: t('Export Answer'),
+      }));
+    if (!uri) return undefined;
+    // writeFile replaces the file in one call with the whole content (no streaming, no partial file).
+    await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
+    void vscode.window.setStatusBarMessage(t('Answer exported to {0}.', uri.fsPath || uri.toString()), 5000);
+    return uri;
+  }
+}
+
+function randomNonce(): string {
+  return randomBytes(18).toString('base64').replace(/[^A-Za-z0-9]/g, '');
+}
