@@ -214,7 +214,7 @@ export class AnswerPanels extends Disposable {
       ? `<section class="trace" aria-label="${e(t('Agent trace'))}"><h2>${e(t('Agent trace'))}</h2><pre>${e(typeof thread.trace === 'string' ? thread.trace : t('No trace available.'))}</pre></section>`
       : '';
     const seed = entry.seed;
-    const initial = JSON.stringify({ threadId: entry.threadId, interactionId: interaction?.interaction_id, trace: entry.trace, draft: seed?.draft, mode: seed?.mode }).replace(/</g, '\\u003c');
+    const initial = JSON.stringify({ threadId: entry.threadId, interactionId: interaction?.interaction_id, trace: entry.trace, draft: seed?.draft, mode: seed?.mode, resetDraft: seed?.resetDraft }).replace(/</g, '\\u003c');
     entry.seed = undefined;
     return `<header class="thread-header">
 <h1 id="thread-title">${e(thread.title ?? t('Research Answer'))}</h1>
@@ -348,6 +348,7 @@ ${body}
       return;
     }
     entry.interactionId = undefined;
+    entry.seed = { threadId: entry.threadId, resetDraft: true, mode };
     this.post(entry, { type: 'followUp', state: 'running' });
     await this.load(entry);
     const watcher = this.o.watcher?.();

@@ -31,6 +31,8 @@ export interface AnswerViewState {
   draft?: string;
   mode?: FollowUpMode;
   scrollY?: number;
+  /** Host → page only (in the page's initial data): the follow-up was accepted, clear the draft. */
+  resetDraft?: boolean;
 }
 
 const ID = /^[A-Za-z0-9_.:-]{1,200}$/;
