@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { CoreLoader } from './coreLoader';
 import type { Core } from './core/types';
-import { Commands, Urls, Views, type CommandId } from './ids';
+import { Commands, Urls, Views, WebviewTypes, type CommandId } from './ids';
 import { applyDemoKey } from './state/demoKey';
 import { HasKeyContext } from './state/hasKeyContext';
 import { KeyStore } from './state/keyStore';
@@ -119,6 +119,13 @@ export class ResearchDesk extends Disposable {
       this.commandIds.push(id);
     }
     step('commands');
+
+    // Answer panels come back after a reload; the core loads only when one is restored.
+    this.register(
+      vscode.window.registerWebviewPanelSerializer(WebviewTypes.answer, {
+        deserializeWebviewPanel: (panel, state: unknown) => this.core.get().restoreAnswerPanel(panel, state),
+      }),
+    );
 
     // Not awaited, and started after activate() has returned (a macrotask later): reading
     // settings and secrets costs milliseconds that activation should not pay. The welcome

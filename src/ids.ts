@@ -32,8 +32,14 @@ export const Commands = {
   showUsage: 'researchDesk.showUsage',
   setPlan: 'researchDesk.setPlan',
   correctUsageCount: 'researchDesk.correctUsageCount',
+  exportAnswer: 'researchDesk.exportAnswer',
 } as const;
 export type CommandId = (typeof Commands)[keyof typeof Commands];
+
+/** Webview panel types (each has an `onWebviewPanel:` activation event and a serializer). */
+export const WebviewTypes = {
+  answer: 'researchDesk.answer',
+} as const;
 
 export const ViewContainers = {
   researchDesk: 'researchDesk',

@@ -106,7 +106,12 @@ class CoreImpl extends Disposable implements Core {
       [Commands.showUsage]: () => this.usageMenu.show(),
       [Commands.setPlan]: (arg) => this.usageMenu.setPlan(arg),
       [Commands.correctUsageCount]: (arg) => this.usageMenu.correctCount(arg),
+      [Commands.exportAnswer]: (arg) => this.answers.exportMarkdown(typeof arg === 'string' ? arg : undefined),
     };
+  }
+
+  restoreAnswerPanel(panel: vscode.WebviewPanel, state: unknown): Promise<void> {
+    return this.answers.restore(panel, state);
   }
 
   /** The command boundary: any error is logged and shown as one sentence with its buttons. */

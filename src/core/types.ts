@@ -25,6 +25,8 @@ export interface CoreServices {
 export interface Core extends vscode.Disposable {
   /** Runs a command; errors are caught, logged and shown here (the command boundary). */
   run(command: CommandId, args: readonly unknown[]): Promise<unknown>;
+  /** Restores an answer panel after a reload (the entry bundle's WebviewPanelSerializer). */
+  restoreAnswerPanel(panel: vscode.WebviewPanel, state: unknown): Promise<void>;
 }
 
 export interface CoreModule {
