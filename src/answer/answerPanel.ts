@@ -57,6 +57,8 @@ export class AnswerPanels extends Disposable {
   private readonly polling = new Set<string>();
   /** Test hook: every message refused by the validator, with its reason. */
   readonly refused: string[] = [];
+  /** Test hook: the host's messages to the webviews (latest 50). */
+  readonly posted: { threadId: string; message: HostMessage }[] = [];
 
   constructor(private readonly o: AnswerPanelsOptions) {
     super();
@@ -270,6 +272,8 @@ ${body}
 
   private post(entry: PanelEntry, m: HostMessage): void {
     if (entry.disposed) return;
+    this.posted.push({ threadId: entry.threadId, message: m });
+    if (this.posted.length > 50) this.posted.shift();
     void entry.panel.webview.postMessage(m);
   }
 

@@ -10,6 +10,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Mocha from 'mocha';
 import { activationSuite } from './activation.test';
+import { answerSuite } from './answer.test';
 import { connectionSuite } from './connection.test';
 import { contributionsSuite } from './contributions.test';
 import { emulatorSuite } from './emulator.test';
@@ -18,6 +19,7 @@ import { filtersSuite } from './filters.test';
 import { keysSuite } from './keys.test';
 import { searchSuite } from './search.test';
 import { settingsSuite } from './settings.test';
+import { threadsSuite } from './threads.test';
 import { trustSuite } from './trust.test';
 import { usageSuite } from './usage.test';
 
@@ -45,6 +47,8 @@ export function run(): Promise<void> {
   searchSuite();
   filtersSuite();
   usageSuite();
+  threadsSuite();
+  answerSuite();
 
   const counts: Counts = { passed: 0, failed: 0, pending: 0, failures: [] };
   return new Promise<void>((resolve, reject) => {
