@@ -10,6 +10,8 @@ import { SettingsStore } from './state/settings';
 import { restoreUsageStatusItem } from './usage/statusCache';
 import { Disposable } from './util/disposable';
 import { ResultsTreeProvider, type ResultNode } from './views/resultsTree';
+import { readRunning } from './threads/persisted';
+import { ThreadsTreeProvider, type ThreadNode } from './views/threadsTree';
 
 /**
  * What activate() returns in development and test runs only (never to other extensions
@@ -27,6 +29,8 @@ export interface ResearchDeskTestApi {
   coreLoadMs(): number | undefined;
   /** The Research view's tree provider (search results as tree items). */
   results: ResultsTreeProvider;
+  /** The Threads view's tree provider. */
+  threads: ThreadsTreeProvider;
   /** Command ids this extension registered. */
   registeredCommands: readonly string[];
   /** Tree view ids this extension created. */
@@ -59,6 +63,8 @@ export class ResearchDesk extends Disposable {
   readonly demoKey: Promise<string>;
   /** The Research view's tree (filled by the core's search session). */
   readonly results: ResultsTreeProvider;
+  /** The Threads view's tree (filled by the core's ThreadsModel when shown). */
+  readonly threads: ThreadsTreeProvider;
   private readonly core: CoreLoader;
   /** The monthly-calls status item restored at start, until the core takes it over. */
   private restoredUsageItem: vscode.StatusBarItem | undefined;
@@ -84,6 +90,7 @@ export class ResearchDesk extends Disposable {
     step('keys');
     this.hasKey = this.register(new HasKeyContext(this.keys));
     this.results = this.register(new ResultsTreeProvider());
+    this.threads = this.register(new ThreadsTreeProvider(() => void this.core.get()));
     this.core = this.register(
       new CoreLoader({
         context,
@@ -91,6 +98,7 @@ export class ResearchDesk extends Disposable {
         settings: this.settings,
         keys: this.keys,
         results: this.results,
+        threadsView: this.threads,
         takeUsageStatusItem: () => {
           const item = this.restoredUsageItem;
           this.restoredUsageItem = undefined;
@@ -105,6 +113,11 @@ export class ResearchDesk extends Disposable {
     );
     this.results.bindView(view);
     this.viewIds.push(Views.results);
+    const threadsView = this.register(
+      vscode.window.createTreeView<ThreadNode>(Views.threads, { treeDataProvider: this.threads, showCollapseAll: true }),
+    );
+    this.threads.bindView(threadsView);
+    this.viewIds.push(Views.threads);
     step('views');
 
     const local: LocalHandlers = {
@@ -145,6 +158,14 @@ export class ResearchDesk extends Disposable {
       return Promise.resolve();
     }).catch((err: unknown) => this.log.warn(`Could not restore the monthly-calls status item: ${err instanceof Error ? err.message : String(err)}`));
     this.register({ dispose: () => this.restoredUsageItem?.dispose() });
+
+    // Research-agent runs that were running when the window closed: read from globalState after
+    // activation (one Memento read); only when there is one does the core load (its ThreadWatcher
+    // resumes polling in its constructor).
+    void afterActivation(() => {
+      if (!this.isDisposed && !this.core.loaded && readRunning(context.globalState, this.settings.service.origin).length) this.core.get();
+      return Promise.resolve();
+    }).catch((err: unknown) => this.log.warn(`Could not resume the running threads: ${err instanceof Error ? err.message : String(err)}`));
   }
 
   testApi(activationMs: number): ResearchDeskTestApi {
@@ -156,6 +177,7 @@ export class ResearchDesk extends Disposable {
       isCoreLoaded: () => this.core.loaded,
       coreLoadMs: () => this.core.loadMs,
       results: this.results,
+      threads: this.threads,
       registeredCommands: this.commandIds,
       registeredViews: this.viewIds,
       demoKey: this.demoKey,

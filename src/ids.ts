@@ -32,6 +32,16 @@ export const Commands = {
   showUsage: 'researchDesk.showUsage',
   setPlan: 'researchDesk.setPlan',
   correctUsageCount: 'researchDesk.correctUsageCount',
+  // Threads (issue 5, THREADS helper)
+  askAgent: 'researchDesk.askAgent',
+  askAboutSelection: 'researchDesk.askAboutSelection',
+  askAboutPapers: 'researchDesk.askAboutPapers',
+  refreshThreads: 'researchDesk.refreshThreads',
+  searchThreads: 'researchDesk.searchThreads',
+  loadMoreThreads: 'researchDesk.loadMoreThreads',
+  openThread: 'researchDesk.openThread',
+  openThreadInBrowser: 'researchDesk.openThreadInBrowser',
+  copyThreadLink: 'researchDesk.copyThreadLink',
   exportAnswer: 'researchDesk.exportAnswer',
 } as const;
 export type CommandId = (typeof Commands)[keyof typeof Commands];
@@ -47,6 +57,8 @@ export const ViewContainers = {
 
 export const Views = {
   results: 'researchDesk.results',
+  /** The caller's research-agent threads (issue 5). */
+  threads: 'researchDesk.threads',
 } as const;
 
 /** Setting ids, full dotted names. */

@@ -11,10 +11,13 @@ import { FilterCommands } from '../commands/filterCommands';
 import { KeyCommands } from '../commands/keyCommands';
 import { PaperCommands } from '../commands/paperCommands';
 import { SearchCommands } from '../commands/searchCommands';
-import { Commands, type CommandId } from '../ids';
+import { ThreadCommands, ThreadsViewCommands } from '../commands/threadCommands';
+import { Commands, Views, type CommandId } from '../ids';
 import { FilterStore } from '../filters/filterStore';
 import { SearchSession } from '../search/searchSession';
-import { ErrorPresenter } from '../ui/errorPresenter';
+import { ThreadsModel } from '../threads/threadsModel';
+import { ThreadWatcher } from '../threads/threadWatcher';
+import { describeError, ErrorPresenter } from '../ui/errorPresenter';
 import { UsageStatusBar } from '../usage/statusBar';
 import { UsageLedger } from '../usage/usageLedger';
 import { UsageMenu } from '../usage/usageMenu';
@@ -39,6 +42,12 @@ class CoreImpl extends Disposable implements Core {
   readonly search: SearchSession;
   /** The answer view (issue 5, ANSWER helper): show(threadId), refresh(threadId). */
   readonly answers: AnswerPanels;
+  /** Running research-agent threads: polling, resume after reload, notifications (issue 5, THREADS helper). */
+  readonly threadWatcher: ThreadWatcher;
+  /** Starting threads and follow-ups (issue 5, THREADS helper). */
+  readonly threads: ThreadCommands;
+  /** The Threads view's data (issue 5, THREADS helper). */
+  readonly threadsModel: ThreadsModel;
 
   constructor(private readonly services: CoreServices) {
     super();
@@ -75,14 +84,47 @@ class CoreImpl extends Disposable implements Core {
       }),
     );
     const search = new SearchCommands(this.search, services.context.globalState, () => this.filters.describe());
+    this.threadWatcher = this.register(
+      new ThreadWatcher({
+        clients,
+        state: services.context.globalState,
+        log,
+        answers: () => this.answers,
+        statusCommand: `${Views.threads}.focus`,
+      }),
+    );
     this.answers = this.register(
       new AnswerPanels({
+        watcher: () => this.threadWatcher,
         extensionUri: services.context.extensionUri,
         client: () => clients.get().client,
         log,
         showError: (err, context, retry) => void this.presenter.show(err, { context, retry }),
       }),
     );
+    this.threads = new ThreadCommands({
+      clients,
+      watcher: this.threadWatcher,
+      state: services.context.globalState,
+      filters: this.filters,
+      isFreePlan: () => this.usage.isFreePlan(),
+      selectedPapers: () => services.results.selectedPapers(),
+      presenter: this.presenter,
+      log,
+      usage: this.usage,
+    });
+    this.threadsModel = this.register(
+      new ThreadsModel({
+        clients,
+        watcher: this.threadWatcher,
+        log,
+        describeError: (err) => describeError(err, { baseUrl: settings.service.baseUrl })?.message ?? '',
+      }),
+    );
+    const threadsView = new ThreadsViewCommands(this.threadsModel, () => this.answers);
+    if (services.threadsView) this.register(services.threadsView.attach(this.threadsModel));
+    // Runs that were running when the window closed (globalState, per service origin) are followed again.
+    this.threadWatcher.resume();
     const papers = this.register(new PaperCommands(services.results, log, (title) => search.searchPapers(title)));
     this.handlers = {
       [Commands.setApiKey]: () => keyCommands.setApiKey(),
@@ -106,6 +148,15 @@ class CoreImpl extends Disposable implements Core {
       [Commands.showUsage]: () => this.usageMenu.show(),
       [Commands.setPlan]: (arg) => this.usageMenu.setPlan(arg),
       [Commands.correctUsageCount]: (arg) => this.usageMenu.correctCount(arg),
+      [Commands.askAgent]: (arg) => this.threads.askAgent(arg),
+      [Commands.askAboutSelection]: (arg) => this.threads.askAboutSelection(arg),
+      [Commands.askAboutPapers]: (...args) => this.threads.askAboutPapers(...args),
+      [Commands.refreshThreads]: () => threadsView.refresh(),
+      [Commands.searchThreads]: (arg) => threadsView.search(arg),
+      [Commands.loadMoreThreads]: () => threadsView.loadMore(),
+      [Commands.openThread]: (arg) => threadsView.open(arg),
+      [Commands.openThreadInBrowser]: (arg) => threadsView.openInBrowser(arg),
+      [Commands.copyThreadLink]: (arg) => threadsView.copyLink(arg),
       [Commands.exportAnswer]: (arg) => this.answers.exportMarkdown(typeof arg === 'string' ? arg : undefined),
     };
   }

@@ -4,6 +4,7 @@ import type { KeyStore } from '../state/keyStore';
 import type { Logger } from '../state/logger';
 import type { SettingsStore } from '../state/settings';
 import type { ResultsTreeProvider } from '../views/resultsTree';
+import type { ThreadsTreeProvider } from '../views/threadsTree';
 
 /**
  * The contract between the entry bundle (dist/extension.js) and the lazily loaded core
@@ -18,6 +19,8 @@ export interface CoreServices {
   keys: KeyStore;
   /** The Research view's tree (entry bundle); the core's search session fills it. */
   results: ResultsTreeProvider;
+  /** The Threads view's tree (entry bundle); the core's ThreadsModel attaches to it. */
+  threadsView?: ThreadsTreeProvider;
   /** The monthly-calls status item restored at start (entry bundle), handed over once; undefined when none. */
   takeUsageStatusItem?: () => vscode.StatusBarItem | undefined;
 }

@@ -19,6 +19,7 @@ import { filtersSuite } from './filters.test';
 import { keysSuite } from './keys.test';
 import { searchSuite } from './search.test';
 import { settingsSuite } from './settings.test';
+import { threadsSuite } from './threads.test';
 import { trustSuite } from './trust.test';
 import { usageSuite } from './usage.test';
 
@@ -46,6 +47,7 @@ export function run(): Promise<void> {
   searchSuite();
   filtersSuite();
   usageSuite();
+  threadsSuite();
   answerSuite();
 
   const counts: Counts = { passed: 0, failed: 0, pending: 0, failures: [] };

@@ -1,0 +1,351 @@
+/**
+ * ThreadWatcher: polls running threads until their run ends, within the published poll rate
+ * (the one client's scheduler allows 3 polls per second across every thread), remembers them in
+ * globalState per service origin so polling resumes after a reload, shows them in the status bar,
+ * and tells the person when an answer is ready (Open Answer) or a run failed (Retry).
+ */
+import * as vscode from 'vscode';
+import type { Client, Thread, ThreadDispatch, ThreadRequest } from '../api/index';
+import type { Logger } from '../state/logger';
+import type { ServiceSettings } from '../state/settings';
+import { Disposable } from '../util/disposable';
+import { readRunning, writeRunning, type RunningThread, type SentRequest } from './persisted';
+
+/** What the watcher needs of the answer view (src/answer/answerPanel.ts, AnswerPanels). */
+export interface AnswerViewer {
+  show(threadId: string, opts?: { interactionId?: string; preserveFocus?: boolean }): Promise<void>;
+  refresh(threadId: string): Promise<void>;
+}
+
+export interface ThreadFinished {
+  threadId: string;
+  status: 'idle' | 'failed';
+}
+
+/** The last notification the watcher showed (tests read it; the person sees the toast). */
+export interface ThreadNotice {
+  kind: 'ready' | 'failed' | 'stillRunning' | 'lost';
+  threadId: string;
+  message: string;
+  actions: string[];
+  /** The run concerned (Retry and Keep Waiting act on it). */
+  run?: RunningThread;
+}
+
+export interface ThreadWatcherDeps {
+  clients: { get(): { client: Client; service: ServiceSettings } };
+  /** context.globalState */
+  state: vscode.Memento;
+  log: Logger;
+  answers?: () => AnswerViewer | undefined;
+  /** Re-sends the brief of a failed run (set by ThreadCommands). */
+  retry?: (run: RunningThread) => Promise<unknown>;
+  /** Command the status-bar item runs (the Threads view). */
+  statusCommand: string;
+  /** Shows notifications (default true; tests read `lastNotice`). */
+  notify?: boolean;
+}
+
+interface Watched {
+  run: RunningThread;
+  origin: string | undefined;
+  abort: AbortController;
+}
+
+const TRANSIENT = new Set(['server', 'network', 'timeout', 'rate_limited', 'invalid_response']);
+
+export class ThreadWatcher extends Disposable {
+  private readonly watched = new Map<string, Watched>();
+  private readonly finished = this.register(new vscode.EventEmitter<ThreadFinished>());
+  /** Fires when a watched run ends (idle or failed). */
+  readonly onDidFinish: vscode.Event<ThreadFinished> = this.finished.event;
+  private readonly changed = this.register(new vscode.EventEmitter<void>());
+  /** Fires when the set of running threads changes. */
+  readonly onDidChange: vscode.Event<void> = this.changed.event;
+  private readonly item: vscode.StatusBarItem;
+  /** Polls sent by this watcher, per thread id (for the benchmark and tests). */
+  readonly polls = new Map<string, number>();
+  lastNotice: ThreadNotice | undefined;
+  retry: ((run: RunningThread) => Promise<unknown>) | undefined;
+
+  constructor(private readonly deps: ThreadWatcherDeps) {
+    super();
+    this.retry = deps.retry;
+    this.item = this.register(vscode.window.createStatusBarItem('researchDesk.threads', vscode.StatusBarAlignment.Left, 50));
+    this.item.name = vscode.l10n.t('Research Desk: running threads');
+    this.item.command = deps.statusCommand;
+    this.register({ dispose: () => this.stopAll() });
+  }
+
+  private get origin(): string | undefined {
+    return this.deps.clients.get().service.origin;
+  }
+
+  /** Start watching a dispatched run (a new thread or a follow-up). Already watched: the newer interaction wins. */
+  watch(dispatch: ThreadDispatch, request?: ThreadRequest, followUp = false): void {
+    const run: RunningThread = {
+      threadId: dispatch.thread_id,
+      interactionId: dispatch.interaction_id,
+      title: dispatch.title ?? undefined,
+      mode: dispatch.mode,
+      url: dispatch.url ?? undefined,
+      pollAfterSeconds: dispatch.poll_after_seconds,
+      maxWaitSeconds: dispatch.max_wait_seconds,
+      startedAt: Date.now(),
+      request: request ? toSent(request) : undefined,
+      followUp,
+    };
+    this.start(run, this.origin, false);
+    void this.persist();
+  }
+
+  isRunning(threadId: string): boolean {
+    return this.watched.has(threadId);
+  }
+
+  /** The runs being watched now. */
+  running(): RunningThread[] {
+    return [...this.watched.values()].map((w) => w.run);
+  }
+
+  /**
+   * Resumes polling of the threads remembered for the current service origin (after a reload or
+   * a restart). Returns how many were resumed.
+   */
+  resume(): number {
+    const origin = this.origin;
+    let n = 0;
+    for (const run of readRunning(this.deps.state, origin)) {
+      if (this.watched.has(run.threadId)) continue;
+      this.start({ ...run, startedAt: Date.now() }, origin, true);
+      n++;
+    }
+    if (n) this.deps.log.info(`Resumed polling of ${n} running thread(s).`);
+    return n;
+  }
+
+  /** The runs remembered in globalState for the current service origin. */
+  remembered(): RunningThread[] {
+    return readRunning(this.deps.state, this.origin);
+  }
+
+  /** Stops polling every thread without forgetting them (dispose / a simulated reload). */
+  stopAll(): void {
+    for (const w of this.watched.values()) w.abort.abort();
+    this.watched.clear();
+  }
+
+  private start(run: RunningThread, origin: string | undefined, immediately: boolean): void {
+    this.watched.get(run.threadId)?.abort.abort();
+    const w: Watched = { run, origin, abort: new AbortController() };
+    this.watched.set(run.threadId, w);
+    this.updateStatus();
+    this.changed.fire();
+    void this.loop(w, immediately);
+  }
+
+  private async persist(): Promise<void> {
+    if (this.isDisposed) return;
+    // Keep runs of other origins; rewrite this origin's list from what is watched.
+    const byOrigin = new Map<string | undefined, RunningThread[]>();
+    for (const w of this.watched.values()) byOrigin.set(w.origin, [...(byOrigin.get(w.origin) ?? []), w.run]);
+    const origins = new Set<string | undefined>([this.origin, ...byOrigin.keys()]);
+    for (const o of origins) await writeRunning(this.deps.state, o, byOrigin.get(o) ?? []);
+  }
+
+  private async forget(w: Watched): Promise<void> {
+    if (this.watched.get(w.run.threadId) === w) this.watched.delete(w.run.threadId);
+    this.updateStatus();
+    this.changed.fire();
+    if (this.isDisposed) return;
+    const rest = readRunning(this.deps.state, w.origin).filter((r) => !(r.threadId === w.run.threadId && r.interactionId === w.run.interactionId));
+    await writeRunning(this.deps.state, w.origin, rest);
+  }
+
+  private async loop(w: Watched, immediately: boolean): Promise<void> {
+    const { run } = w;
+    const signal = w.abort.signal;
+    const deadline = Date.now() + Math.max(1, run.maxWaitSeconds) * 1000;
+    let wait = immediately ? 0 : Math.max(0, run.pollAfterSeconds) * 1000;
+    for (;;) {
+      const remaining = deadline - Date.now();
+      if (!(await sleep(Math.max(0, Math.min(wait, remaining)), signal))) return;
+      wait = Math.max(0, run.pollAfterSeconds) * 1000;
+      if (this.origin !== w.origin) {
+        // The service address changed: this run belongs to the other service; it stays remembered there.
+        this.deps.log.info(`Thread ${run.threadId}: paused (the service address changed).`);
+        if (this.watched.get(run.threadId) === w) this.watched.delete(run.threadId);
+        this.updateStatus();
+        this.changed.fire();
+        return;
+      }
+      let thread: Thread | undefined;
+      try {
+        this.polls.set(run.threadId, (this.polls.get(run.threadId) ?? 0) + 1);
+        thread = await this.deps.clients.get().client.getThread(run.threadId, { signal });
+      } catch (err) {
+        if (signal.aborted) return;
+        const kind = (err as { kind?: string }).kind ?? '';
+        if (!TRANSIENT.has(kind)) {
+          this.deps.log.warn(`Thread ${run.threadId}: polling stopped (${kind || 'error'}).`);
+          await this.forget(w);
+          this.notice({
+            kind: 'lost', threadId: run.threadId, actions: [],
+            message: vscode.l10n.t('Research Desk stopped following "{0}": {1}', shown(run.title), oneLine(err)),
+          }, 'warning');
+          return;
+        }
+        this.deps.log.warn(`Thread ${run.threadId}: poll failed (${kind}); polling on.`);
+      }
+      if (signal.aborted) return;
+      if (thread) {
+        if (thread.title && thread.title !== run.title) run.title = thread.title;
+        const mine = thread.interactions.find((i) => i.interaction_id === run.interactionId);
+        const known = !thread.interactions.length || mine !== undefined;
+        const status = mine?.status ?? thread.status;
+        if (known && status !== 'running') {
+          await this.finish(w, status === 'failed' ? 'failed' : 'idle');
+          return;
+        }
+      }
+      if (Date.now() >= deadline) {
+        await this.forget(w);
+        this.stillRunning(run);
+        return;
+      }
+    }
+  }
+
+  private async finish(w: Watched, status: 'idle' | 'failed'): Promise<void> {
+    const { run } = w;
+    await this.forget(w);
+    this.deps.log.info(`Thread ${run.threadId}: run ${run.interactionId} ended ${status} after ${this.polls.get(run.threadId) ?? 0} poll(s).`);
+    this.finished.fire({ threadId: run.threadId, status });
+    const answers = this.deps.answers?.();
+    void answers?.refresh(run.threadId).catch((err: unknown) => this.deps.log.warn(`Refreshing the answer view failed: ${oneLine(err)}`));
+    const open = vscode.l10n.t('Open Answer');
+    if (status === 'idle') {
+      this.notice(
+        { kind: 'ready', threadId: run.threadId, run, actions: [open], message: vscode.l10n.t('The research agent has answered "{0}".', shown(run.title)) },
+        'info',
+        (choice) => (choice === open ? this.open(run) : undefined),
+      );
+    } else {
+      const retry = vscode.l10n.t('Retry');
+      const actions = run.request && this.retry ? [retry, open] : [open];
+      this.notice(
+        {
+          kind: 'failed', threadId: run.threadId, run, actions,
+          message: vscode.l10n.t('The research agent\'s run for "{0}" failed. A failed run costs nothing; Retry sends the same brief again.', shown(run.title)),
+        },
+        'error',
+        (choice) => (choice === retry ? this.retryRun(run) : choice === open ? this.open(run) : undefined),
+      );
+    }
+  }
+
+  /** Re-sends the brief of a failed run (the Retry button). */
+  async retryRun(run: RunningThread): Promise<unknown> {
+    if (!this.retry) return undefined;
+    return this.retry(run);
+  }
+
+  private stillRunning(run: RunningThread): void {
+    const keep = vscode.l10n.t('Keep Waiting');
+    const view = vscode.l10n.t('Open Threads View');
+    this.notice(
+      {
+        kind: 'stillRunning', threadId: run.threadId, run, actions: [keep, view],
+        message: vscode.l10n.t(
+          '"{0}" is still running after {1} seconds, the suggested polling ceiling. It keeps running on the service; Keep Waiting follows it again.',
+          shown(run.title), run.maxWaitSeconds,
+        ),
+      },
+      'info',
+      (choice) => {
+        if (choice === keep) this.keepWaiting(run);
+        else if (choice === view) void vscode.commands.executeCommand(this.deps.statusCommand);
+      },
+    );
+  }
+
+  /** Follows a run again after the polling ceiling (the Keep Waiting button). */
+  keepWaiting(run: RunningThread): void {
+    this.start({ ...run, startedAt: Date.now() }, this.origin, true);
+    void this.persist();
+  }
+
+  private open(run: RunningThread): void {
+    const answers = this.deps.answers?.();
+    if (!answers) return;
+    answers.show(run.threadId, { interactionId: run.interactionId }).catch((err: unknown) => this.deps.log.warn(`Opening the answer failed: ${oneLine(err)}`));
+  }
+
+  private notice(n: ThreadNotice, severity: 'info' | 'warning' | 'error', act?: (choice: string | undefined) => unknown): void {
+    this.lastNotice = n;
+    if (this.deps.notify === false) return;
+    const show =
+      severity === 'error' ? vscode.window.showErrorMessage : severity === 'warning' ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
+    show(n.message, ...n.actions).then((choice) => act?.(choice), () => undefined);
+  }
+
+  private updateStatus(): void {
+    if (this.isDisposed) return;
+    const runs = this.running();
+    if (!runs.length) {
+      this.item.hide();
+      return;
+    }
+    this.item.text =
+      runs.length === 1 ? vscode.l10n.t('$(sync~spin) 1 thread running') : vscode.l10n.t('$(sync~spin) {0} threads running', runs.length);
+    const md = new vscode.MarkdownString('', false);
+    md.isTrusted = false;
+    md.supportHtml = false;
+    md.appendText(vscode.l10n.t('Research agent runs in progress (click for the Threads view):'));
+    for (const r of runs) md.appendMarkdown('\n- ').appendText(`${shown(r.title)} (${r.mode})`);
+    this.item.tooltip = md;
+    this.item.accessibilityInformation = { label: this.item.text.replace('$(sync~spin) ', '') };
+    this.item.show();
+  }
+
+  /** Status-bar text and tooltip as shown (tests). */
+  statusItem(): { visible: boolean; text: string; tooltip: string } {
+    const t = this.item.tooltip;
+    return { visible: this.running().length > 0, text: this.item.text, tooltip: typeof t === 'string' ? t : (t?.value ?? '') };
+  }
+}
+
+function toSent(r: ThreadRequest): SentRequest {
+  return {
+    input_message: r.input_message,
+    mode: r.mode,
+    filters: r.filters ? ({ ...r.filters }) : r.filters,
+    attachments: r.attachments ? { paper_ids: r.attachments.paper_ids ? [...r.attachments.paper_ids] : r.attachments.paper_ids } : r.attachments,
+  };
+}
+
+/** Resolves true after `ms`, false when aborted first. */
+function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
+  if (signal.aborted) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const done = (v: boolean): void => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', onAbort);
+      resolve(v);
+    };
+    const onAbort = (): void => done(false);
+    const timer = setTimeout(() => done(true), ms);
+    signal.addEventListener('abort', onAbort);
+  });
+}
+
+/** A service title as one short line that a notification cannot render as a link. */
+export function shown(title: string | undefined | null): string {
+  const t = (title ?? '').replace(/\s+/g, ' ').trim().replace(/[[\]]/g, (c) => (c === '[' ? '(' : ')'));
+  if (!t) return vscode.l10n.t('(untitled thread)');
+  return t.length > 80 ? `${t.slice(0, 79)}…` : t;
+}
+
+export function oneLine(err: unknown): string {
+  return (err instanceof Error ? err.message : String(err)).replace(/\s+/g, ' ').trim();
+}

@@ -1,0 +1,165 @@
+/**
+ * ThreadsModel: the data of the Threads view. Lists the caller's threads with `GET /v1/threads`
+ * (20 per page, offset paging while `has_more`, an optional title search), within the client's
+ * 1 request/second list class; fills a missing status from the single-thread poll (a few at a
+ * time, in the background, and for any thread the person expands) and keeps the polled
+ * interactions. Running threads the watcher follows show as running.
+ */
+import * as vscode from 'vscode';
+import type { Client, Thread, ThreadSummary } from '../api/index';
+import type { Logger } from '../state/logger';
+import type { ServiceSettings } from '../state/settings';
+import { Disposable } from '../util/disposable';
+import type { InteractionRow, ThreadRow, ThreadsSource, ThreadStatusName } from '../views/threadsTree';
+
+export const THREADS_PAGE = 20;
+/** Missing statuses resolved in the background after a listing (the rest when expanded). */
+export const RESOLVE_AT_ONCE = 3;
+
+export interface ThreadsModelDeps {
+  clients: { get(): { client: Client; service: ServiceSettings } };
+  watcher: { isRunning(threadId: string): boolean; readonly onDidChange: vscode.Event<void>; readonly onDidFinish: vscode.Event<unknown> };
+  log: Logger;
+  describeError: (err: unknown) => string;
+}
+
+export class ThreadsModel extends Disposable implements ThreadsSource {
+  private readonly changed = this.register(new vscode.EventEmitter<void>());
+  readonly onDidChange: vscode.Event<void> = this.changed.event;
+  private items: ThreadSummary[] = [];
+  private more = false;
+  private message: string | undefined;
+  private generation = 0;
+  query = '';
+  loaded = false;
+  /** Threads polled (status, title, interactions), by id. */
+  private readonly polled = new Map<string, Thread>();
+  private readonly resolving = new Set<string>();
+  /** List requests sent (tests). */
+  listRequests = 0;
+
+  constructor(private readonly deps: ThreadsModelDeps) {
+    super();
+    this.register(deps.watcher.onDidChange(() => this.changed.fire()));
+    this.register(
+      deps.watcher.onDidFinish((e) => {
+        const id = (e as { threadId?: string }).threadId;
+        if (id) this.polled.delete(id);
+        if (this.loaded) void this.load();
+      }),
+    );
+  }
+
+  /** First page (with the current title search). */
+  async load(): Promise<void> {
+    const gen = ++this.generation;
+    try {
+      const page = await this.list(0);
+      if (gen !== this.generation) return;
+      this.items = page.threads;
+      this.more = page.has_more;
+      this.message = page.threads.length
+        ? undefined
+        : this.query
+          ? vscode.l10n.t('No thread title contains “{0}”.', this.query)
+          : vscode.l10n.t('No threads yet: select a passage in a draft and run Ask the Research Agent about Selection.');
+    } catch (err) {
+      if (gen !== this.generation) return;
+      this.message = vscode.l10n.t('The threads could not be listed: {0}', this.deps.describeError(err));
+      this.deps.log.warn(`Listing threads failed: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    this.loaded = true;
+    this.changed.fire();
+    this.resolveMissing();
+  }
+
+  async loadMore(): Promise<void> {
+    if (!this.more) return;
+    const gen = this.generation;
+    try {
+      const page = await this.list(this.items.length);
+      if (gen !== this.generation) return;
+      const seen = new Set(this.items.map((t) => t.thread_id));
+      this.items = [...this.items, ...page.threads.filter((t) => !seen.has(t.thread_id))];
+      this.more = page.has_more;
+    } catch (err) {
+      this.message = vscode.l10n.t('More threads could not be listed: {0}', this.deps.describeError(err));
+    }
+    this.changed.fire();
+    this.resolveMissing();
+  }
+
+  async search(query: string): Promise<void> {
+    this.query = query.replace(/\s+/g, ' ').trim();
+    await this.load();
+  }
+
+  private list(offset: number): ReturnType<Client['listThreads']> {
+    this.listRequests++;
+    return this.deps.clients.get().client.listThreads({ limit: THREADS_PAGE, offset, query: this.query || undefined });
+  }
+
+  snapshot(): { threads: ThreadRow[]; more: boolean; query: string; message?: string } {
+    return { threads: this.items.map((t) => this.row(t)), more: this.more, query: this.query, message: this.message };
+  }
+
+  row(t: ThreadSummary): ThreadRow {
+    const p = this.polled.get(t.thread_id);
+    const status: ThreadStatusName | undefined = this.deps.watcher.isRunning(t.thread_id) ? 'running' : (p?.status ?? t.status ?? undefined);
+    return {
+      threadId: t.thread_id,
+      title: p?.title ?? t.title ?? '',
+      url: p?.url ?? t.url ?? undefined,
+      status,
+      preview: t.preview ?? undefined,
+      interactionCount: p ? p.interactions.length : (t.interaction_count ?? undefined),
+      lastActivity: t.last_activity_at ?? undefined,
+    };
+  }
+
+  /** Looks a listed thread up (for commands on a node). */
+  find(threadId: string): ThreadRow | undefined {
+    const t = this.items.find((x) => x.thread_id === threadId);
+    return t ? this.row(t) : undefined;
+  }
+
+  async interactions(threadId: string): Promise<InteractionRow[]> {
+    const thread = await this.poll(threadId);
+    return thread.interactions.map((i, index) => ({
+      threadId,
+      interactionId: i.interaction_id,
+      index,
+      status: i.status,
+      mode: i.mode ?? undefined,
+      input: typeof i.input_message === 'string' ? i.input_message : undefined,
+      stats: i.stats ?? undefined,
+      url: thread.url ?? undefined,
+    }));
+  }
+
+  private async poll(threadId: string): Promise<Thread> {
+    const thread = await this.deps.clients.get().client.getThread(threadId);
+    const before = this.polled.get(threadId)?.status;
+    this.polled.set(threadId, thread);
+    const listed = this.items.find((t) => t.thread_id === threadId);
+    if (listed && (listed.status ?? undefined) !== thread.status && before !== thread.status) this.changed.fire();
+    return thread;
+  }
+
+  /** Polls a few listed threads whose status the list left out (the poll class allows 3/s). */
+  private resolveMissing(): void {
+    const missing = this.items.filter((t) => !t.status && !this.polled.has(t.thread_id) && !this.resolving.has(t.thread_id)).slice(0, RESOLVE_AT_ONCE);
+    for (const t of missing) {
+      this.resolving.add(t.thread_id);
+      void this.poll(t.thread_id)
+        .then(() => this.changed.fire())
+        .catch((err: unknown) => this.deps.log.debug(`Status of ${t.thread_id} not resolved: ${err instanceof Error ? err.message : String(err)}`))
+        .finally(() => this.resolving.delete(t.thread_id));
+    }
+  }
+
+  /** How many listed threads still have no status (tests). */
+  unresolvedCount(): number {
+    return this.snapshot().threads.filter((t) => !t.status).length;
+  }
+}

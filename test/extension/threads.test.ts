@@ -1,0 +1,331 @@
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { AskOutcome, ThreadCommands } from '../../src/commands/threadCommands';
+import { Commands, Settings } from '../../src/ids';
+import type { ThreadsModel } from '../../src/threads/threadsModel';
+import type { ThreadFinished, ThreadWatcher } from '../../src/threads/threadWatcher';
+import type { ResultNode } from '../../src/views/resultsTree';
+import { acceptQuickInput, api, emulatorUrl, eventually, nextEvent, setUserSettings, useEmulatorSettings } from './support';
+
+interface EmuRequest {
+  route: string;
+  keyLabel: string | null;
+  status: number;
+}
+interface EmuCharge {
+  keyLabel: string;
+  calls: number;
+  reason: string;
+  threadId?: string;
+}
+interface EmuThread {
+  threadId: string;
+  title: string | null;
+  interactions: number;
+  status: string;
+}
+
+interface CoreForThreads {
+  threads: ThreadCommands;
+  threadWatcher: ThreadWatcher;
+  threadsModel: ThreadsModel;
+  answers: { openThreads(): string[] };
+  filters: { set(f: object): Promise<void>; clear(): Promise<void> };
+}
+
+async function control<T>(method: string, ...args: unknown[]): Promise<T> {
+  const url = await emulatorUrl();
+  const res = await fetch(`${url}/_emulator/${method}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(args),
+  });
+  if (!res.ok) throw new Error(`emulator control ${method}: ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { result: T }).result;
+}
+
+let counter = 0;
+
+/** A fresh key of its own (its threads, requests and charges are this test's only), stored for the emulator. */
+async function freshKey(plan = 'pro'): Promise<{ label: string; key: string }> {
+  const label = `threads-test-${Date.now()}-${++counter}`;
+  const key = await control<string>('provisionKey', { plan, label });
+  const desk = await api();
+  await desk.keys.set(key, new URL(await emulatorUrl()).origin);
+  return { label, key };
+}
+
+async function core(): Promise<CoreForThreads> {
+  return (await api()).core() as unknown as CoreForThreads;
+}
+
+async function requests(label: string, route: string): Promise<EmuRequest[]> {
+  return (await control<EmuRequest[]>('requests')).filter((r) => r.keyLabel === label && r.route === route);
+}
+
+async function charges(label: string): Promise<EmuCharge[]> {
+  return (await control<EmuCharge[]>('charges')).filter((c) => c.keyLabel === label);
+}
+
+/** The agent's trace of a thread, read straight from the service with the test's key. */
+async function trace(key: string, threadId: string): Promise<string> {
+  const res = await fetch(`${await emulatorUrl()}/v1/threads/${threadId}?include_trace=true`, { headers: { 'x-api-key': key } });
+  return ((await res.json()) as { trace?: string }).trace ?? '';
+}
+
+const run = <T>(id: string, ...args: unknown[]): Thenable<T | undefined> => vscode.commands.executeCommand<T>(id, ...args);
+
+/** Waits for the watcher to report the end of `threadId`'s run. */
+async function finished(watcher: ThreadWatcher, threadId: string): Promise<ThreadFinished> {
+  for (;;) {
+    const e = await nextEvent(watcher.onDidFinish, 'thread finished', 20_000);
+    if (e.threadId === threadId) return e;
+  }
+}
+
+export function threadsSuite(): void {
+  suite('Threads (real VS Code against the emulator)', () => {
+    let restore: (() => Promise<void>) | undefined;
+
+    suiteSetup(async () => {
+      restore = (await useEmulatorSettings()).restore;
+    });
+    suiteTeardown(async () => {
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      await restore?.();
+    });
+
+    test('a selection becomes a thread; when it finishes the watcher says so (Open Answer) and the answer opens', async () => {
+      const { key } = await freshKey();
+      const c = await core();
+      const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content: 'Intro.\n\nCreatine supplementation improves short-term memory in healthy adults.\n\nMore text.' });
+      const editor = await vscode.window.showTextDocument(doc);
+      editor.selection = new vscode.Selection(2, 0, 2, doc.lineAt(2).text.length);
+      const outcome = await run<AskOutcome>(Commands.askAboutSelection, { instructions: 'Find randomized trials that test this claim.' });
+      assert.equal(outcome?.outcome, 'sent', outcome?.message);
+      const threadId = outcome.threadId!;
+      assert.ok(outcome.request?.input_message.startsWith('Find randomized trials that test this claim.'));
+      assert.ok(outcome.request?.input_message.includes('Creatine supplementation improves short-term memory'));
+      assert.ok(c.threadWatcher.isRunning(threadId));
+      const status = c.threadWatcher.statusItem();
+      assert.ok(status.visible && /1 thread running/.test(status.text), status.text);
+      const ended = await finished(c.threadWatcher, threadId);
+      assert.equal(ended.status, 'idle');
+      assert.equal(c.threadWatcher.isRunning(threadId), false);
+      assert.equal(c.threadWatcher.lastNotice?.kind, 'ready');
+      assert.deepEqual(c.threadWatcher.lastNotice?.actions, ['Open Answer']);
+      const threads = await control<EmuThread[]>('threads', key);
+      assert.equal(threads.length, 1);
+      assert.equal(threads[0]?.status, 'idle');
+      // Open Answer (what the button does, through the Threads view command).
+      assert.equal(await run<boolean>(Commands.openThread, threadId), true);
+      assert.ok(c.answers.openThreads().includes(threadId), 'no answer panel for the thread');
+      await vscode.window.showTextDocument(doc);
+      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+      assert.equal(c.threadWatcher.remembered().some((r) => r.threadId === threadId), false);
+    });
+
+    test('selected papers become attachments.paper_ids (the last path segment of their url), under the current filters', async () => {
+      const { key } = await freshKey();
+      const c = await core();
+      const desk = await api();
+      const searched = await run<{ outcome: string }>(Commands.searchPapers, 'creatine supplementation cognition');
+      assert.equal(searched?.outcome, 'shown');
+      const papers = desk.results.getChildren().filter((n): n is Extract<ResultNode, { kind: 'paper' }> => n.kind === 'paper').slice(0, 3);
+      assert.equal(papers.length, 3);
+      const ids = papers.map((p) => new URL(p.paper.url!).pathname.split('/').filter(Boolean).at(-1)!);
+      await c.filters.set({ year_min: 2010, study_types: ['rct'], include_semantic_score: true });
+      try {
+        // What VS Code passes for a multi-select context menu: the clicked node and the selection.
+        // The brief is asked for; an empty one (Enter twice) is refused, showing what would be sent.
+        const fromMenu = await acceptQuickInput(run<AskOutcome>(Commands.askAboutPapers, papers[0], papers));
+        assert.equal(fromMenu?.outcome, 'invalid');
+        assert.deepEqual(fromMenu.request?.attachments?.paper_ids, ids);
+        assert.equal((fromMenu.request?.filters as Record<string, unknown> | undefined)?.year_min, 2010);
+        const sent = await run<AskOutcome>(Commands.askAgent, { message: 'What do these trials find about creatine and memory?', attachPapers: ids, useFilters: true });
+        assert.equal(sent?.outcome, 'sent', sent?.message);
+        assert.deepEqual(sent.request?.attachments?.paper_ids, ids);
+        assert.equal((sent.request?.filters as Record<string, unknown>).year_min, 2010);
+        assert.equal('include_semantic_score' in (sent.request?.filters ?? {}), false);
+        await finished(c.threadWatcher, sent.threadId!);
+        const log = await trace(key, sent.threadId!);
+        assert.match(log, /Attachments: 3 of 3 attached papers found/);
+        assert.match(log, /filters: year_min=2010, study_types=rct/);
+      } finally {
+        await c.filters.clear();
+      }
+    });
+
+    test('more than 50 papers, an empty brief and one over 10,000 characters send nothing; the long draft is kept', async () => {
+      const { label } = await freshKey();
+      const c = await core();
+      const many = Array.from({ length: 51 }, (_, i) => `p${i}`);
+      const tooMany = await run<AskOutcome>(Commands.askAboutPapers, { attachPapers: many, message: 'Compare these.' });
+      assert.equal(tooMany?.outcome, 'invalid');
+      assert.match(tooMany.message ?? '', /at most 50/);
+      const empty = await run<AskOutcome>(Commands.askAgent, { message: '   ' });
+      assert.equal(empty?.outcome, 'invalid');
+      const long = 'a'.repeat(10_001);
+      const over = await run<AskOutcome>(Commands.askAgent, { message: long });
+      assert.equal(over?.outcome, 'invalid');
+      assert.match(over.message ?? '', /10001|10,001/);
+      assert.equal(over.draftKept, true);
+      assert.equal(c.threads.draft()?.input_message, long);
+      assert.equal((await requests(label, 'create_thread')).length, 0, 'something was sent');
+      // A valid brief afterwards clears the draft.
+      const ok = await run<AskOutcome>(Commands.askAgent, { message: 'Does caffeine improve reaction time?' });
+      assert.equal(ok?.outcome, 'sent');
+      assert.equal(c.threads.draft(), undefined);
+      await finished(c.threadWatcher, ok.threadId!);
+    });
+
+    test('deep mode on a free plan is explained and not sent; the draft is kept', async () => {
+      const { label } = await freshKey('free');
+      const c = await core();
+      const restorePlan = await setUserSettings({ [Settings.plan]: 'free' });
+      try {
+        const outcome = await run<AskOutcome>(Commands.askAgent, { message: 'A structured report on sleep and memory consolidation.', mode: 'deep' });
+        assert.equal(outcome?.outcome, 'refused');
+        assert.match(outcome.message ?? '', /paid plan/);
+        assert.equal(c.threads.draft()?.mode, 'deep');
+        assert.equal((await requests(label, 'create_thread')).length, 0);
+      } finally {
+        await restorePlan();
+      }
+    });
+
+    test('a follow-up while the answer is being written gets the 409 explained and keeps the draft', async () => {
+      const { key, label } = await freshKey();
+      const c = await core();
+      await control('setRunOutcome', { durationMs: 600_000 });
+      const first = await run<AskOutcome>(Commands.askAgent, { message: 'How does exercise affect depression in older adults?' });
+      assert.equal(first?.outcome, 'sent');
+      const threadId = first.threadId!;
+      const follow = await c.threads.followUp(threadId, 'And in adolescents?');
+      assert.equal(follow.outcome, 'conflict');
+      assert.match(follow.message ?? '', /still being written/);
+      assert.equal(c.threads.draft(threadId)?.input_message, 'And in adolescents?');
+      assert.equal((await requests(label, 'add_interaction')).filter((r) => r.status === 409).length, 1);
+      await control('completeRuns');
+      await finished(c.threadWatcher, threadId);
+      const again = await c.threads.followUp(threadId, 'And in adolescents?');
+      assert.equal(again.outcome, 'sent');
+      assert.equal(c.threads.draft(threadId), undefined);
+      await finished(c.threadWatcher, threadId);
+      assert.equal((await control<EmuThread[]>('threads', key))[0]?.interactions, 2);
+    });
+
+    test('a 5xx after the service created the thread produces exactly one thread', async () => {
+      const { key, label } = await freshKey();
+      const c = await core();
+      await control('injectFault', { route: 'create_thread', kind: 'status_after', status: 500 });
+      const outcome = await run<AskOutcome>(Commands.askAgent, { message: 'What is known about microbiome changes after antibiotics?' });
+      assert.ok(outcome?.outcome === 'sent' || outcome?.outcome === 'uncertain', String(outcome?.outcome));
+      assert.equal((await requests(label, 'create_thread')).length, 1, 'the POST was sent again');
+      const threads = await control<EmuThread[]>('threads', key);
+      assert.equal(threads.length, 1);
+      if (outcome.outcome === 'sent') {
+        assert.equal(outcome.threadId, threads[0]?.threadId);
+        await finished(c.threadWatcher, outcome.threadId!);
+      } else {
+        assert.equal(outcome.draftKept, true);
+      }
+    });
+
+    test('a failed run says so and offers Retry; Retry runs again and only the successful run is charged', async () => {
+      const { label } = await freshKey();
+      const c = await core();
+      await control('failNextRun');
+      const outcome = await run<AskOutcome>(Commands.askAgent, { message: 'Does vitamin D prevent respiratory infections?' });
+      assert.equal(outcome?.outcome, 'sent');
+      const ended = await finished(c.threadWatcher, outcome.threadId!);
+      assert.equal(ended.status, 'failed');
+      const notice = c.threadWatcher.lastNotice;
+      assert.equal(notice?.kind, 'failed');
+      assert.ok(notice.actions.includes('Retry'));
+      assert.match(notice.message, /failed/);
+      assert.equal((await charges(label)).length, 0, 'the failed run was charged');
+      const retried = (await c.threadWatcher.retryRun(notice.run!)) as AskOutcome;
+      assert.equal(retried.outcome, 'sent');
+      assert.equal(retried.request?.input_message, 'Does vitamin D prevent respiratory infections?');
+      assert.equal((await finished(c.threadWatcher, retried.threadId!)).status, 'idle');
+      const charged = await charges(label);
+      assert.equal(charged.length, 1);
+      assert.equal(charged[0]?.threadId, retried.threadId);
+    });
+
+    test('running threads are remembered in globalState; after the watcher is dropped and resumed from it, the answer still arrives', async () => {
+      await freshKey();
+      const c = await core();
+      await control('setRunOutcome', { durationMs: 600_000 });
+      const outcome = await run<AskOutcome>(Commands.askAgent, { message: 'Do mindfulness apps reduce anxiety?' });
+      assert.equal(outcome?.outcome, 'sent');
+      const threadId = outcome.threadId!;
+      // What a window reload does to the watcher: its memory is gone, globalState stays.
+      c.threadWatcher.stopAll();
+      assert.equal(c.threadWatcher.isRunning(threadId), false);
+      assert.ok(c.threadWatcher.remembered().some((r) => r.threadId === threadId), 'the running thread is not in globalState');
+      assert.equal(c.threadWatcher.resume(), 1);
+      assert.ok(c.threadWatcher.isRunning(threadId));
+      const done = finished(c.threadWatcher, threadId);
+      await control('completeRuns');
+      assert.equal((await done).status, 'idle');
+      assert.equal(c.threadWatcher.remembered().some((r) => r.threadId === threadId), false, 'still remembered after it finished');
+    });
+
+    test('Threads view: newest first, 20 per page with Load More, title search, status icons and interactions', async () => {
+      const { key, label } = await freshKey();
+      const c = await core();
+      const base = await emulatorUrl();
+      for (let i = 0; i < 23; i++) {
+        const res = await fetch(`${base}/v1/threads`, {
+          method: 'POST',
+          headers: { 'x-api-key': key, 'content-type': 'application/json' },
+          body: JSON.stringify({ input_message: i === 5 ? 'Zebra finches and song learning: what do lesion studies show?' : `Question number ${i} about sleep and memory.` }),
+        });
+        assert.equal(res.status, 200);
+      }
+      await control('completeRuns');
+      const listed = await run<number>(Commands.refreshThreads);
+      assert.equal(listed, 20);
+      let snap = c.threadsModel.snapshot();
+      assert.equal(snap.more, true);
+      assert.match(snap.threads[0]?.title ?? '', /Question number 22/);
+      assert.equal(await run<number>(Commands.loadMoreThreads), 23);
+      snap = c.threadsModel.snapshot();
+      assert.equal(snap.more, false);
+      assert.equal(new Set(snap.threads.map((t) => t.threadId)).size, 23);
+      assert.ok(snap.threads.every((t) => t.status === 'idle'));
+      assert.equal(await run<number>(Commands.searchThreads, 'zebra'), 1);
+      assert.match(c.threadsModel.snapshot().threads[0]?.title ?? '', /Zebra finches/);
+      const listRequests = (await requests(label, 'list_threads')).map((r) => r.status);
+      assert.deepEqual(listRequests, [200, 200, 200]);
+      // The tree: status icon and the interaction as a child.
+      const tree = (await api()).threads;
+      const roots = (await tree.getChildren());
+      assert.equal(roots.length, 1);
+      const item = tree.getTreeItem(roots[0]!);
+      assert.equal((item.iconPath as vscode.ThemeIcon).id, 'pass');
+      const kids = (await tree.getChildren(roots[0]));
+      assert.equal(kids.length, 1);
+      assert.equal(kids[0]?.kind, 'interaction');
+      // Status left out of the list (inactive past the 7-day window) is resolved from the poll.
+      await control('advance', 8 * 24 * 3600 * 1000);
+      try {
+        await run(Commands.searchThreads, '');
+        await eventually(() => c.threadsModel.unresolvedCount() <= 17, 'three missing statuses were resolved');
+        assert.ok(c.threadsModel.unresolvedCount() > 0, 'every status was known: the window did not apply');
+        await run(Commands.searchThreads, 'zebra');
+        const [zebra] = (await tree.getChildren());
+        await tree.getChildren(zebra);
+        await eventually(() => c.threadsModel.snapshot().threads[0]?.status === 'idle', 'the expanded thread got its status');
+      } finally {
+        await control('setClock', new Date().toISOString());
+      }
+      // Open in Browser / Copy Link use the thread's https url.
+      const url = await run<string>(Commands.copyThreadLink, { kind: 'thread', row: c.threadsModel.snapshot().threads[0] });
+      assert.match(url ?? '', /^https:\/\//);
+      assert.equal(await vscode.env.clipboard.readText(), url);
+    });
+  });
+}
