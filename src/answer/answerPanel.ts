@@ -12,10 +12,12 @@ import { escapeHtml } from '../render/escape';
 import { exportAnswerMarkdown } from '../render/exportMarkdown';
 import type { ResearchClient } from '../core/clientProvider';
 import type { LogSink } from '../state/logger';
+import { WebviewTypes } from '../ids';
 import { Disposable } from '../util/disposable';
-import { parseViewState, parseWebviewMessage, type AnswerViewState, type HostMessage, type WebviewMessage } from './messages';
+import { isThreadId, parseViewState, parseWebviewMessage, type AnswerViewState, type HostMessage, type WebviewMessage } from './messages';
 
-export const ANSWER_VIEW_TYPE = 'researchDesk.answer';
+export const ANSWER_VIEW_TYPE = WebviewTypes.answer;
+const UI_FIXTURE_ENV = 'RESEARCH_DESK_UI_FIXTURE';
 
 /** What the follow-up needs from the THREADS helper's ThreadWatcher (or the built-in poller). */
 export interface FollowUpWatcher {
@@ -63,6 +65,23 @@ export class AnswerPanels extends Disposable {
   constructor(private readonly o: AnswerPanelsOptions) {
     super();
     this.register({ dispose: () => { for (const e of [...this.panels.values()]) e.panel.dispose(); } });
+    const fixture = process.env[UI_FIXTURE_ENV];
+    if (fixture) void this.showFixture(fixture);
+  }
+
+  /**
+   * UI flows only (the browser cannot reach the test API): RESEARCH_DESK_UI_FIXTURE names a JSON
+   * Thread file in the workspace folder, shown through `showThreadObject` when the core loads.
+   */
+  private async showFixture(relative: string): Promise<void> {
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+    if (!folder || /(^|[\\/])\.\.([\\/]|$)/.test(relative)) return;
+    try {
+      const raw = JSON.parse(new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.joinPath(folder, relative)))) as Thread;
+      if (isThreadId(raw.thread_id) && Array.isArray(raw.interactions)) this.showThreadObject(raw);
+    } catch (err) {
+      this.o.log.warn(`Answer view: UI fixture not shown (${err instanceof Error ? err.message : String(err)}).`);
+    }
   }
 
   /** Opens (or reveals) the thread's panel, fetches the thread with getThread and renders it. */
