@@ -59,6 +59,8 @@ export class AnswerPanels extends Disposable {
   private readonly polling = new Set<string>();
   /** Test hook: every message refused by the validator, with its reason. */
   readonly refused: string[] = [];
+  /** When each panel's script last reported ready (Date.now(); for the bench: open → painted). */
+  readonly readyAt = new Map<string, number>();
   /** Test hook: the host's messages to the webviews (latest 50). */
   readonly posted: { threadId: string; message: HostMessage }[] = [];
 
@@ -113,7 +115,7 @@ export class AnswerPanels extends Disposable {
     const s = parseViewState(state);
     panel.webview.options = this.webviewOptions();
     if (!s) {
-      panel.webview.html = this.page(panel.webview, randomNonce(), `<p>${escapeHtml(t('This answer could not be restored. Open it again from the Threads view.'))}</p>`);
+      panel.webview.html = this.page(panel.webview, randomNonce(), `<p>${escapeHtml(t('This answer could not be restored. Open it again from the Threads view.'))}</p>`, false);
       return;
     }
     const existing = this.panels.get(s.threadId);
@@ -187,7 +189,7 @@ export class AnswerPanels extends Disposable {
   }
 
   private async load(entry: PanelEntry): Promise<void> {
-    if (!entry.thread) entry.panel.webview.html = this.page(entry.panel.webview, (entry.nonce = randomNonce()), `<p role="status">${escapeHtml(t('Loading the answer…'))}</p>`);
+    if (!entry.thread) entry.panel.webview.html = this.page(entry.panel.webview, (entry.nonce = randomNonce()), `<p role="status">${escapeHtml(t('Loading the answer…'))}</p>`, false);
     try {
       const thread = await this.o.client().getThread(entry.threadId, { interactionId: entry.interactionId, includeTrace: entry.trace });
       if (entry.disposed) return;
@@ -195,7 +197,7 @@ export class AnswerPanels extends Disposable {
     } catch (err) {
       this.o.showError(err, 'Open Answer', () => this.load(entry));
       if (!entry.thread && !entry.disposed)
-        entry.panel.webview.html = this.page(entry.panel.webview, (entry.nonce = randomNonce()), `<p role="alert">${escapeHtml(t('The answer could not be loaded. See the notification for details.'))}</p>`);
+        entry.panel.webview.html = this.page(entry.panel.webview, (entry.nonce = randomNonce()), `<p role="alert">${escapeHtml(t('The answer could not be loaded. See the notification for details.'))}</p>`, false);
     }
   }
 
@@ -268,7 +270,8 @@ ${trace}
 </section>`;
   }
 
-  private page(webview: vscode.Webview, nonce: string, body: string): string {
+  /** The whole page; `script` false for the loading/error notes (nothing to interact with, no 'ready'). */
+  private page(webview: vscode.Webview, nonce: string, body: string, script = true): string {
     const css = webview.asWebviewUri(vscode.Uri.joinPath(this.o.extensionUri, 'media', 'answer.css'));
     const js = webview.asWebviewUri(vscode.Uri.joinPath(this.o.extensionUri, 'dist', 'webview.js'));
     const src = webview.cspSource;
@@ -284,7 +287,7 @@ ${trace}
 </head>
 <body>
 ${body}
-<script nonce="${nonce}" src="${js.toString()}"></script>
+${script ? `<script nonce="${nonce}" src="${js.toString()}"></script>` : ''}
 </body>
 </html>`;
   }
@@ -309,6 +312,7 @@ ${body}
   private async act(entry: PanelEntry, m: WebviewMessage): Promise<void> {
     switch (m.type) {
       case 'ready':
+        this.readyAt.set(entry.threadId, Date.now());
         return;
       case 'openPaper': {
         const ref = entry.rendered?.references.find((r) => r.n === m.n);
@@ -421,8 +425,16 @@ ${body}
         saveLabel: t('Export Answer'),
       }));
     if (!uri) return undefined;
-    // writeFile replaces the file in one call with the whole content (no streaming, no partial file).
-    await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
+    // Written whole to a sibling temporary file, then renamed over the target: a failure midway
+    // leaves the old file (or none), never half an answer.
+    const tmp = uri.with({ path: `${uri.path}.${randomNonce().slice(0, 8)}.tmp` });
+    try {
+      await vscode.workspace.fs.writeFile(tmp, new TextEncoder().encode(text));
+      await vscode.workspace.fs.rename(tmp, uri, { overwrite: true });
+    } catch (err) {
+      await Promise.resolve(vscode.workspace.fs.delete(tmp)).catch(() => undefined);
+      throw err;
+    }
     void vscode.window.setStatusBarMessage(t('Answer exported to {0}.', uri.fsPath || uri.toString()), 5000);
     return uri;
   }

@@ -213,6 +213,32 @@ export function answerSuite(): void {
       await vscode.workspace.fs.delete(target);
     });
 
+    test('a panel restored after a reload (serializer) renders its thread; a bad state explains itself', async () => {
+      const id = await finishedThread(key, 'Does exercise improve sleep quality in older adults?');
+      const a = await answers();
+      const panel = vscode.window.createWebviewPanel('researchDesk.answer', 'restored', { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true });
+      await a.restore(panel, { threadId: id, draft: 'my unsent question', scrollY: 40 });
+      const page = a.inspect(id);
+      assert.ok(page, 'restored panel adopted');
+      checkPage(page.html, page.nonce);
+      assert.match(page.html, /<h1 id="thread-title">Does exercise improve sleep quality/);
+      assert.match(page.html, /data-state="[^"]*my unsent question/, 'the draft goes back into the page');
+      const bad = vscode.window.createWebviewPanel('researchDesk.answer', 'bad', { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true });
+      await a.restore(bad, { threadId: '../etc' });
+      assert.match(bad.webview.html, /could not be restored/);
+      assert.ok(!a.openThreads().includes('../etc'));
+      bad.dispose();
+    });
+
+    test('time from opening a finished thread to the answer painted (figure logged, not asserted)', async () => {
+      const id = await finishedThread(key, 'Does caffeine improve reaction time in athletes?');
+      const a = await answers();
+      const t0 = Date.now();
+      await a.show(id);
+      await eventually(() => (a.readyAt.get(id) ?? 0) >= t0, 'the webview script to report ready', 200);
+      console.log(`[bench] answer view: open → painted (script ready) ${a.readyAt.get(id)! - t0} ms`);
+    });
+
     test('Export Answer command with no answer open explains itself and writes nothing', async () => {
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
       await eventually(async () => (await answers()).openThreads().length === 0, 'panels closed');
