@@ -86,6 +86,15 @@ export class AnswerPanels extends Disposable {
     }
   }
 
+  /**
+   * Hands follow-ups to the THREADS helper's ThreadWatcher (polling, persistence, notification).
+   * Until one is set, a follow-up is awaited here with client.waitForThread (poll class, 3/s).
+   */
+  setWatcher(watcher: FollowUpWatcher | undefined): void {
+    this.watcherOverride = watcher;
+  }
+  private watcherOverride: FollowUpWatcher | undefined;
+
   /** Opens (or reveals) the thread's panel, fetches the thread with getThread and renders it. */
   async show(threadId: string, opts: { interactionId?: string; preserveFocus?: boolean } = {}): Promise<void> {
     let entry = this.panels.get(threadId);
@@ -378,7 +387,7 @@ ${script ? `<script nonce="${nonce}" src="${js.toString()}"></script>` : ''}
     entry.seed = { threadId: entry.threadId, resetDraft: true, mode };
     this.post(entry, { type: 'followUp', state: 'running' });
     await this.load(entry);
-    const watcher = this.o.watcher?.();
+    const watcher = this.watcherOverride ?? this.o.watcher?.();
     if (watcher) {
       const sub = watcher.onDidFinish((e) => {
         if (e.threadId !== entry.threadId) return;
