@@ -34,6 +34,7 @@ export const Commands = {
   correctUsageCount: 'researchDesk.correctUsageCount',
   // Threads (issue 5, THREADS helper)
   askAgent: 'researchDesk.askAgent',
+  sendBrief: 'researchDesk.sendBrief',
   askAboutSelection: 'researchDesk.askAboutSelection',
   askAboutPapers: 'researchDesk.askAboutPapers',
   refreshThreads: 'researchDesk.refreshThreads',

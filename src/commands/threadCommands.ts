@@ -10,6 +10,7 @@ import { Views } from '../ids';
 import { safeHttpsUrl } from '../render/links';
 import type { Logger } from '../state/logger';
 import type { ServiceSettings } from '../state/settings';
+import { briefText, isBriefDocument, openBriefDocument } from '../threads/briefDocument';
 import { DraftStore, NEW_THREAD } from '../threads/drafts';
 import type { RunningThread, SentRequest, ThreadModeName } from '../threads/persisted';
 import type { ThreadsModel } from '../threads/threadsModel';
@@ -38,7 +39,7 @@ export interface AskArg {
   instructions?: string;
 }
 
-export type AskOutcomeKind = 'sent' | 'invalid' | 'refused' | 'cancelled' | 'error' | 'uncertain' | 'conflict';
+export type AskOutcomeKind = 'opened' | 'sent' | 'invalid' | 'refused' | 'cancelled' | 'error' | 'uncertain' | 'conflict';
 
 export interface AskOutcome {
   outcome: AskOutcomeKind;
@@ -48,6 +49,8 @@ export interface AskOutcome {
   message?: string;
   /** True when the brief was kept as a draft. */
   draftKept?: boolean;
+  /** The brief document opened (outcome 'opened'). */
+  uri?: string;
   /** What was (or would have been) sent. */
   request?: ThreadRequest;
 }
@@ -107,15 +110,39 @@ export class ThreadCommands {
       const paperIds = a.attachPapers === true ? this.selectedIds() : Array.isArray(a.attachPapers) ? [...(a.attachPapers as string[])] : undefined;
       return this.send(NEW_THREAD, { message: a.message, mode: a.mode ?? 'pro', paperIds, useFilters: a.useFilters === true });
     }
+    // A multi-line brief: an untitled Markdown document (the unsent draft restored into it).
     const draft = this.drafts.get(NEW_THREAD);
-    const message = await this.askBrief(vscode.l10n.t('Ask the Research Agent'), draft?.input_message, draft?.reason);
-    if (message === undefined) return { outcome: 'cancelled' };
-    const choice = await this.askModeAndFilters(draft?.mode);
-    if (!choice) {
-      await this.drafts.keep(NEW_THREAD, { input_message: message, mode: draft?.mode }, vscode.l10n.t('not sent yet'));
-      return { outcome: 'cancelled', draftKept: true };
+    const editor = await openBriefDocument(draft?.input_message);
+    if (draft) void vscode.window.setStatusBarMessage(vscode.l10n.t('Your unsent brief is restored{0}.', draft.reason ? ` (${draft.reason})` : ''), 8000);
+    return { outcome: 'opened', uri: editor.document.uri.toString() };
+  }
+
+  /** Send Brief to the Research Agent: the brief document (CodeLens arguments, or the active editor). */
+  async sendBrief(arg?: unknown): Promise<AskOutcome> {
+    const a = (arg && typeof arg === 'object' ? arg : {}) as { uri?: unknown; mode?: ThreadModeName; useFilters?: boolean };
+    const doc =
+      typeof a.uri === 'string' ? vscode.workspace.textDocuments.find((d) => d.uri.toString() === a.uri) : vscode.window.activeTextEditor?.document;
+    if (!doc || !isBriefDocument(doc)) {
+      const message = vscode.l10n.t('Open a research brief first: Ask the Research Agent opens one.');
+      void vscode.window.showInformationMessage(message);
+      return { outcome: 'invalid', message };
     }
-    return this.send(NEW_THREAD, { message, mode: choice.mode, useFilters: choice.useFilters });
+    const message = briefText(doc.getText());
+    let mode = a.mode;
+    let useFilters = a.useFilters === true;
+    if (!mode) {
+      const choice = await this.askModeAndFilters();
+      if (!choice) return { outcome: 'cancelled' };
+      mode = choice.mode;
+      useFilters = choice.useFilters;
+    }
+    const outcome = await this.send(NEW_THREAD, { message, mode, useFilters });
+    if (outcome.outcome === 'sent' && !doc.isClosed) {
+      // Sent: the brief document has done its job (it is untitled, so close it without a save prompt).
+      await vscode.window.showTextDocument(doc);
+      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    }
+    return outcome;
   }
 
   /** Ask about Selection: the editor's selection (plus optional instructions) becomes the brief. */

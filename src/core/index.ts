@@ -11,10 +11,11 @@ import { FilterCommands } from '../commands/filterCommands';
 import { KeyCommands } from '../commands/keyCommands';
 import { PaperCommands } from '../commands/paperCommands';
 import { SearchCommands } from '../commands/searchCommands';
-import { ThreadCommands, ThreadsViewCommands } from '../commands/threadCommands';
+import { ThreadCommands, threadFilters, ThreadsViewCommands } from '../commands/threadCommands';
 import { Commands, Views, type CommandId } from '../ids';
 import { FilterStore } from '../filters/filterStore';
 import { SearchSession } from '../search/searchSession';
+import { BriefCodeLensProvider } from '../threads/briefDocument';
 import { ThreadsModel } from '../threads/threadsModel';
 import { ThreadWatcher } from '../threads/threadWatcher';
 import { describeError, ErrorPresenter } from '../ui/errorPresenter';
@@ -121,6 +122,12 @@ class CoreImpl extends Disposable implements Core {
         describeError: (err) => describeError(err, { baseUrl: settings.service.baseUrl })?.message ?? '',
       }),
     );
+    this.register(
+      vscode.languages.registerCodeLensProvider(
+        { language: 'markdown', scheme: 'untitled' },
+        new BriefCodeLensProvider(() => (threadFilters(this.filters.current) ? this.filters.describe() : ''), () => this.usage.isFreePlan()),
+      ),
+    );
     const threadsView = new ThreadsViewCommands(this.threadsModel, () => this.answers);
     if (services.threadsView) this.register(services.threadsView.attach(this.threadsModel));
     // Runs that were running when the window closed (globalState, per service origin) are followed again.
@@ -149,6 +156,7 @@ class CoreImpl extends Disposable implements Core {
       [Commands.setPlan]: (arg) => this.usageMenu.setPlan(arg),
       [Commands.correctUsageCount]: (arg) => this.usageMenu.correctCount(arg),
       [Commands.askAgent]: (arg) => this.threads.askAgent(arg),
+      [Commands.sendBrief]: (arg) => this.threads.sendBrief(arg),
       [Commands.askAboutSelection]: (arg) => this.threads.askAboutSelection(arg),
       [Commands.askAboutPapers]: (...args) => this.threads.askAboutPapers(...args),
       [Commands.refreshThreads]: () => threadsView.refresh(),

@@ -18,7 +18,12 @@ export const RESOLVE_AT_ONCE = 3;
 
 export interface ThreadsModelDeps {
   clients: { get(): { client: Client; service: ServiceSettings } };
-  watcher: { isRunning(threadId: string): boolean; readonly onDidChange: vscode.Event<void>; readonly onDidFinish: vscode.Event<unknown> };
+  watcher: {
+    isRunning(threadId: string): boolean;
+    running(): readonly { threadId: string }[];
+    readonly onDidChange: vscode.Event<void>;
+    readonly onDidFinish: vscode.Event<unknown>;
+  };
   log: Logger;
   describeError: (err: unknown) => string;
 }
@@ -40,7 +45,14 @@ export class ThreadsModel extends Disposable implements ThreadsSource {
 
   constructor(private readonly deps: ThreadsModelDeps) {
     super();
-    this.register(deps.watcher.onDidChange(() => this.changed.fire()));
+    this.register(
+      deps.watcher.onDidChange(() => {
+        // A thread started here that the list does not show yet: list again (first page, 1/s class).
+        const listed = new Set(this.items.map((t) => t.thread_id));
+        if (this.loaded && !this.query && deps.watcher.running().some((r) => !listed.has(r.threadId))) void this.load();
+        else this.changed.fire();
+      }),
+    );
     this.register(
       deps.watcher.onDidFinish((e) => {
         const id = (e as { threadId?: string }).threadId;

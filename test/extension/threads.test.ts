@@ -125,6 +125,45 @@ export function threadsSuite(): void {
       assert.equal(c.threadWatcher.remembered().some((r) => r.threadId === threadId), false);
     });
 
+    test('Ask the Research Agent opens a brief document with the unsent draft; its CodeLens sends it without the header', async () => {
+      await freshKey();
+      const c = await core();
+      const brief = 'Restored brief: does bilingualism improve executive function in children?\n\nInclude longitudinal studies.';
+      await c.threads.drafts.keep('new', { input_message: brief, mode: 'pro' }, 'test');
+      const opened = await run<AskOutcome>(Commands.askAgent);
+      assert.equal(opened?.outcome, 'opened');
+      const doc = vscode.window.activeTextEditor?.document;
+      assert.ok(doc);
+      assert.equal(doc.uri.toString(), opened.uri);
+      assert.ok(doc.getText().includes(brief), 'the draft was not restored into the brief');
+      const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', doc.uri);
+      const send = lenses.find((l) => l.command?.command === Commands.sendBrief && (l.command.arguments?.[0] as { mode?: string }).mode === 'pro');
+      assert.ok(send?.command, 'no Send CodeLens');
+      const sent = await run<AskOutcome>(send.command.command, ...((send.command.arguments ?? []) as unknown[]));
+      assert.equal(sent?.outcome, 'sent', sent?.message);
+      assert.equal(sent.request?.input_message, brief);
+      assert.equal(doc.isClosed || !vscode.window.visibleTextEditors.some((e) => e.document === doc), true, 'the brief stayed open');
+      assert.equal(c.threads.draft(), undefined);
+      await finished(c.threadWatcher, sent.threadId!);
+    });
+
+    test('a run still going at max_wait_seconds stops polling and offers Keep Waiting, which follows it to the end', async () => {
+      await freshKey();
+      const c = await core();
+      await control('setRunOutcome', { durationMs: 600_000 });
+      const outcome = await run<AskOutcome>(Commands.askAgent, { message: 'What does the research say about air pollution and dementia?' });
+      assert.equal(outcome?.outcome, 'sent');
+      const threadId = outcome.threadId!;
+      await eventually(() => c.threadWatcher.lastNotice?.kind === 'stillRunning' && c.threadWatcher.lastNotice.threadId === threadId, 'the polling ceiling was reached', 300);
+      assert.equal(c.threadWatcher.isRunning(threadId), false);
+      assert.ok(c.threadWatcher.lastNotice?.actions.includes('Keep Waiting'));
+      c.threadWatcher.keepWaiting(c.threadWatcher.lastNotice!.run!);
+      assert.ok(c.threadWatcher.isRunning(threadId));
+      const done = finished(c.threadWatcher, threadId);
+      await control('completeRuns');
+      assert.equal((await done).status, 'idle');
+    });
+
     test('selected papers become attachments.paper_ids (the last path segment of their url), under the current filters', async () => {
       const { key } = await freshKey();
       const c = await core();
