@@ -144,5 +144,20 @@ export const flow = defineFlow({
       await shot('03-quote-dark');
       await driver.page.keyboard.press('Escape');
     });
+
+    await check('high-contrast theme: borders and focus ring from the theme', async () => {
+      await driver.runCommand('Preferences: Color Theme');
+      await driver.answerInput('Dark High Contrast');
+      const border = await driver.waitUntil('the high-contrast blockquote border', async () => {
+        const b = await evaluable(view().locator('.reference-quote blockquote').first()).evaluate((q) => getComputedStyle(q).borderLeftColor);
+        return b !== 'rgba(0, 0, 0, 0)' ? b : undefined;
+      });
+      assert.ok(border);
+      const cite = await driver.webviewElement('a.cite[data-marker="1.1"]');
+      await cite.focus();
+      const outline = await evaluable(cite).evaluate((a) => getComputedStyle(a).outlineStyle);
+      assert.equal(outline, 'solid', 'visible focus ring');
+      await shot('04-answer-high-contrast');
+    });
   },
 });
