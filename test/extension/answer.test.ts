@@ -213,6 +213,25 @@ export function answerSuite(): void {
       await vscode.workspace.fs.delete(target);
     });
 
+    test('a deep follow-up on the free plan fails with the draft kept (403 explained), nothing created', async () => {
+      const free = await control<string>('provisionKey', { plan: 'free', label: `answer-free-${Date.now()}` });
+      const desk = await api();
+      const origin = new URL(await emulatorUrl()).origin;
+      await desk.keys.set(free, origin);
+      try {
+        const id = await finishedThread(free, 'Do standing desks reduce back pain in office workers?');
+        const a = await answers();
+        await a.show(id);
+        await a.receive(id, { type: 'followUp', text: 'Go deeper please.', mode: 'deep' });
+        const mine = a.posted.filter((p) => p.threadId === id).map((p) => (p.message.type === 'followUp' ? p.message.state : ''));
+        assert.deepEqual(mine, ['sending', 'failed'], 'never "running": the page keeps the draft');
+        const threads = await control<{ threadId: string; interactions: number }[]>('threads');
+        assert.equal(threads.find((t) => t.threadId === id)?.interactions, 1);
+      } finally {
+        await desk.keys.set(key, origin);
+      }
+    });
+
     test('a panel restored after a reload (serializer) renders its thread; a bad state explains itself', async () => {
       const id = await finishedThread(key, 'Does exercise improve sleep quality in older adults?');
       const a = await answers();
