@@ -132,6 +132,8 @@ class CoreImpl extends Disposable implements Core {
     if (services.threadsView) this.register(services.threadsView.attach(this.threadsModel));
     // Runs that were running when the window closed (globalState, per service origin) are followed again.
     this.threadWatcher.resume();
+    // A paused run (no key, a revoked key) is followed again once the key changes.
+    this.register(keys.onDidChange(() => void this.threadWatcher.resume()));
     const papers = this.register(new PaperCommands(services.results, log, (title) => search.searchPapers(title)));
     this.handlers = {
       [Commands.setApiKey]: () => keyCommands.setApiKey(),

@@ -24,7 +24,7 @@ export interface ThreadFinished {
 
 /** The last notification the watcher showed (tests read it; the person sees the toast). */
 export interface ThreadNotice {
-  kind: 'ready' | 'failed' | 'stillRunning' | 'lost';
+  kind: 'ready' | 'failed' | 'stillRunning' | 'lost' | 'paused';
   threadId: string;
   message: string;
   actions: string[];
@@ -186,13 +186,31 @@ export class ThreadWatcher extends Disposable {
       } catch (err) {
         if (signal.aborted) return;
         const kind = (err as { kind?: string }).kind ?? '';
-        if (!TRANSIENT.has(kind)) {
-          this.deps.log.warn(`Thread ${run.threadId}: polling stopped (${kind || 'error'}).`);
+        if (kind === 'not_found') {
+          // The service does not know it (deleted, or another account's): nothing left to follow.
+          this.deps.log.warn(`Thread ${run.threadId}: polling stopped (not_found).`);
           await this.forget(w);
           this.notice({
-            kind: 'lost', threadId: run.threadId, actions: [],
-            message: vscode.l10n.t('Research Desk stopped following "{0}": {1}', shown(run.title), oneLine(err)),
+            kind: 'lost', threadId: run.threadId, run, actions: [],
+            message: vscode.l10n.t('Research Desk stopped following "{0}": the service no longer knows this thread.', shown(run.title)),
           }, 'warning');
+          return;
+        }
+        if (!TRANSIENT.has(kind)) {
+          // No key, a revoked key, billing...: pause, but keep it remembered; a key change or the next start resumes it.
+          this.deps.log.warn(`Thread ${run.threadId}: polling paused (${kind || 'error'}); it stays remembered.`);
+          if (this.watched.get(run.threadId) === w) this.watched.delete(run.threadId);
+          this.updateStatus();
+          this.changed.fire();
+          const setKey = vscode.l10n.t('Set API Key');
+          this.notice(
+            {
+              kind: 'paused', threadId: run.threadId, run, actions: kind === 'unauthorized' ? [setKey] : [],
+              message: vscode.l10n.t('Research Desk paused following "{0}" ({1}); it resumes when the key changes or VS Code starts again.', shown(run.title), oneLine(err).replace(/[.)\s]+$/, (m) => m.replace(/\./g, ''))),
+            },
+            'warning',
+            (choice) => (choice === setKey ? vscode.commands.executeCommand('researchDesk.setApiKey') : undefined),
+          );
           return;
         }
         this.deps.log.warn(`Thread ${run.threadId}: poll failed (${kind}); polling on.`);
