@@ -9,14 +9,8 @@ import * as vscode from 'vscode';
 import type { AnswerPanels } from '../../src/answer/answerPanel';
 import type { Thread } from '../../src/api/index';
 import { Commands } from '../../src/ids';
-import { api, emulatorUrl, eventually, useEmulatorSettings } from './support';
+import { api, control, emulatorUrl, eventually, useEmulatorSettings } from './support';
 
-async function control<T>(method: string, ...args: unknown[]): Promise<T> {
-  const url = await emulatorUrl();
-  const res = await fetch(`${url}/_emulator/${method}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(args) });
-  if (!res.ok) throw new Error(`emulator control ${method}: ${res.status} ${await res.text()}`);
-  return ((await res.json()) as { result: T }).result;
-}
 
 async function answers(): Promise<AnswerPanels> {
   return ((await api()).core() as unknown as { answers: AnswerPanels }).answers;

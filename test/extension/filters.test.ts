@@ -13,7 +13,7 @@ import { Commands, Settings } from '../../src/ids';
 import { searchQueryString } from '../../src/api/params';
 import type { SearchOutcome } from '../../src/search/searchSession';
 import type { UsageLedger } from '../../src/usage/usageLedger';
-import { api, emulatorUrl, eventually, setUserSettings, sleep, useEmulatorSettings } from './support';
+import { api, control, emulatorUrl, eventually, setUserSettings, sleep, useEmulatorSettings } from './support';
 
 export interface CoreForTests {
   filters: FilterStore;
@@ -32,12 +32,6 @@ interface EmuRequest {
   status: number;
 }
 
-export async function control<T>(method: string, ...args: unknown[]): Promise<T> {
-  const url = await emulatorUrl();
-  const res = await fetch(`${url}/_emulator/${method}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(args) });
-  if (!res.ok) throw new Error(`emulator control ${method}: ${res.status} ${await res.text()}`);
-  return ((await res.json()) as { result: T }).result;
-}
 
 let counter = 0;
 /** A fresh emulator key of the plan, stored for the emulator's origin; returns its log label. */

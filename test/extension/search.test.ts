@@ -5,7 +5,7 @@ import { Commands, Settings } from '../../src/ids';
 import type { SearchOutcome } from '../../src/search/searchSession';
 import { escapeMarkdown } from '../../src/search/query';
 import type { ResultNode } from '../../src/views/resultsTree';
-import { acceptQuickInput, api, emulatorUrl, setUserSettings, useEmulatorSettings } from './support';
+import { acceptQuickInput, api, control, emulatorUrl, setUserSettings, useEmulatorSettings } from './support';
 
 /** A query with 1,000 matches in the emulator's corpus (its own sample queries). */
 const BIG = 'effect of formative feedback on mathematics performance in secondary school students';
@@ -24,16 +24,6 @@ interface EmuCharge {
   calls: number;
 }
 
-async function control<T>(method: string, ...args: unknown[]): Promise<T> {
-  const url = await emulatorUrl();
-  const res = await fetch(`${url}/_emulator/${method}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(args),
-  });
-  if (!res.ok) throw new Error(`emulator control ${method}: ${res.status} ${await res.text()}`);
-  return ((await res.json()) as { result: T }).result;
-}
 
 let counter = 0;
 

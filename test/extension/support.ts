@@ -68,6 +68,14 @@ export async function useEmulatorSettings(): Promise<{ url: string; restore: () 
   return { url, restore };
 }
 
+/** Calls a method of the emulator's control API (the runner starts it with `controlApi: true`). */
+export async function control<T>(method: string, ...args: unknown[]): Promise<T> {
+  const url = await emulatorUrl();
+  const res = await fetch(`${url}/_emulator/${method}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(args) });
+  if (!res.ok) throw new Error(`emulator control ${method}: ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { result: T }).result;
+}
+
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /**

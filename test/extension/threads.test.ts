@@ -5,7 +5,7 @@ import { Commands, Settings } from '../../src/ids';
 import type { ThreadsModel } from '../../src/threads/threadsModel';
 import type { ThreadFinished, ThreadWatcher } from '../../src/threads/threadWatcher';
 import type { ResultNode } from '../../src/views/resultsTree';
-import { acceptQuickInput, api, emulatorUrl, eventually, nextEvent, setUserSettings, useEmulatorSettings } from './support';
+import { acceptQuickInput, api, control, emulatorUrl, eventually, nextEvent, setUserSettings, useEmulatorSettings } from './support';
 
 interface EmuRequest {
   route: string;
@@ -33,16 +33,6 @@ interface CoreForThreads {
   filters: { set(f: object): Promise<void>; clear(): Promise<void> };
 }
 
-async function control<T>(method: string, ...args: unknown[]): Promise<T> {
-  const url = await emulatorUrl();
-  const res = await fetch(`${url}/_emulator/${method}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(args),
-  });
-  if (!res.ok) throw new Error(`emulator control ${method}: ${res.status} ${await res.text()}`);
-  return ((await res.json()) as { result: T }).result;
-}
 
 let counter = 0;
 

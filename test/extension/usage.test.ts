@@ -13,8 +13,8 @@ import { UsageStatusBar } from '../../src/usage/statusBar';
 import { restoreUsageStatusItem } from '../../src/usage/statusCache';
 import type { UsageMenu } from '../../src/usage/usageMenu';
 import { UsageLedger, type UsageRecord } from '../../src/usage/usageLedger';
-import { api, eventually, setUserSettings, sleep, useEmulatorSettings } from './support';
-import { control, freshKey, testCore, type CoreForTests } from './filters.test';
+import { api, control, eventually, setUserSettings, sleep, useEmulatorSettings } from './support';
+import { freshKey, testCore, type CoreForTests } from './filters.test';
 
 interface UsageCore extends CoreForTests {
   usageStatus: UsageStatusBar;
