@@ -110,6 +110,16 @@ export class WorkbenchDriver {
     return this.page.locator('.part.sidebar .pane', { has: this.page.locator(`.pane-header .icon.${cssEscape(iconClass)}`) });
   }
 
+  /** Collapses a view's pane in its container (as a person clicks its header), if it is expanded. */
+  async collapseView(viewId: string): Promise<void> {
+    const header = this.viewPane(viewId).locator('.pane-header').first();
+    if (!(await header.isVisible())) return;
+    if ((await header.getAttribute('aria-expanded')) === 'true') {
+      await header.click({ timeout: this.timeoutMs });
+      await this.waitUntil(`view ${viewId} to collapse`, async () => (await header.getAttribute('aria-expanded')) === 'false');
+    }
+  }
+
   /** The welcome content of a view, when shown ("viewsWelcome"). */
   welcomeContent(viewId: string): Locator {
     return this.viewPane(viewId).locator('.welcome-view-content');
