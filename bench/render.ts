@@ -10,23 +10,13 @@
 import { performance } from 'node:perf_hooks';
 import { type Citation } from '../src/api/schemas';
 import { renderAnswer, renderAnswerDetailed } from '../src/render/answer';
+import { mulberry32 } from '../test/emulator/corpus';
 import { type BenchResult, median, recordResults } from './results';
 
 const WORDS = 10_000;
 const CITATIONS = 200;
 const RUNS = 30;
 const WARMUP = 5;
-
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const VOCAB = (
   'the evidence suggests that supplementation improved outcomes in randomized trials with older adults while observational ' +
@@ -36,7 +26,7 @@ const VOCAB = (
 
 /** Deterministic input: `words` words of answer text and `n` citations with two quotes each. */
 export function makeLargeAnswer(words = WORDS, n = CITATIONS, seed = 7): { markdown: string; citations: Citation[] } {
-  const rnd = rng(seed);
+  const rnd = mulberry32(seed);
   const pick = (): string => VOCAB[Math.floor(rnd() * VOCAB.length)]!;
   const citations: Citation[] = Array.from({ length: n }, (_, i) => ({
     n: i + 1,
