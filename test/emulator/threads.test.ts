@@ -1,6 +1,7 @@
 // Threads: dispatch, polling, the agent's answer and citations, follow-ups, list.
 import { strict as assert } from 'node:assert';
 import { DEMO_KEYS, STATUS_WINDOW_MS, THREAD_COST, startEmulator, type Paper, type RunningEmulator } from './index';
+import type { Citation } from './agent';
 import { call, locFields, qs, sleep } from './testHelpers';
 
 interface Dispatch {
@@ -13,20 +14,6 @@ interface Dispatch {
   max_wait_seconds: number;
   created_at: string;
   title: string | null;
-}
-interface Snippet {
-  marker: string;
-  quote: string;
-  section: string;
-}
-interface Citation {
-  n: number;
-  paper_id: string;
-  title: string;
-  year: number;
-  journal: string;
-  url: string;
-  snippets: Snippet[];
 }
 interface Interaction {
   interaction_id: string;
