@@ -1,0 +1,82 @@
+/**
+ * The editor side of citations (issue 6): the contract between its parts. The pure logic lives in src/cite
+ * (syntax, keys, bibtex, bibFile, locate, answer, reference); this layer finds and edits real files through the
+ * VS Code API. Types only.
+ *
+ *   BibliographyService (bibliography.ts)   finds a document's bibliography, reads it (open buffer first), parses it
+ *                                            (cached per version), adds entries to a WorkspaceEdit, reports malformed
+ *                                            entries as diagnostics.
+ *   CitationInserter (insert.ts)            one step from papers to a citation at the cursor plus their entries.
+ *   RecentPapers (recentPapers.ts)          papers the writer has seen this session (results, answer citations),
+ *                                            for the Quick Pick and completion.
+ */
+import type * as vscode from 'vscode';
+import type { BibEntry, BibFile } from '../cite/bibFile';
+import type { CitablePaper } from '../cite/bibtex';
+
+/** A paper as the citation layer knows it: the metadata plus the service's id when there is one. */
+export interface CitePaper extends CitablePaper {
+  /** The service's paper id (search results, answer citations' paper_id). */
+  id?: string;
+}
+
+export interface ResolvedBibliography {
+  uri: vscode.Uri;
+  /** How it was found: declared in the document, in _quarto.yml, the default setting, or chosen by the writer. */
+  source: 'declared' | 'quarto' | 'default' | 'chosen';
+}
+
+export interface LoadedBibliography extends ResolvedBibliography {
+  /** The text (the open editor's buffer when the file is open, unsaved changes included; '' when absent). */
+  text: string;
+  /** Whether the file exists on disk or is open. */
+  exists: boolean;
+  file: BibFile;
+}
+
+export interface BibliographyEntry {
+  bib: LoadedBibliography;
+  entry: BibEntry;
+  paper: CitePaper;
+}
+
+export interface BibliographyService extends vscode.Disposable {
+  /** The bibliographies the document declares (or _quarto.yml, or the default setting when that file exists); no prompt. */
+  find(document: vscode.TextDocument): Promise<ResolvedBibliography[]>;
+  /**
+   * The bibliography new entries go to: the first declared one, else _quarto.yml's, else the default setting's
+   * (created on first write), else the writer is asked (undefined = cancelled).
+   */
+  target(document: vscode.TextDocument): Promise<ResolvedBibliography | undefined>;
+  /** Read and parse (cached per document version / file mtime). */
+  load(bib: ResolvedBibliography): Promise<LoadedBibliography>;
+  /** Every entry of the document's bibliographies, for completion, hover and the Quick Pick. */
+  entries(document: vscode.TextDocument): Promise<BibliographyEntry[]>;
+  /**
+   * Adds to `edit` what makes every paper citable from `bib` (creating the file when absent); an entry already
+   * present (same DOI, or same title and year) is reused. Returns each paper's key, in order.
+   */
+  addEntries(edit: vscode.WorkspaceEdit, bib: LoadedBibliography, papers: readonly CitePaper[]): Promise<string[]>;
+}
+
+export interface InsertOptions {
+  /** A page or other locator; when absent and the locator setting says so, the writer is asked. */
+  locator?: string;
+  /** Where to insert (default: the editor's cursor). */
+  position?: vscode.Position;
+}
+
+export interface CitationInserter {
+  /**
+   * Cites `papers` at the cursor of `editor` in the document's syntax (extending a citation at/right before the
+   * cursor) and adds their entries, in one WorkspaceEdit (one Undo). Returns the keys, or undefined when cancelled.
+   */
+  insert(editor: vscode.TextEditor, papers: readonly CitePaper[], options?: InsertOptions): Promise<string[] | undefined>;
+}
+
+export interface RecentPapers {
+  /** Most recent first, without duplicates (by id, else DOI, else title). */
+  list(): readonly CitePaper[];
+  remember(papers: readonly CitePaper[]): void;
+  byId(id: string): CitePaper | undefined;
+}
