@@ -13,7 +13,8 @@
  *      (HTTP on a keep-alive connection, ranking, serialisation), median (goal < 20 ms) and p90;
  *      plus ranking alone (engine, no HTTP) for reference.
  *
- * Then bench/search.ts (calls charged for paging and repeats) and bench/render.ts (renderAnswer).
+ * Then bench/search.ts (calls charged for paging and repeats), bench/render.ts (renderAnswer) and
+ * bench/threads.ts (polls per finished thread, open → answer painted, in a real VS Code).
  *
  * Then the real-VS Code activation benchmark (bench/activation.ts, someone else's) runs as a
  * child process when that file exists and the `.vscode-test/code-server` cache is present. It
@@ -33,6 +34,7 @@ import { getEngine, sampleQueries, startEmulator } from '../test/emulator';
 import { type BenchResult, median, recordResults, RESULTS_FILE } from './results';
 import { runRenderBench } from './render';
 import { measureResultsView, measureSearchPlan } from './search';
+import { measureThreads } from './threads';
 
 const ROOT = join(__dirname, '..');
 
@@ -203,6 +205,8 @@ async function main(): Promise<void> {
   recordResults([...(await measureSearchPlan()), ...measureResultsView()]);
   console.log('\nAnswer rendering (bench/render.ts): renderAnswer on a 10,000-word answer with 200 citations');
   recordResults(await runRenderBench());
+  console.log('\nResearch agent in VS Code (bench/threads.ts): polls per finished thread, open → answer painted');
+  recordResults(measureThreads());
 
   const vs = vscodeWanted();
   if (vs.run) {
