@@ -23,6 +23,9 @@ import { UsageStatusBar } from '../usage/statusBar';
 import { UsageLedger } from '../usage/usageLedger';
 import { UsageMenu } from '../usage/usageMenu';
 import { Disposable } from '../util/disposable';
+import { Bibliographies } from '../citations/bibliography';
+import { Inserter } from '../citations/insert';
+import { citePaperOf, RecentPapersList } from '../citations/recentPapers';
 import { ClientProvider } from './clientProvider';
 import type { Core, CoreServices } from './types';
 
@@ -49,6 +52,12 @@ class CoreImpl extends Disposable implements Core {
   readonly threads: ThreadCommands;
   /** The Threads view's data (issue 5, THREADS helper). */
   readonly threadsModel: ThreadsModel;
+  /** Citations (issue 6, CITE-CORE): a document's bibliographies, read and extended. */
+  readonly bibliographies: Bibliographies;
+  /** Citations (issue 6, CITE-CORE): papers → citation at the cursor + bibliography entries, one WorkspaceEdit. */
+  readonly citations: Inserter;
+  /** Citations (issue 6, CITE-CORE): papers seen this session (results view, answer citations). */
+  readonly recentPapers: RecentPapersList;
 
   constructor(private readonly services: CoreServices) {
     super();
@@ -134,6 +143,13 @@ class CoreImpl extends Disposable implements Core {
     this.threadWatcher.resume();
     // A paused run (no key, a revoked key) is followed again once the key changes.
     this.register(keys.onDidChange(() => void this.threadWatcher.resume()));
+    // Citations (issue 6, CITE-CORE).
+    this.bibliographies = this.register(new Bibliographies());
+    this.recentPapers = new RecentPapersList();
+    this.citations = new Inserter(this.bibliographies, this.recentPapers);
+    const rememberShown = (): void => this.recentPapers.remember((services.results.current?.papers ?? []).map(citePaperOf));
+    rememberShown();
+    this.register(services.results.onDidChangeTreeData(rememberShown));
     const papers = this.register(new PaperCommands(services.results, log, (title) => search.searchPapers(title)));
     this.handlers = {
       [Commands.setApiKey]: () => keyCommands.setApiKey(),

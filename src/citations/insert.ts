@@ -1,0 +1,151 @@
+/**
+ * Papers → a citation at the cursor plus their bibliography entries, in one WorkspaceEdit (issue 6).
+ *
+ * - Syntax by the document's flavour (src/cite/syntax.ts); inside or right after a citation the keys are added to it.
+ *   Several papers: one citation with all keys (`\cite{a,b}`, `[@a; @b]`, `@a @b`). A locator goes on the whole
+ *   LaTeX citation (`\cite[p.~4]{a,b}`) and on the last key in Pandoc and Typst.
+ * - 'plain' documents (no citation syntax): the APA reference of each paper is inserted, one per line, and nothing
+ *   is written to any bibliography.
+ * - The document and an open .bib are re-read right before applying; when either changed while we waited (the
+ *   locator box, a file dialog), the edit is computed again. VS Code applies a WorkspaceEdit whole or not at all,
+ *   so a failure leaves nothing half-written.
+ */
+import * as vscode from 'vscode';
+import { entryByKey } from '../cite/bibFile';
+import { formatReference } from '../cite/reference';
+import { flavourOf, insertCitation, type CiteFlavour } from '../cite/syntax';
+import { applyEdits, type TextEdit } from '../cite/edit';
+import { citationSettings } from './bibliography';
+import type { BibliographyService, CitationInserter, CitePaper, InsertOptions, RecentPapers } from './types';
+
+/** What the last insert did (tests and the commands' return values). */
+export interface InsertOutcome {
+  keys: string[];
+  /** The bibliography written to (absent for 'plain' documents). */
+  bib?: vscode.Uri;
+  /** Entries added to it (the others were already there). */
+  added: number;
+  /** The text inserted in the document (for an extended citation: what was added to it). */
+  inserted: string;
+  extended: boolean;
+}
+
+export class CitationError extends Error {}
+
+export class Inserter implements CitationInserter {
+  /** The outcome of the last successful insert. */
+  last: InsertOutcome | undefined;
+  /** Tests replace this to answer the locator box. */
+  askLocator: () => Thenable<string | undefined> = () =>
+    vscode.window.showInputBox({
+      title: vscode.l10n.t('Locator (page, chapter…)'),
+      prompt: vscode.l10n.t('A page ("4"), a range ("4-7") or any locator ("chap. 2"). Leave empty for none.'),
+      placeHolder: vscode.l10n.t('e.g. 4 or 12-15'),
+    });
+
+  constructor(
+    private readonly bibliographies: BibliographyService,
+    private readonly recent?: RecentPapers,
+  ) {}
+
+  async insert(editor: vscode.TextEditor, papers: readonly CitePaper[], options: InsertOptions = {}): Promise<string[] | undefined> {
+    const document = editor.document;
+    if (!papers.length) return [];
+    if (vscode.workspace.fs.isWritableFileSystem(document.uri.scheme) === false)
+      throw new CitationError(vscode.l10n.t('This document is read-only: open a document you can edit to insert a citation.'));
+    const settings = citationSettings(document.uri);
+    const flavour = flavourOf(document.languageId, document.fileName);
+    let locator = options.locator;
+    if (locator === undefined && settings.askLocator) {
+      locator = await this.askLocator();
+      if (locator === undefined) return undefined;
+    }
+    locator = locator?.trim() || undefined;
+    this.recent?.remember(papers);
+    const target = flavour === 'plain' ? undefined : await this.bibliographies.target(document);
+    if (flavour !== 'plain' && !target) return undefined;
+    const startOffset = document.offsetAt(options.position ?? editor.selection.active);
+    for (let attempt = 0; ; attempt++) {
+      const version = document.version;
+      const bib = target ? await this.bibliographies.load(target) : undefined;
+      const bibDoc = bib ? vscode.workspace.textDocuments.find((d) => d.uri.toString() === bib.uri.toString()) : undefined;
+      const bibVersion = bibDoc?.version;
+      const edit = new vscode.WorkspaceEdit();
+      const keys = bib ? await this.bibliographies.addEntries(edit, bib, papers) : [];
+      const added = bib ? new Set(keys.filter((k) => !entryByKey(bib.file, k)).map((k) => k.toLowerCase())).size : 0;
+      const text = document.getText();
+      // The cursor moves with edits made while we waited only through the position we were given: re-read it.
+      const offset = attempt === 0 ? startOffset : document.offsetAt(options.position ?? editor.selection.active);
+      const cite = citeEdit(text, offset, flavour, keys, papers, { latexCommand: settings.latexCommand, locator });
+      if (cite.edit.length || cite.edit.text) {
+        edit.replace(document.uri, new vscode.Range(document.positionAt(cite.edit.offset), document.positionAt(cite.edit.offset + cite.edit.length)), cite.edit.text);
+      }
+      const stale = document.version !== version || (bibDoc !== undefined && bibDoc.version !== bibVersion) || (!bibDoc && bib && vscode.workspace.textDocuments.some((d) => d.uri.toString() === bib.uri.toString()));
+      if (stale) {
+        if (attempt < 3) continue;
+        throw new CitationError(vscode.l10n.t('The document kept changing while the citation was prepared; nothing was inserted. Try again.'));
+      }
+      if (edit.size === 0) {
+        this.last = { keys, bib: bib?.uri, added: 0, inserted: '', extended: cite.extended };
+        return flavour === 'plain' ? [] : keys;
+      }
+      const ok = await vscode.workspace.applyEdit(edit);
+      if (!ok)
+        throw new CitationError(
+          bib
+            ? vscode.l10n.t('VS Code could not apply the citation to {0} and {1} (read-only, or changed meanwhile); nothing was written.', vscode.workspace.asRelativePath(document.uri), vscode.workspace.asRelativePath(bib.uri))
+            : vscode.l10n.t('VS Code could not apply the citation to {0} (read-only, or changed meanwhile); nothing was written.', vscode.workspace.asRelativePath(document.uri)),
+        );
+      if (cite.edit.text || cite.edit.length) {
+        const end = document.positionAt(cite.cursor);
+        editor.selection = new vscode.Selection(end, end);
+      }
+      this.last = { keys, bib: bib?.uri, added, inserted: cite.edit.text, extended: cite.extended };
+      return flavour === 'plain' ? [] : keys;
+    }
+  }
+}
+
+/**
+ * The one text edit that cites `keys` at `offset` (extending the citation there, each next key extending what the
+ * previous one wrote), or for 'plain' the references of the papers.
+ */
+export function citeEdit(
+  text: string,
+  offset: number,
+  flavour: CiteFlavour,
+  keys: readonly string[],
+  papers: readonly CitePaper[],
+  options: { latexCommand?: string; locator?: string },
+): { edit: TextEdit; extended: boolean; cursor: number } {
+  if (flavour === 'plain') {
+    const refs = papers.map((p) => formatReference(p, 'text')).join('\n');
+    return { edit: { offset, length: 0, text: refs }, extended: false, cursor: offset + refs.length };
+  }
+  let current = text;
+  let at = offset;
+  let extended = false;
+  keys.forEach((key, i) => {
+    const locator = options.locator && (flavour === 'latex' ? i === 0 : i === keys.length - 1) ? options.locator : undefined;
+    const r = insertCitation(current, at, flavour, key, { latexCommand: options.latexCommand, locator });
+    if (i === 0) extended = r.extended;
+    if (r.already) return;
+    current = applyEdits(current, [r.edit]);
+    at = r.edit.offset + r.edit.text.length;
+  });
+  return { edit: diff(text, current), extended, cursor: at };
+}
+
+/** The smallest single edit turning `a` into `b`. */
+function diff(a: string, b: string): TextEdit {
+  let start = 0;
+  const max = Math.min(a.length, b.length);
+  while (start < max && a.charCodeAt(start) === b.charCodeAt(start)) start++;
+  let endA = a.length;
+  let endB = b.length;
+  while (endA > start && endB > start && a.charCodeAt(endA - 1) === b.charCodeAt(endB - 1)) {
+    endA--;
+    endB--;
+  }
+  return { offset: start, length: endA - start, text: b.slice(start, endB) };
+}

@@ -1,0 +1,95 @@
+/**
+ * Papers the writer has seen this session: every paper the results view showed and every citation of an answer
+ * the answer view showed. Most recent first, capped, in memory only (a new window starts empty: what was seen in
+ * another session is in the bibliography if it was cited). Feeds the Insert Citation Quick Pick and completion.
+ */
+import type { Paper } from '../api/index';
+import { titleKey } from '../cite/bibFile';
+import { normaliseDoi } from '../cite/bibtex';
+import { paperId } from '../search/query';
+import type { CitePaper, RecentPapers } from './types';
+
+/** How many papers are kept. */
+export const RECENT_PAPERS_CAP = 500;
+
+/** A search result as a CitePaper: the citation fields plus the service id (the last segment of its URL). */
+export function citePaperOf(p: Paper): CitePaper {
+  const out: CitePaper = {
+    title: p.title,
+    authors: p.authors,
+    journal_name: p.journal_name,
+    publish_year: p.publish_year,
+    volume: p.volume,
+    pages: p.pages,
+    doi: p.doi,
+    url: p.url,
+    publisher_name: p.publisher_name,
+    study_type: p.study_type,
+    takeaway: p.takeaway,
+    sjr_best_quartile: p.sjr_best_quartile,
+    publish_date: p.publish_date,
+    is_preprint: p.is_preprint,
+  };
+  const id = paperId(p);
+  if (id) out.id = id;
+  return out;
+}
+
+function identities(p: CitePaper): string[] {
+  const out: string[] = [];
+  if (p.id) out.push(`id:${p.id}`);
+  const doi = normaliseDoi(p.doi);
+  if (doi) out.push(`doi:${doi.toLowerCase()}`);
+  const title = titleKey(p.title ?? '');
+  if (title) out.push(`title:${title}`);
+  return out;
+}
+
+/** Fields of `next` that carry a value override `prev`'s; absent or null ones keep what was known. */
+function merge(prev: CitePaper, next: CitePaper): CitePaper {
+  const out: Record<string, unknown> = { ...prev };
+  for (const [k, v] of Object.entries(next)) if (v !== undefined && v !== null && v !== '') out[k] = v;
+  return out;
+}
+
+export class RecentPapersList implements RecentPapers {
+  private papers: CitePaper[] = [];
+
+  constructor(private readonly cap = RECENT_PAPERS_CAP) {}
+
+  list(): readonly CitePaper[] {
+    return this.papers;
+  }
+
+  /** `papers` in their order go to the top; a paper already known (same id, DOI or title) is merged and moved. */
+  remember(papers: readonly CitePaper[]): void {
+    if (!papers.length) return;
+    const batch: CitePaper[] = [];
+    for (const p of papers) {
+      const ids = identities(p);
+      if (!ids.length) continue;
+      const same = (q: CitePaper): boolean => identities(q).some((i) => ids.includes(i));
+      let merged = p;
+      const inBatch = batch.findIndex(same);
+      if (inBatch >= 0) {
+        batch[inBatch] = merge(batch[inBatch]!, p);
+        continue;
+      }
+      const old = this.papers.findIndex(same);
+      if (old >= 0) {
+        merged = merge(this.papers[old]!, p);
+        this.papers.splice(old, 1);
+      }
+      batch.push(merged);
+    }
+    this.papers = [...batch, ...this.papers].slice(0, this.cap);
+  }
+
+  byId(id: string): CitePaper | undefined {
+    return this.papers.find((p) => p.id === id);
+  }
+
+  clear(): void {
+    this.papers = [];
+  }
+}
