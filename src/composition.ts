@@ -90,7 +90,14 @@ export class ResearchDesk extends Disposable {
     step('keys');
     this.hasKey = this.register(new HasKeyContext(this.keys));
     this.results = this.register(new ResultsTreeProvider());
-    this.threads = this.register(new ThreadsTreeProvider(() => void this.core.get()));
+    this.threads = this.register(
+      new ThreadsTreeProvider(
+        () => void this.core.get(),
+        // After the activation-time refresh: without a key the view shows its welcome content.
+        () => this.ready.then(() => this.hasKey.value === true),
+        this.hasKey.onDidChange,
+      ),
+    );
     this.core = this.register(
       new CoreLoader({
         context,

@@ -59,9 +59,24 @@ export class ThreadsTreeProvider extends Disposable implements vscode.TreeDataPr
   private view: vscode.TreeView<ThreadNode> | undefined;
   private roots: ThreadNode[] = [];
 
-  /** `loadCore` loads the core bundle, which attaches the source (called on first display only). */
-  constructor(private readonly loadCore: () => void) {
+  /**
+   * `loadCore` loads the core bundle, which attaches the source (called on first display only).
+   * `hasKey` says whether a key is set: without one the view stays empty (its welcome content asks for a
+   * key) and neither the core nor a listing request is spent on it; `onKeyChange` refreshes it.
+   */
+  constructor(
+    private readonly loadCore: () => void,
+    private readonly hasKey: () => Promise<boolean> = () => Promise.resolve(true),
+    onKeyChange?: vscode.Event<boolean>,
+  ) {
     super();
+    if (onKeyChange)
+      this.register(
+        onKeyChange((has) => {
+          if (has && this.source?.loaded) void this.source.load();
+          else this.changed.fire(undefined);
+        }),
+      );
   }
 
   bindView(view: vscode.TreeView<ThreadNode>): void {
@@ -85,6 +100,14 @@ export class ThreadsTreeProvider extends Disposable implements vscode.TreeDataPr
   }
 
   async getChildren(element?: ThreadNode): Promise<ThreadNode[]> {
+    if (!element && !(await this.hasKey())) {
+      if (this.view) {
+        this.view.message = undefined;
+        this.view.description = '';
+      }
+      this.roots = [];
+      return this.roots;
+    }
     if (!this.source) {
       try {
         this.loadCore();

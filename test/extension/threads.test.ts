@@ -356,5 +356,33 @@ export function threadsSuite(): void {
       assert.match(url ?? '', /^https:\/\//);
       assert.equal(await vscode.env.clipboard.readText(), url);
     });
+
+    test('Threads view without a key: empty, so its welcome content asks for one; no listing request; the key back lists again', async () => {
+      const { key, label } = await freshKey();
+      const c = await core();
+      const desk = await api();
+      const origin = new URL(await emulatorUrl()).origin;
+      await fetch(`${await emulatorUrl()}/v1/threads`, {
+        method: 'POST',
+        headers: { 'x-api-key': key, 'content-type': 'application/json' },
+        body: JSON.stringify({ input_message: 'Does bilingualism delay the onset of dementia?' }),
+      });
+      await run(Commands.searchThreads, '');
+      const tree = desk.threads;
+      assert.equal((await tree.getChildren()).length, 1, 'listed with the key');
+      await desk.keys.delete(origin);
+      await eventually(() => desk.hasKey.value === false, 'the hasKey context follows the key store');
+      const before = (await requests(label, 'list_threads')).length;
+      const allListings = async (): Promise<number> => (await control<EmuRequest[]>('requests')).filter((r) => r.route === 'list_threads').length;
+      const listingsBefore = await allListings();
+      assert.deepEqual(await tree.getChildren(), [], 'no key: no rows (the welcome content shows)');
+      assert.equal(tree.treeView?.message, undefined, 'no error sentence over the welcome content');
+      assert.equal(await allListings(), listingsBefore, 'nothing listed without a key');
+      await desk.keys.set(key, origin);
+      await eventually(() => desk.hasKey.value === true, 'the key is back');
+      await eventually(async () => (await requests(label, 'list_threads')).length > before, 'the key back lists again');
+      await eventually(async () => (await tree.getChildren()).length === 1, 'its thread shown again');
+      assert.equal(c.threadsModel.snapshot().message, undefined);
+    });
   });
 }
