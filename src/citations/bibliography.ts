@@ -14,7 +14,7 @@
  * (whenever we load it and whenever a BibTeX document is opened or edited while the core is loaded).
  */
 import * as vscode from 'vscode';
-import { appendEntryEdit, entryToPaper, ensureEntry, findEntry, parseBibFile, type BibDiagnostic, type BibFile } from '../cite/bibFile';
+import { appendEntryEdit, entryByKey, entryToPaper, ensureEntry, findEntry, parseBibFile, type BibDiagnostic, type BibFile } from '../cite/bibFile';
 import type { TitleProtection } from '../cite/bibtex';
 import { LineIndex } from '../cite/edit';
 import { DEFAULT_KEY_SCHEME } from '../cite/keys';
@@ -210,7 +210,7 @@ export class Bibliographies extends Disposable implements BibliographyService {
             bib: loaded,
             entry,
             get paper(): CitePaper {
-              return (paper ??= entryToPaper(file, entry));
+              return (paper ??= { ...entryToPaper(file, entry), key: entry.key });
             },
           };
         });
@@ -230,6 +230,11 @@ export class Bibliographies extends Disposable implements BibliographyService {
     let added: BibFile = parseBibFile('');
     const reserved: string[] = [];
     for (const paper of papers) {
+      const byKey = paper.key ? entryByKey(bib.file, paper.key) : undefined;
+      if (byKey) {
+        keys.push(byKey.key);
+        continue;
+      }
       const mine = findEntry(added, paper);
       if (mine) {
         keys.push(mine.key);

@@ -16,7 +16,7 @@ import { formatReference } from '../cite/reference';
 import { flavourOf, insertCitation, type CiteFlavour } from '../cite/syntax';
 import { applyEdits, type TextEdit } from '../cite/edit';
 import { citationSettings } from './bibliography';
-import type { BibliographyService, CitationInserter, CitePaper, InsertOptions, RecentPapers } from './types';
+import type { BibliographyService, CitationInserter, CitePaper, InsertOptions, LoadedBibliography, RecentPapers } from './types';
 
 /** What the last insert did (tests and the commands' return values). */
 export interface InsertOutcome {
@@ -71,7 +71,7 @@ export class Inserter implements CitationInserter {
       const bibDoc = bib ? vscode.workspace.textDocuments.find((d) => d.uri.toString() === bib.uri.toString()) : undefined;
       const bibVersion = bibDoc?.version;
       const edit = new vscode.WorkspaceEdit();
-      const keys = bib ? await this.bibliographies.addEntries(edit, bib, papers) : [];
+      const keys = bib ? await this.keysFor(document, edit, bib, papers) : [];
       const added = bib ? new Set(keys.filter((k) => !entryByKey(bib.file, k)).map((k) => k.toLowerCase())).size : 0;
       const text = document.getText();
       // The cursor moves with edits made while we waited only through the position we were given: re-read it.
@@ -103,6 +103,24 @@ export class Inserter implements CitationInserter {
       this.last = { keys, bib: bib?.uri, added, inserted: cite.edit.text, extended: cite.extended };
       return flavour === 'plain' ? [] : keys;
     }
+  }
+
+  /** Papers picked as bibliography entries (`key`) are cited as they are; the others get entries in `bib`. */
+  private async keysFor(document: vscode.TextDocument, edit: vscode.WorkspaceEdit, bib: LoadedBibliography, papers: readonly CitePaper[]): Promise<string[]> {
+    const known = new Map<number, string>();
+    if (papers.some((p) => p.key)) {
+      const all = new Map((await this.bibliographies.entries(document)).map((e) => [e.entry.key.toLowerCase(), e.entry.key]));
+      papers.forEach((p, i) => {
+        const k = p.key ? all.get(p.key.toLowerCase()) : undefined;
+        if (k) known.set(i, k);
+      });
+    }
+    const rest = await this.bibliographies.addEntries(
+      edit,
+      bib,
+      papers.filter((_, i) => !known.has(i)),
+    );
+    return papers.map((_, i) => known.get(i) ?? rest.shift() ?? '');
   }
 }
 

@@ -18,6 +18,11 @@ import type { CitablePaper } from '../cite/bibtex';
 export interface CitePaper extends CitablePaper {
   /** The service's paper id (search results, answer citations' paper_id). */
   id?: string;
+  /**
+   * The key of an entry already in the document's bibliography (a bibliography entry picked in the Quick Pick or
+   * completion): cited as is, no entry written. Ignored when no bibliography of the document has that key.
+   */
+  key?: string;
 }
 
 export interface ResolvedBibliography {
