@@ -2,6 +2,7 @@
 //   dist/extension.js  entry loaded at activation: ids, settings, key store, views, thin command
 //                      handlers. Must stay tiny: no client, undici, zod or markdown-it (checked below).
 //   dist/core.js       the API client and the features, `require`d on the first command needing them.
+//   dist/bibtex.js     the BibTeX library, loaded by the core on the first citation feature.
 //   dist/webview.js    the answer webview script (browser).
 //   out/test/extension/index.js  (with --tests) the extension-host Mocha suite; mocha and vscode external.
 // `--production` minifies without source maps; `--watch` rebuilds.
@@ -29,10 +30,37 @@ const node = {
   external: ['vscode'],
 };
 
+// The BibTeX library (@retorquere/bibtex-parser and unicode2latex, about 560 KB minified: more than the rest of
+// the core) is its own bundle, dist/bibtex.js, loaded by src/cite/library.ts's `import()` the first time a
+// citation feature needs it: a search or a thread does not pay for it. In the core bundle both packages resolve
+// to that file (external); the file exports what library.ts uses of each (`parse`, `Transform`).
+const BIBTEX_PACKAGES = /^(?:@retorquere\/bibtex-parser|unicode2latex)$/;
+const bibtexExternal = {
+  name: 'bibtex-bundle',
+  setup(build) {
+    // A CommonJS shim `require`s the file at run time (a plain require, not an ESM import(), so the extension
+    // host's module loader handles it like core.js itself).
+    build.onResolve({ filter: BIBTEX_PACKAGES }, () => ({ path: 'bibtex-library', namespace: 'bibtex-shim' }));
+    build.onLoad({ filter: /.*/, namespace: 'bibtex-shim' }, () => ({ contents: "module.exports = require('./bibtex.js');", loader: 'js' }));
+    build.onResolve({ filter: /^\.\/bibtex\.js$/ }, () => ({ path: './bibtex.js', external: true }));
+  },
+};
+
 const configs = [
   { ...node, entryPoints: { extension: 'src/extension.ts' }, outdir: 'dist', metafile: true },
   // ESM builds of dependencies first, so esbuild can tree-shake them.
-  { ...node, entryPoints: { core: 'src/core/index.ts' }, outdir: 'dist', mainFields: ['module', 'main'] },
+  { ...node, entryPoints: { core: 'src/core/index.ts' }, outdir: 'dist', mainFields: ['module', 'main'], plugins: [bibtexExternal], metafile: true },
+  {
+    ...node,
+    stdin: {
+      contents: "export { parse } from '@retorquere/bibtex-parser';\nexport { Transform } from 'unicode2latex';\n",
+      resolveDir: '.',
+      sourcefile: 'bibtex-library.js',
+      loader: 'js',
+    },
+    outfile: 'dist/bibtex.js',
+    mainFields: ['module', 'main'],
+  },
   {
     ...common,
     entryPoints: { webview: 'src/webview/main.ts' },
@@ -57,6 +85,12 @@ if (tests) {
 // What the entry bundle must never contain: activation must not pay for these.
 const FORBIDDEN_IN_ENTRY = [/node_modules\/(undici|zod|markdown-it)\//, /^src\/(api|core|commands|render|cite)\//];
 
+/** The core must reach the BibTeX library only through dist/bibtex.js. */
+function checkCore(result) {
+  const bad = Object.keys(result.metafile?.inputs ?? {}).filter((i) => /node_modules\/(@retorquere\/bibtex-parser|unicode2latex)\//.test(i));
+  if (bad.length > 0) throw new Error(`dist/core.js must not bundle the BibTeX library (it loads dist/bibtex.js):\n  ${bad.join('\n  ')}`);
+}
+
 function checkEntry(result) {
   const inputs = Object.keys(result.metafile?.inputs ?? {});
   const bad = inputs.filter((i) => FORBIDDEN_IN_ENTRY.some((re) => re.test(i)));
@@ -71,4 +105,5 @@ if (watch) {
 } else {
   const results = await Promise.all(configs.map((c) => esbuild.build(c)));
   checkEntry(results[0]);
+  checkCore(results[1]);
 }
