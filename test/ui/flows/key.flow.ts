@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { defineFlow } from '../harness';
 
 const VIEW = 'researchDesk.results';
+const THREADS = 'researchDesk.threads';
 
 export const flow = defineFlow({
   name: 'key',
@@ -24,6 +25,13 @@ export const flow = defineFlow({
       assert.ok(buttons.some((b) => /set api key/i.test(b)), `buttons: ${buttons.join(', ')}`);
       assert.ok(buttons.some((b) => /get (a|an api) key/i.test(b)), `buttons: ${buttons.join(', ')}`);
       assert.ok(buttons.some((b) => /emulator/i.test(b)), `buttons: ${buttons.join(', ')}`);
+      // The Threads view asks for the key too, instead of listing (and showing a 401 sentence).
+      const threads = await driver.waitUntil('the Threads welcome buttons', async () => {
+        const b = await driver.welcomeButtons(THREADS);
+        return b.length > 0 ? b : undefined;
+      });
+      assert.ok(threads.some((b) => /set api key/i.test(b)), `Threads buttons: ${threads.join(', ')}`);
+      assert.ok(!threads.some((b) => /ask the research agent/i.test(b)), `Threads buttons: ${threads.join(', ')}`);
       await shot('01-welcome-no-key');
     });
 
@@ -41,6 +49,11 @@ export const flow = defineFlow({
       await driver.waitUntil('the welcome view to stop offering Set API Key', async () => {
         const b = await driver.welcomeButtons(VIEW);
         return !b.some((x) => /set api key/i.test(x));
+      });
+      // The Threads view (no threads yet) now offers to ask the agent.
+      await driver.waitUntil('the Threads welcome to offer Ask the Research Agent', async () => {
+        const b = await driver.welcomeButtons(THREADS);
+        return b.some((x) => /ask the research agent/i.test(x)) && !b.some((x) => /set api key/i.test(x));
       });
     });
 
