@@ -7,14 +7,14 @@
 import { randomBytes } from 'crypto';
 import * as vscode from 'vscode';
 import type { Interaction, Thread, ThreadDispatch } from '../api/index';
-import { renderAnswerDetailed, safeHttpsUrl, type RenderedAnswer } from '../render/answer';
+import { renderAnswerDetailed, safeHttpsUrl, type ReferenceEntry, type RenderedAnswer } from '../render/answer';
 import { escapeHtml } from '../render/escape';
 import { exportAnswerMarkdown } from '../render/exportMarkdown';
 import type { ResearchClient } from '../core/clientProvider';
 import type { LogSink } from '../state/logger';
 import { WebviewTypes } from '../ids';
 import { Disposable } from '../util/disposable';
-import { isThreadId, parseViewState, parseWebviewMessage, type AnswerViewState, type HostMessage, type WebviewMessage } from './messages';
+import { isThreadId, parseViewState, parseWebviewMessage, type AnswerViewState, type CiteAction, type HostMessage, type WebviewMessage } from './messages';
 
 export const ANSWER_VIEW_TYPE = WebviewTypes.answer;
 const UI_FIXTURE_ENV = 'RESEARCH_DESK_UI_FIXTURE';
@@ -26,6 +26,26 @@ export interface FollowUpWatcher {
   isRunning(threadId: string): boolean;
 }
 
+/**
+ * The citations issue's side of the view (src/citations/insertAnswer.ts): per-reference actions and Insert Answer.
+ * Without it the view renders no citation buttons.
+ */
+export interface AnswerCitationActions {
+  /** An answer's references were shown (they become recent papers for the Quick Pick and completion). */
+  shown(references: readonly ReferenceEntry[]): void;
+  /** Insert Citation / Copy BibTeX / Copy Reference for one reference of the answer shown. */
+  run(action: CiteAction, reference: ReferenceEntry): Promise<void>;
+  /** Insert Answer: the interaction shown in the thread's panel, into the last active text editor. */
+  insertAnswer(threadId: string): Promise<void>;
+}
+
+/** What a panel shows (Insert Answer reads the interaction from here). */
+export interface ShownAnswer {
+  thread: Thread;
+  interaction: Interaction | undefined;
+  references: readonly ReferenceEntry[];
+}
+
 export interface AnswerPanelsOptions {
   extensionUri: vscode.Uri;
   client: () => ResearchClient;
@@ -34,6 +54,8 @@ export interface AnswerPanelsOptions {
   showError: (err: unknown, context: string, retry?: () => unknown) => void;
   /** The ThreadWatcher when present; otherwise follow-ups are polled here. */
   watcher?: () => FollowUpWatcher | undefined;
+  /** The citation actions (issue 6); absent = no citation buttons. */
+  citations?: () => AnswerCitationActions | undefined;
 }
 
 interface PanelEntry {
@@ -161,6 +183,13 @@ export class AnswerPanels extends Disposable {
     return [...this.panels.keys()];
   }
 
+  /** What the thread's panel shows (the given thread, else the active panel, else the first); undefined when none. */
+  shown(threadId?: string): ShownAnswer | undefined {
+    const entry = threadId ? this.panels.get(threadId) : [...this.panels.values()].find((e) => e.panel.active) ?? [...this.panels.values()][0];
+    if (!entry?.thread) return undefined;
+    return { thread: entry.thread, interaction: entry.interaction, references: entry.rendered?.references ?? [] };
+  }
+
   private webviewOptions(): vscode.WebviewOptions & vscode.WebviewPanelOptions {
     return {
       enableScripts: true,
@@ -217,9 +246,21 @@ export class AnswerPanels extends Disposable {
     entry.interaction = interaction;
     const title = typeof thread.title === 'string' && thread.title.trim() ? thread.title.trim() : t('Research Answer');
     entry.panel.title = title.length > 60 ? `${title.slice(0, 59)}…` : title;
+    const cite = this.o.citations?.();
     entry.rendered = renderAnswerDetailed(interaction?.response, interaction?.citations, {
-      labels: { references: t('References'), citation: t('Citation'), openPaper: t('Open Paper'), copyQuote: t('Copy Quote'), section: t('Section'), image: t('Image'), untitled: t('Untitled paper') },
+      labels: {
+        references: t('References'), citation: t('Citation'), openPaper: t('Open Paper'), copyQuote: t('Copy Quote'), section: t('Section'), image: t('Image'), untitled: t('Untitled paper'),
+        insertCitation: t('Insert Citation'), copyBibtex: t('Copy BibTeX'), copyReference: t('Copy Reference'),
+      },
+      citeActions: cite !== undefined,
     });
+    if (cite && entry.rendered.references.length) {
+      try {
+        cite.shown(entry.rendered.references);
+      } catch (err) {
+        this.o.log.warn(`Answer view: citations not remembered (${err instanceof Error ? err.message : String(err)}).`);
+      }
+    }
     entry.nonce = randomNonce();
     entry.panel.webview.html = this.page(entry.panel.webview, entry.nonce, this.body(entry, thread, interaction, entry.rendered));
   }
@@ -261,6 +302,7 @@ export class AnswerPanels extends Disposable {
 ${thread.interactions.length > 1 ? `<label>${e(t('Interaction'))} <select id="interaction">${options}</select></label>` : ''}
 <label class="toggle"><input type="checkbox" id="trace"${entry.trace ? ' checked' : ''}> ${e(t('Show agent trace'))}</label>
 <button type="button" id="export">${e(t('Export as Markdown'))}</button>
+${this.o.citations?.() && interaction?.response ? `<button type="button" id="insert-answer" title="${e(t('Write this answer into the last active editor, with its citations and bibliography entries'))}">${e(t('Insert Answer'))}</button>` : ''}
 </div>
 </header>
 <main id="answer" aria-labelledby="thread-title" data-state="${e(initial)}">
@@ -360,6 +402,37 @@ ${script ? `<script nonce="${nonce}" src="${js.toString()}"></script>` : ''}
         return;
       case 'followUp':
         return this.followUp(entry, m.text, m.mode);
+      case 'insertCitation':
+      case 'copyBibtex':
+      case 'copyReference':
+        return this.citeAction(entry, m.type, m.n);
+      case 'insertAnswer':
+        return this.guard('Insert Answer', () => this.citeActions()?.insertAnswer(entry.threadId));
+    }
+  }
+
+  private citeActions(): AnswerCitationActions | undefined {
+    const cite = this.o.citations?.();
+    if (!cite) void vscode.window.showWarningMessage(t('Citations are not available in this window.'));
+    return cite;
+  }
+
+  private async citeAction(entry: PanelEntry, action: CiteAction, n: number): Promise<void> {
+    const ref = entry.rendered?.references.find((r) => r.n === n);
+    if (!ref) {
+      this.refused.push(`${action}: unknown reference`);
+      return;
+    }
+    const context = action === 'insertCitation' ? 'Insert Citation' : action === 'copyBibtex' ? 'Copy BibTeX' : 'Copy Reference';
+    await this.guard(context, () => this.citeActions()?.run(action, ref));
+  }
+
+  /** Webview messages have no command boundary: errors are shown here. */
+  private async guard(context: string, work: () => Promise<void> | undefined): Promise<void> {
+    try {
+      await work();
+    } catch (err) {
+      this.o.showError(err, context);
     }
   }
 

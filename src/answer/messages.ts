@@ -16,7 +16,15 @@ export type WebviewMessage =
   | { type: 'selectInteraction'; interactionId: string }
   | { type: 'toggleTrace'; on: boolean }
   | { type: 'followUp'; text: string; mode: FollowUpMode }
-  | { type: 'export' };
+  | { type: 'export' }
+  /** Citation actions (issue 6): the reference's number `n`; the host looks the paper up in what it rendered. */
+  | { type: CiteAction; n: number }
+  /** Insert Answer (issue 6): the interaction shown, into the last active text editor. */
+  | { type: 'insertAnswer' };
+
+/** Per-citation actions of the citations issue (buttons in the references list and the popover). */
+export type CiteAction = 'insertCitation' | 'copyBibtex' | 'copyReference';
+export const CITE_ACTIONS: readonly CiteAction[] = ['insertCitation', 'copyBibtex', 'copyReference'];
 
 /** Host → webview. */
 export type HostMessage =
@@ -58,10 +66,14 @@ export function parseWebviewMessage(raw: unknown): { message: WebviewMessage } |
   switch (t) {
     case 'ready':
     case 'export':
+    case 'insertAnswer':
       return only(raw, ['type']) ? { message: { type: t } } : { problem: `${t}: unexpected fields` };
-    case 'openPaper': {
+    case 'openPaper':
+    case 'insertCitation':
+    case 'copyBibtex':
+    case 'copyReference': {
       const n = raw.n;
-      if (!only(raw, ['type', 'n']) || typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > 9999) return { problem: 'openPaper: bad n' };
+      if (!only(raw, ['type', 'n']) || typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > 9999) return { problem: `${t}: bad n` };
       return { message: { type: t, n } };
     }
     case 'copyQuote': {

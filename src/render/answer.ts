@@ -36,6 +36,11 @@ export interface RenderOptions {
   actions?: boolean;
   /** Localised labels (the pure layer cannot call vscode.l10n). */
   labels?: Partial<RenderLabels>;
+  /**
+   * Also render the citations issue's Insert Citation / Copy BibTeX / Copy Reference buttons (`data-action`,
+   * `data-n`) for every reference (needs `actions`). Default false.
+   */
+  citeActions?: boolean;
 }
 
 export interface RenderedAnswer {
@@ -175,7 +180,7 @@ export function renderAnswerDetailed(markdown: string | null | undefined, citati
   const env: Env = { citeIndex, used: [], unresolved: [], seen: new Set(), idPrefix, labels, topHeadingLevel: top, openTags: new Map() };
   const src = typeof markdown === 'string' ? markdown : '';
   const bodyHtml = `<div class="answer-body">\n${md().render(src, env as unknown as MarkdownIt.Env)}</div>\n`;
-  const referencesHtml = renderReferences(citeIndex, idPrefix, labels, options.actions !== false, top);
+  const referencesHtml = renderReferences(citeIndex, idPrefix, labels, options.actions !== false, top, options.citeActions === true);
   return {
     html: referencesHtml ? `${bodyHtml}${referencesHtml}\n` : bodyHtml,
     bodyHtml,

@@ -39,6 +39,10 @@ export interface RenderLabels {
   /** Shown instead of a Markdown image: "[Image: alt]". */
   image: string;
   untitled: string;
+  /** Citation actions (issue 6; rendered only with `citeActions`). */
+  insertCitation: string;
+  copyBibtex: string;
+  copyReference: string;
 }
 
 export const DEFAULT_LABELS: RenderLabels = {
@@ -49,7 +53,17 @@ export const DEFAULT_LABELS: RenderLabels = {
   section: 'Section',
   image: 'Image',
   untitled: 'Untitled paper',
+  insertCitation: 'Insert Citation',
+  copyBibtex: 'Copy BibTeX',
+  copyReference: 'Copy Reference',
 };
+
+/** The citation actions of a reference (issue 6), in button order: `data-action` value → label field. */
+const CITE_ACTION_LABELS = [
+  ['insertCitation', 'insertCitation'],
+  ['copyBibtex', 'copyBibtex'],
+  ['copyReference', 'copyReference'],
+] as const;
 
 export interface CitationIndex {
   references: ReferenceEntry[];
@@ -137,7 +151,7 @@ export function markerLabel(key: string, ref: ReferenceEntry, labels: RenderLabe
 }
 
 /** The references list: an ordered list of papers (ids the markers point to), each with its quotes. */
-export function renderReferences(index: CitationIndex, idPrefix: string, labels: RenderLabels, actions: boolean, level = 2): string {
+export function renderReferences(index: CitationIndex, idPrefix: string, labels: RenderLabels, actions: boolean, level = 2, citeActions = false): string {
   if (index.references.length === 0) return '';
   const e = escapeHtml;
   const out: string[] = [];
@@ -182,6 +196,9 @@ export function renderReferences(index: CitationIndex, idPrefix: string, labels:
     }
     if (actions && r.url)
       out.push(`<button type="button" class="reference-action" data-action="openPaper" data-n="${r.n}" aria-label="${e(`${labels.openPaper} ${r.n}: ${title}`)}">${e(labels.openPaper)}</button>`);
+    if (actions && citeActions)
+      for (const [action, label] of CITE_ACTION_LABELS)
+        out.push(`<button type="button" class="reference-action cite-action" data-action="${action}" data-n="${r.n}" aria-label="${e(`${labels[label]} ${r.n}: ${title}`)}">${e(labels[label])}</button>`);
     out.push('</li>');
   }
   out.push('</ol>', '</section>');

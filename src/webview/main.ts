@@ -2,7 +2,7 @@
 // shows a citation's quote, section and paper in a popover, keeps the follow-up draft, scroll
 // position, open interaction and trace toggle with getState/setState, and posts typed
 // messages (ids and markers only; the host validates them and re-checks every URL).
-import { FOLLOW_UP_MAX, type AnswerViewState, type FollowUpMode, type HostMessage, type WebviewMessage } from '../answer/messages';
+import { CITE_ACTIONS, FOLLOW_UP_MAX, type AnswerViewState, type CiteAction, type FollowUpMode, type HostMessage, type WebviewMessage } from '../answer/messages';
 
 interface VsCodeApi {
   postMessage(message: WebviewMessage): void;
@@ -85,7 +85,11 @@ function showCitation(link: HTMLAnchorElement): void {
   const actions = el('div', undefined, 'popover-actions');
   if (ref?.dataset.url) actions.append(button(document.querySelector('button[data-action="openPaper"]')?.textContent ?? 'Open Paper', () => vscode.postMessage({ type: 'openPaper', n })));
   if (quote) actions.append(button(document.querySelector('button[data-action="copyQuote"]')?.textContent ?? 'Copy Quote', () => vscode.postMessage({ type: 'copyQuote', marker })));
-  // Extension point: the citations issue's "Insert Citation" button goes here once its command exists.
+  // The citations issue's actions, when the host rendered them for this reference (labels from its buttons).
+  for (const action of CITE_ACTIONS) {
+    const rendered = ref?.querySelector<HTMLButtonElement>(`button[data-action="${action}"]`);
+    if (rendered) actions.append(button(rendered.textContent, () => vscode.postMessage({ type: action, n })));
+  }
   actions.append(button('×', closePopover));
   actions.lastElementChild?.setAttribute('aria-label', 'Close');
   popover.append(actions);
@@ -107,6 +111,7 @@ document.addEventListener('click', (ev) => {
   if (action) {
     if (action.dataset.action === 'openPaper') vscode.postMessage({ type: 'openPaper', n: Number(action.dataset.n) });
     else if (action.dataset.action === 'copyQuote') vscode.postMessage({ type: 'copyQuote', marker: action.dataset.marker ?? '' });
+    else if ((CITE_ACTIONS as readonly string[]).includes(action.dataset.action ?? '')) vscode.postMessage({ type: action.dataset.action as CiteAction, n: Number(action.dataset.n) });
     return;
   }
   if (popover && !popover.hidden && target && !popover.contains(target)) closePopover();
@@ -134,6 +139,7 @@ $<HTMLInputElement>('#trace')?.addEventListener('change', (ev) => {
   vscode.postMessage({ type: 'toggleTrace', on });
 });
 $('#export')?.addEventListener('click', () => vscode.postMessage({ type: 'export' }));
+$('#insert-answer')?.addEventListener('click', () => vscode.postMessage({ type: 'insertAnswer' }));
 
 // ---- follow-up box ------------------------------------------------------------------------
 const text = $<HTMLTextAreaElement>('#followup-text');

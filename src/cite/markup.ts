@@ -1,0 +1,282 @@
+/**
+ * Insert Answer into LaTeX and Typst: the agent's Markdown (headings, paragraphs, lists, emphasis, code, links,
+ * quotes, tables) written in the document's own markup, every other character escaped so the answer can never
+ * break the document (`15%` is not a LaTeX comment, `#` is not Typst code). Pure.
+ *
+ * Citations are not Markdown: the caller replaces each marker group by a placeholder (`citePlaceholder(i)`, private
+ * use characters that no escaping touches) before calling `answerMarkup`, and passes `cite(i)` to write the
+ * citation itself. LaTeX gets a tie before a citation that follows a word (`results~\cite{a}`); Typst a space
+ * when the placeholder is glued to a word (`x@a` would not be a reference).
+ *
+ *   LaTeX   # → \section*, ## → \subsection*, ### → \subsubsection*, deeper → \paragraph; itemize/enumerate;
+ *           \textbf, \emph, \texttt; links \href (hyperref), bare URLs \url; quote; verbatim; tabular.
+ *   Typst   = headings (same level), - / + lists, #strong[], #emph[], raw, #link, #quote(block: true), #table.
+ */
+import MarkdownIt from 'markdown-it';
+import { escapeVerbatim } from './bibtex';
+
+type Token = MarkdownIt.Token;
+export type MarkupFlavour = 'latex' | 'typst';
+
+const PH_OPEN = '\uE000';
+const PH_CLOSE = '\uE001';
+const PLACEHOLDER = /\uE000(\d+)\uE001/gu;
+
+/** The placeholder standing for citation `i` in the Markdown handed to `answerMarkup`. */
+export const citePlaceholder = (i: number): string => `${PH_OPEN}${i}${PH_CLOSE}`;
+
+export interface MarkupOptions {
+  /** The citation for placeholder `i` (already in the target syntax). */
+  cite: (i: number) => string;
+  /** Line break of the document (default "\n"). */
+  newline?: string;
+}
+
+let engine: MarkdownIt.MarkdownIt | undefined;
+function md(): MarkdownIt.MarkdownIt {
+  engine ??= new MarkdownIt('default', { html: false, linkify: false, typographer: false });
+  return engine;
+}
+
+const URL_IN_TEXT = /https?:\/\/[^\s<>"\uE000\uE001]+[^\s<>"\uE000\uE001.,;:!?)\]]/gu;
+
+const LATEX_SPECIAL: Record<string, string> = {
+  '\\': '\\textbackslash{}',
+  '{': '\\{',
+  '}': '\\}',
+  $: '\\$',
+  '&': '\\&',
+  '%': '\\%',
+  '#': '\\#',
+  _: '\\_',
+  '~': '\\textasciitilde{}',
+  '^': '\\textasciicircum{}',
+  '<': '\\textless{}',
+  '>': '\\textgreater{}',
+  '|': '\\textbar{}',
+  '`': '\\textasciigrave{}',
+};
+
+/** LaTeX text: every special character escaped (Unicode kept: LaTeX reads UTF-8 since 2018). */
+export function escapeLatex(s: string): string {
+  return s.replace(/[\\{}$&%#_~^<>|`]/gu, (c) => LATEX_SPECIAL[c] ?? c);
+}
+
+/** Typst markup text: every markup character escaped; `//` and `/*` cannot start a comment. */
+export function escapeTypst(s: string): string {
+  return s.replace(/[\\#*_`$@<>[\]~]|\/(?=[/*])/gu, (c) => `\\${c}`);
+}
+
+/** A Typst string literal. */
+const typstString = (s: string): string => `"${s.replace(/[\\"]/gu, (c) => `\\${c}`).replace(/\r?\n/gu, ' ')}"`;
+
+/** Typst: a line of a paragraph that would start a heading, list, term or enumeration is escaped. */
+const typstLineStart = (line: string): string => line.replace(/^(\s*)(=+|[-+/]|\d+\.)(?=\s|$)/u, (_m, ws: string, mark: string) =>
+    /^\d/u.test(mark) ? `${ws}${mark.slice(0, -1)}\\.` : `${ws}\\${mark}`,
+  );
+
+function text(s: string, flavour: MarkupFlavour): string {
+  let out = '';
+  let last = 0;
+  for (const m of s.matchAll(URL_IN_TEXT)) {
+    out += esc(s.slice(last, m.index), flavour);
+    out += flavour === 'latex' ? `\\url{${escapeVerbatim(m[0])}}` : `#link(${typstString(m[0])})`;
+    last = m.index + m[0].length;
+  }
+  return out + esc(s.slice(last), flavour);
+}
+const esc = (s: string, flavour: MarkupFlavour): string => (flavour === 'latex' ? escapeLatex(s) : escapeTypst(s));
+
+function safeLink(href: string): string | undefined {
+  return href && /^https?:\/\//iu.test(href) && !/[\s"<>]/u.test(href) ? href : undefined;
+}
+
+function inline(children: readonly Token[], flavour: MarkupFlavour): string {
+  const latex = flavour === 'latex';
+  let out = '';
+  const linkClose: string[] = [];
+  for (const t of children) {
+    switch (t.type) {
+      case 'text':
+        out += text(t.content, flavour);
+        break;
+      case 'softbreak':
+        out += '\n';
+        break;
+      case 'hardbreak':
+        out += latex ? '\\\\\n' : '\\\n';
+        break;
+      case 'strong_open':
+        out += latex ? '\\textbf{' : '#strong[';
+        break;
+      case 'strong_close':
+        out += latex ? '}' : ']';
+        break;
+      case 'em_open':
+        out += latex ? '\\emph{' : '#emph[';
+        break;
+      case 'em_close':
+        out += latex ? '}' : ']';
+        break;
+      case 'code_inline':
+        out += latex
+          ? `\\texttt{${escapeLatex(t.content)}}`
+          : t.content.includes('`') || !t.content.trim()
+            ? `#raw(${typstString(t.content)})`
+            : `\`${t.content}\``;
+        break;
+      case 'link_open': {
+        const href = safeLink(String(t.attrGet('href') ?? ''));
+        if (href) {
+          out += latex ? `\\href{${escapeVerbatim(href)}}{` : `#link(${typstString(href)})[`;
+          linkClose.push(latex ? '}' : ']');
+        } else linkClose.push('');
+        break;
+      }
+      case 'link_close':
+        out += linkClose.pop() ?? '';
+        break;
+      case 'image':
+        out += text(t.content, flavour);
+        break;
+      case 'html_inline':
+        out += text(t.content, flavour);
+        break;
+      default:
+        // s_open/s_close (strikethrough) and anything else: the text survives, the formatting does not.
+        break;
+    }
+  }
+  return out;
+}
+
+const LATEX_HEADINGS = ['\\section*', '\\subsection*', '\\subsubsection*', '\\paragraph', '\\paragraph', '\\paragraph'];
+
+/** The Markdown (with citation placeholders) in LaTeX or Typst markup. */
+export function answerMarkup(markdown: string, flavour: MarkupFlavour, options: MarkupOptions): string {
+  const latex = flavour === 'latex';
+  const tokens = md().parse(markdown, {});
+  const out: string[] = [];
+  /** Open lists: kind and the indentation of their items (Typst). */
+  const lists: { ordered: boolean }[] = [];
+  let table: { cols: number; cell: number; header: boolean } | undefined;
+  let typstCell = '';
+  const indent = (): string => '  '.repeat(Math.max(0, lists.length - 1));
+  const block = (s: string): void => void out.push(s);
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i]!;
+    switch (t.type) {
+      case 'heading_open': {
+        const level = Number(t.tag.slice(1));
+        const body = inline(tokens[i + 1]?.children ?? [], flavour).replace(/\n/gu, ' ');
+        block(latex ? `${LATEX_HEADINGS[level - 1] ?? '\\paragraph'}{${body}}\n\n` : `${'='.repeat(level)} ${body}\n\n`);
+        i += 2;
+        break;
+      }
+      case 'paragraph_open':
+        break;
+      case 'paragraph_close':
+        block(t.hidden ? '' : '\n\n');
+        break;
+      case 'inline': {
+        if (table) {
+          const cell = inline(t.children ?? [], flavour).replace(/\n/gu, ' ');
+          if (latex) block(`${table.cell > 0 ? ' & ' : ''}${table.header ? `\\textbf{${cell}}` : cell}`);
+          else typstCell = table.header ? `#strong[${cell}]` : cell;
+          break;
+        }
+        let body = inline(t.children ?? [], flavour);
+        if (!latex) body = body.split('\n').map(typstLineStart).join('\n');
+        if (lists.length) body = body.replace(/\n/gu, `\n${indent()}  `);
+        block(body);
+        break;
+      }
+      case 'bullet_list_open':
+      case 'ordered_list_open':
+        // A nested list starts on its own line (a tight item's paragraph ends without one).
+        if (lists.length) block('\n');
+        lists.push({ ordered: t.type === 'ordered_list_open' });
+        if (latex) block(`\\begin{${t.type === 'ordered_list_open' ? 'enumerate' : 'itemize'}}\n`);
+        break;
+      case 'bullet_list_close':
+      case 'ordered_list_close': {
+        const l = lists.pop();
+        if (latex) block(`\\end{${l?.ordered ? 'enumerate' : 'itemize'}}\n`);
+        if (!lists.length) block('\n');
+        break;
+      }
+      case 'list_item_open':
+        block(latex ? '\\item ' : `${indent()}${lists[lists.length - 1]?.ordered ? '+' : '-'} `);
+        break;
+      case 'list_item_close':
+        block('\n');
+        break;
+      case 'blockquote_open':
+        block(latex ? '\\begin{quote}\n' : '#quote(block: true)[\n');
+        break;
+      case 'blockquote_close':
+        block(latex ? '\\end{quote}\n\n' : ']\n\n');
+        break;
+      case 'fence':
+      case 'code_block': {
+        const content = t.content.endsWith('\n') ? t.content : `${t.content}\n`;
+        if (latex) block(`\\begin{verbatim}\n${content.replace(/\\end\{verbatim\}/gu, '\\end {verbatim}')}\\end{verbatim}\n\n`);
+        else {
+          const ticks = '`'.repeat(Math.max(3, ...[...content.matchAll(/`+/gu)].map((m) => m[0].length + 1)));
+          const lang = /^[A-Za-z0-9_+-]{1,20}$/u.test(t.info.trim()) ? t.info.trim() : '';
+          block(`${ticks}${lang}\n${content}${ticks}\n\n`);
+        }
+        break;
+      }
+      case 'hr':
+        block(latex ? '\\noindent\\rule{\\linewidth}{0.4pt}\n\n' : '#line(length: 100%)\n\n');
+        break;
+      case 'table_open': {
+        let cols = 0;
+        for (let j = i + 1; j < tokens.length && tokens[j]!.type !== 'tr_close'; j++) if (tokens[j]!.type === 'th_open' || tokens[j]!.type === 'td_open') cols++;
+        table = { cols: Math.max(1, cols), cell: 0, header: false };
+        block(latex ? `\\begin{tabular}{${'l'.repeat(table.cols)}}\n\\hline\n` : `#table(\n  columns: ${table.cols},\n`);
+        break;
+      }
+      case 'thead_open':
+        if (table) table.header = true;
+        break;
+      case 'thead_close':
+        if (table) table.header = false;
+        if (latex) block('\\hline\n');
+        break;
+      case 'tr_open':
+        if (table) table.cell = 0;
+        if (!latex) block('  ');
+        break;
+      case 'th_close':
+      case 'td_close':
+        if (table) table.cell++;
+        if (!latex) {
+          block(`[${typstCell}], `);
+          typstCell = '';
+        }
+        break;
+      case 'tr_close':
+        block(latex ? ' \\\\\n' : '\n');
+        break;
+      case 'table_close':
+        table = undefined;
+        block(latex ? '\\hline\n\\end{tabular}\n\n' : ')\n\n');
+        break;
+      default:
+        break;
+    }
+  }
+  let result = out.join('').replace(/\n{3,}/gu, '\n\n').replace(/\s+$/u, '\n');
+  result = result.replace(PLACEHOLDER, (_m, n: string, offset: number, all: string) => {
+    const cite = options.cite(Number(n));
+    const before = all[offset - 1] ?? '';
+    if (!latex && /[\w.@]/u.test(before)) return ` ${cite}`;
+    return cite;
+  });
+  // A citation after a word is tied to it in LaTeX (no line break between "results" and "[1]").
+  if (latex) result = result.replace(/(\S) (\\[A-Za-z]*cite[A-Za-z]*[[{])/gu, '$1~$2');
+  const nl = options.newline ?? '\n';
+  return nl === '\n' ? result : result.replace(/\n/gu, nl);
+}

@@ -1,0 +1,64 @@
+import * as assert from 'node:assert/strict';
+import { answerMarkup, citePlaceholder, escapeLatex, escapeTypst } from '../../../src/cite/markup';
+
+const latex = (md: string): string => answerMarkup(md, 'latex', { cite: (i) => `\\cite{k${i}}` });
+const typst = (md: string): string => answerMarkup(md, 'typst', { cite: (i) => `@k${i}` });
+
+describe('cite/markup (Insert Answer into LaTeX and Typst)', () => {
+  it('escapes every LaTeX special character so the answer cannot break the document', () => {
+    assert.equal(escapeLatex('15% of #1_a & $5 {x} ~ ^ \\ <b> | `'), '15\\% of \\#1\\_a \\& \\$5 \\{x\\} \\textasciitilde{} \\textasciicircum{} \\textbackslash{} \\textless{}b\\textgreater{} \\textbar{} \\textasciigrave{}');
+    assert.equal(latex('A 15% effect'), 'A 15\\% effect\n', 'a percent sign is not a comment');
+  });
+
+  it('escapes Typst markup characters and line starts that would open a heading or list', () => {
+    assert.equal(escapeTypst('#x *a* _b_ $m$ @k <l> [c] ~ \\ // /*'), '\\#x \\*a\\* \\_b\\_ \\$m\\$ \\@k \\<l\\> \\[c\\] \\~ \\\\ \\// \\/\\*');
+    assert.equal(typst('one\n= two\n/ three\n12. four'), 'one\n\\= two\n\\/ three\n12\\. four\n');
+  });
+
+  it('writes headings, emphasis, lists, code, links and tables in LaTeX, citations tied to the word before', () => {
+    const md = `## Short answer\n\nIt **works** *well* ${citePlaceholder(0)}.\n\n- a \`x_y\`\n- b\n\n[site](https://a.org/x#y) https://b.org/p_q\n\n| A | B |\n|---|---|\n| 1 | 2 |`;
+    assert.equal(
+      latex(md),
+      [
+        '\\subsection*{Short answer}',
+        '',
+        'It \\textbf{works} \\emph{well}~\\cite{k0}.',
+        '',
+        '\\begin{itemize}',
+        '\\item a \\texttt{x\\_y}',
+        '\\item b',
+        '\\end{itemize}',
+        '',
+        '\\href{https://a.org/x\\#y}{site} \\url{https://b.org/p_q}',
+        '',
+        '\\begin{tabular}{ll}',
+        '\\hline',
+        '\\textbf{A} & \\textbf{B} \\\\',
+        '\\hline',
+        '1 & 2 \\\\',
+        '\\hline',
+        '\\end{tabular}',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('writes the same in Typst; a placeholder glued to a word gets a space; javascript: links stay text', () => {
+    const md = `# Title\n\nIt **works** well${citePlaceholder(1)}.\n\n1. a\n2. b\n\n[x](javascript:alert(1)) [ok](https://a.org/"q)`;
+    const out = typst(md);
+    assert.equal(out.split('\n\n')[0], '= Title');
+    assert.equal(out.split('\n\n')[1], 'It #strong[works] well @k1.');
+    assert.equal(out.split('\n\n')[2], '+ a\n+ b');
+    assert.ok(!out.includes('#link("javascript'), out);
+    assert.ok(out.includes('#link("https://a.org/%22q")[ok]'), out);
+  });
+
+  it('keeps code verbatim (LaTeX cannot end the verbatim early; Typst fences are longer than any run inside)', () => {
+    assert.equal(latex('```\na \\end{verbatim} b\n```'), '\\begin{verbatim}\na \\end {verbatim} b\n\\end{verbatim}\n');
+    assert.equal(typst('````\n```\n````'), '````\n```\n````\n');
+  });
+
+  it('keeps the document line breaks', () => {
+    assert.equal(answerMarkup('a\n\nb', 'latex', { cite: () => '', newline: '\r\n' }), 'a\r\n\r\nb\r\n');
+  });
+});
