@@ -44,6 +44,13 @@ export const Commands = {
   openThreadInBrowser: 'researchDesk.openThreadInBrowser',
   copyThreadLink: 'researchDesk.copyThreadLink',
   exportAnswer: 'researchDesk.exportAnswer',
+  // Citations (issue 6, CITE-ASSIST helper): run by a completion item that adds a recent paper's entry
+  addToBibliography: 'researchDesk.addToBibliography',
+  // Citations (issue 6, CITE-CORE helper)
+  insertCitation: 'researchDesk.insertCitation',
+  copyBibtex: 'researchDesk.copyBibtex',
+  copyReference: 'researchDesk.copyReference',
+  tidyBibliography: 'researchDesk.tidyBibliography',
 } as const;
 export type CommandId = (typeof Commands)[keyof typeof Commands];
 
@@ -76,6 +83,16 @@ export const Settings = {
   searchDefaultFilters: 'researchDesk.search.defaultFilters',
   /** 'auto' (inferred from the page size the service applies) or the plan's id. */
   plan: 'researchDesk.plan',
+  /** Citations (issue 6): the bibliography used when a document declares none ("" = ask). */
+  citationsDefaultBibliography: 'researchDesk.citations.defaultBibliography',
+  /** Citations: ask for a page/locator on Insert Citation. */
+  citationsAskLocator: 'researchDesk.citations.askLocator',
+  /** Citations: the LaTeX cite command (cite, citep, autocite…). */
+  citationsLatexCommand: 'researchDesk.citations.latexCommand',
+  /** Citations: the key scheme of new entries (KEY_SCHEMES). */
+  citationsKeyScheme: 'researchDesk.citations.keyScheme',
+  /** Citations: which capitals of a title are braced (acronyms | all | none). */
+  citationsTitleProtection: 'researchDesk.citations.titleProtection',
 } as const;
 
 /** Settings that decide where the key is sent: read from user settings only. */

@@ -24,7 +24,10 @@ import { UsageLedger } from '../usage/usageLedger';
 import { UsageMenu } from '../usage/usageMenu';
 import { Disposable } from '../util/disposable';
 import { Bibliographies } from '../citations/bibliography';
+import { CitationCommands } from '../citations/citationCommands';
 import { Inserter } from '../citations/insert';
+import { CiteCompletion } from '../citations/completion';
+import { CiteHover } from '../citations/hover';
 import { citePaperOf, RecentPapersList } from '../citations/recentPapers';
 import { ClientProvider } from './clientProvider';
 import type { Core, CoreServices } from './types';
@@ -58,6 +61,12 @@ class CoreImpl extends Disposable implements Core {
   readonly citations: Inserter;
   /** Citations (issue 6, CITE-CORE): papers seen this session (results view, answer citations). */
   readonly recentPapers: RecentPapersList;
+  /** Cite-key completion and Add to Bibliography (issue 6, CITE-ASSIST). */
+  readonly citeCompletion: CiteCompletion;
+  /** Cite-key hover and links (issue 6, CITE-ASSIST). */
+  readonly citeHover: CiteHover;
+  /** Citations (issue 6, CITE-CORE): the commands; `targetEditor()` is the editor citations go to, `active` the Quick Pick. */
+  readonly citationCommands: CitationCommands;
 
   constructor(private readonly services: CoreServices) {
     super();
@@ -146,10 +155,25 @@ class CoreImpl extends Disposable implements Core {
     // Citations (issue 6, CITE-CORE).
     this.bibliographies = this.register(new Bibliographies());
     this.recentPapers = new RecentPapersList();
+    // Cite-key completion, hover and links (issue 6, CITE-ASSIST): the entry bundle's providers delegate here.
+    const assist = { bibliographies: this.bibliographies, recentPapers: this.recentPapers, log };
+    this.citeCompletion = new CiteCompletion(assist);
+    this.citeHover = new CiteHover(assist);
     this.citations = new Inserter(this.bibliographies, this.recentPapers);
     const rememberShown = (): void => this.recentPapers.remember((services.results.current?.papers ?? []).map(citePaperOf));
     rememberShown();
     this.register(services.results.onDidChangeTreeData(rememberShown));
+    this.citationCommands = this.register(
+      new CitationCommands({
+        bibliographies: this.bibliographies,
+        citations: this.citations,
+        recent: this.recentPapers,
+        shownPapers: () => services.results.current?.papers ?? [],
+        selectedPapers: () => services.results.selectedPapers(),
+        search: (query) => search.searchPapers(query),
+        log,
+      }),
+    );
     const papers = this.register(new PaperCommands(services.results, log, (title) => search.searchPapers(title)));
     this.handlers = {
       [Commands.setApiKey]: () => keyCommands.setApiKey(),
@@ -183,12 +207,43 @@ class CoreImpl extends Disposable implements Core {
       [Commands.openThread]: (arg) => threadsView.open(arg),
       [Commands.openThreadInBrowser]: (arg) => threadsView.openInBrowser(arg),
       [Commands.copyThreadLink]: (arg) => threadsView.copyLink(arg),
+      [Commands.insertCitation]: (...args) => this.citationCommands.insertCitation(...args),
+      [Commands.copyBibtex]: (...args) => this.citationCommands.copyBibtex(...args),
+      [Commands.copyReference]: (...args) => this.citationCommands.copyReference(...args),
+      [Commands.tidyBibliography]: (arg) => this.citationCommands.tidyBibliography(arg),
       [Commands.exportAnswer]: (arg) => this.answers.exportMarkdown(typeof arg === 'string' ? arg : undefined),
+      [Commands.addToBibliography]: (arg) => this.citeCompletion.addToBibliography(arg),
     };
   }
 
   restoreAnswerPanel(panel: vscode.WebviewPanel, state: unknown): Promise<void> {
     return this.answers.restore(panel, state);
+  }
+
+  provideCompletion(document: vscode.TextDocument, position: vscode.Position, token: vscode.CancellationToken): Promise<vscode.CompletionList | undefined> {
+    return this.quietly('completion', () => this.citeCompletion.provide(document, position, token));
+  }
+
+  resolveCompletion(item: vscode.CompletionItem): vscode.CompletionItem {
+    return this.citeCompletion.resolve(item);
+  }
+
+  provideHover(document: vscode.TextDocument, position: vscode.Position, token: vscode.CancellationToken): Promise<vscode.Hover | undefined> {
+    return this.quietly('hover', () => this.citeHover.provideHover(document, position, token));
+  }
+
+  provideDocumentLinks(document: vscode.TextDocument, token: vscode.CancellationToken): Promise<vscode.DocumentLink[] | undefined> {
+    return this.quietly('links', () => this.citeHover.provideDocumentLinks(document, token));
+  }
+
+  /** Editor features (completion, hover, links) never show errors while someone types: they are logged. */
+  private async quietly<T>(what: string, work: () => Promise<T>): Promise<T | undefined> {
+    try {
+      return await work();
+    } catch (err) {
+      this.services.log.warn(`Cite ${what} failed: ${err instanceof Error ? err.message : String(err)}`);
+      return undefined;
+    }
   }
 
   /** The command boundary: any error is logged and shown as one sentence with its buttons. */
