@@ -34,9 +34,9 @@ export interface AnswerCitationActions {
   /** An answer's references were shown (they become recent papers for the Quick Pick and completion). */
   shown(references: readonly ReferenceEntry[]): void;
   /** Insert Citation / Copy BibTeX / Copy Reference for one reference of the answer shown. */
-  run(action: CiteAction, reference: ReferenceEntry): Promise<void>;
+  run(action: CiteAction, reference: ReferenceEntry): Promise<unknown>;
   /** Insert Answer: the interaction shown in the thread's panel, into the last active text editor. */
-  insertAnswer(threadId: string): Promise<void>;
+  insertAnswer(threadId: string): Promise<unknown>;
 }
 
 /** What a panel shows (Insert Answer reads the interaction from here). */
@@ -428,7 +428,7 @@ ${script ? `<script nonce="${nonce}" src="${js.toString()}"></script>` : ''}
   }
 
   /** Webview messages have no command boundary: errors are shown here. */
-  private async guard(context: string, work: () => Promise<void> | undefined): Promise<void> {
+  private async guard(context: string, work: () => Promise<unknown> | undefined): Promise<void> {
     try {
       await work();
     } catch (err) {
