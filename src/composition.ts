@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { registerCiteProviders } from './citeProviders';
 import { CoreLoader } from './coreLoader';
 import type { Core } from './core/types';
 import { Commands, Urls, Views, WebviewTypes, type CommandId } from './ids';
@@ -146,6 +147,10 @@ export class ResearchDesk extends Disposable {
         deserializeWebviewPanel: (panel, state: unknown) => this.core.get().restoreAnswerPanel(panel, state),
       }),
     );
+
+    // Cite-key completion, hover and links (issue 6): registered here, the core loads only near a citation.
+    this.register(registerCiteProviders(this.core, this.log));
+    step('citeProviders');
 
     // Not awaited, and started after activate() has returned (a macrotask later): reading
     // settings and secrets costs milliseconds that activation should not pay. The welcome

@@ -30,6 +30,19 @@ export interface Core extends vscode.Disposable {
   run(command: CommandId, args: readonly unknown[]): Promise<unknown>;
   /** Restores an answer panel after a reload (the entry bundle's WebviewPanelSerializer). */
   restoreAnswerPanel(panel: vscode.WebviewPanel, state: unknown): Promise<void>;
+  /**
+   * Cite-key completion, hover and links (issue 6): the entry bundle's providers (src/citeProviders.ts) call these
+   * once a cheap check saw a citation near the cursor. They never throw (a failure is logged, nothing is shown).
+   */
+  provideCompletion(
+    document: vscode.TextDocument,
+    position: vscode.Position,
+    token: vscode.CancellationToken,
+    context: vscode.CompletionContext,
+  ): Promise<vscode.CompletionList | undefined>;
+  resolveCompletion(item: vscode.CompletionItem, token: vscode.CancellationToken): vscode.CompletionItem;
+  provideHover(document: vscode.TextDocument, position: vscode.Position, token: vscode.CancellationToken): Promise<vscode.Hover | undefined>;
+  provideDocumentLinks(document: vscode.TextDocument, token: vscode.CancellationToken): Promise<vscode.DocumentLink[] | undefined>;
 }
 
 export interface CoreModule {

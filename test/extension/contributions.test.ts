@@ -86,12 +86,23 @@ export function contributionsSuite(): void {
       assert.deepEqual(sorted(trust?.restrictedConfigurations ?? []), sorted(KEY_ROUTING_SETTINGS));
     });
 
-    test('activation is lazy: no "*" and no explicit events beyond the implicit ones and the answer panel serializer', () => {
+    test('activation is lazy: no "*" and no explicit events beyond the implicit ones, the answer panel serializer and the writing languages', () => {
       const events = manifest().activationEvents ?? [];
       assert.ok(!events.includes('*'), 'activates on every start');
       assert.ok(!events.includes('onStartupFinished'), 'activates on every start');
-      // Webview panels have no contribution point, so their serializer's event is explicit.
-      assert.deepEqual(events, [`onWebviewPanel:${WebviewTypes.answer}`]);
+      // Webview panels have no contribution point, so their serializer's event is explicit. Cite-key completion,
+      // hover and links (issue 6) need the extension active in papers: LaTeX, Quarto, R Markdown, Typst, and a
+      // workspace with a .bib or a Quarto project at its root; never for every Markdown file.
+      assert.deepEqual(events, [
+        `onWebviewPanel:${WebviewTypes.answer}`,
+        'onLanguage:latex',
+        'onLanguage:quarto',
+        'onLanguage:rmd',
+        'onLanguage:typst',
+        'workspaceContains:*.bib',
+        'workspaceContains:_quarto.yml',
+      ]);
+      assert.ok(!events.includes('onLanguage:markdown'), 'activates for every Markdown file');
       assert.equal(manifest().main, './dist/extension.js');
     });
 

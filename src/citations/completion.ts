@@ -1,0 +1,354 @@
+/**
+ * Cite-key completion (issue 6, CITE-ASSIST), in the core bundle. The entry bundle's adapter (src/citeProviders.ts)
+ * calls in here only once its cheap check (src/citeTrigger.ts) saw a cite context, so the core is not loaded while
+ * someone types prose.
+ *
+ * Items, inside `\cite{…}` (after `{` or `,`), after `[@`, `; @`, ` @` / `@` at a line start (Pandoc, Typst) and in
+ * Typst's `#cite(<`, never in an e-mail address (src/cite/syntax.ts completionContext):
+ *   1. the document's bibliography entries: label = key, detail = title, documentation = authors · year · journal;
+ *   2. recent papers (results shown, answer citations) that are not in the bibliography: label = the key the paper
+ *      would get, described "not in bibliography — adds it". Accepting one runs `researchDesk.addToBibliography`,
+ *      which adds its entry through bibliographies.addEntries in one WorkspaceEdit; should the key written differ
+ *      from the key predicted here (the file changed meanwhile), the same edit replaces the inserted key, so the key
+ *      in the text is always the key in the file.
+ * Filtering is ours (VS Code's fuzzy filter only sees one string): the typed prefix matches the start of the key,
+ * anywhere in the key, or the start of a word of the title or of an author's name (accents ignored); in that order,
+ * bibliography entries before recent papers. The list is marked incomplete, so each keystroke asks again.
+ * Lists use the raw .bib text (braces and common accent macros removed): decoding 10,000 entries with the BibTeX
+ * library would take seconds; the selected item is decoded exactly on resolve.
+ */
+import * as vscode from 'vscode';
+import { entryDoi, findEntry, titleKey, type BibEntry, type BibFile } from '../cite/bibFile';
+import { normaliseDoi, yearOf } from '../cite/bibtex';
+import { baseKey } from '../cite/keys';
+import { loadBibtexLibrary } from '../cite/library';
+import { asciiFold } from '../cite/names';
+import { completionContext, flavourOf } from '../cite/syntax';
+import { Commands } from '../ids';
+import type { Logger } from '../state/logger';
+import { citationSettings } from './bibliography';
+import type { BibliographyEntry, BibliographyService, CitePaper, LoadedBibliography, RecentPapers } from './types';
+
+export interface CiteAssistOptions {
+  bibliographies: BibliographyService;
+  recentPapers: RecentPapers;
+  log: Logger;
+}
+
+/** The argument of researchDesk.addToBibliography (a completion item's command). */
+export interface AddToBibliographyArgs {
+  /** The document the key was inserted into. */
+  uri: string;
+  /** Where the inserted key starts. */
+  line: number;
+  character: number;
+  /** The key inserted (predicted). */
+  key: string;
+  paper: CitePaper;
+}
+
+/** How many items one request returns at most (the list is incomplete: typing narrows it). */
+export const MAX_ITEMS = 2000;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Raw .bib text for lists (no library): braces dropped, common accents composed, escapes undone.
+
+const ACCENTS: Record<string, string> = {
+  '"': '\u0308', "'": '\u0301', '`': '\u0300', '^': '\u0302', '~': '\u0303', '=': '\u0304', '.': '\u0307',
+  c: '\u0327', v: '\u030c', u: '\u0306', H: '\u030b', r: '\u030a', k: '\u0328',
+};
+const LETTERS: Record<string, string> = { o: 'ø', O: 'Ø', l: 'ł', L: 'Ł', ss: 'ß', aa: 'å', AA: 'Å', ae: 'æ', AE: 'Æ', oe: 'œ', OE: 'Œ', i: 'ı', j: 'ȷ' };
+
+/** A readable form of a raw BibTeX value (approximate; the exact one needs the library). */
+export function rawText(raw: string | undefined): string {
+  if (!raw) return '';
+  return raw
+    .replace(/\\([`'^"~=.])\s*\{?\s*\\?([A-Za-z])\}?/gu, (_m, a: string, l: string) => l + ACCENTS[a]!)
+    .replace(/\\([cvuHrk])\s*\{\s*([A-Za-z])\s*\}/gu, (_m, a: string, l: string) => l + ACCENTS[a]!)
+    .replace(/\\(ss|aa|AA|ae|AE|oe|OE|o|O|l|L|i|j)(?![A-Za-z])\s*/gu, (_m, n: string) => LETTERS[n] ?? '')
+    .replace(/\\([&%$#_{}])/gu, '$1')
+    .replace(/---/gu, '—')
+    .replace(/--/gu, '–')
+    .replace(/~/gu, ' ')
+    .replace(/\\[A-Za-z]+\s*/gu, '')
+    .replace(/[{}]/gu, '')
+    .normalize('NFC')
+    .replace(/\s+/gu, ' ')
+    .trim();
+}
+
+/** Family names of a raw `author` field ("Last, First and First Last"). */
+export function rawFamilies(raw: string | undefined): string[] {
+  const text = rawText(raw);
+  if (!text) return [];
+  return text
+    .split(/\s+and\s+/u)
+    .map((a) => (a.includes(',') ? a.split(',')[0]! : (a.split(' ').pop() ?? a)).trim())
+    .filter(Boolean);
+}
+
+/** The comparison form of a DOI: the same as bibFile's entryDoi (normalised, percent escapes decoded, lower case). */
+export function doiKey(doi: string | null | undefined): string | undefined {
+  const d = normaliseDoi(doi);
+  if (!d) return undefined;
+  try {
+    return decodeURIComponent(d).toLowerCase();
+  } catch {
+    return d;
+  }
+}
+
+/** Folded words (lower-case ASCII) of a text, for prefix matching. */
+function words(text: string): string[] {
+  return text
+    .split(/[\s\-‐–—/:;,.!?()[\]{}"“”'’]+/u)
+    .map((w) => asciiFold(w).toLowerCase())
+    .filter(Boolean);
+}
+
+/** 0: key starts with the prefix, 1: key contains it, 2: a word of the title/authors starts with it; undefined: no match. */
+export function matchRank(prefix: string, key: string, title: string, authors: readonly string[]): number | undefined {
+  if (!prefix) return 0;
+  const p = prefix.toLowerCase();
+  const k = key.toLowerCase();
+  if (k.startsWith(p)) return 0;
+  if (k.includes(p)) return 1;
+  const fp = asciiFold(p).toLowerCase();
+  if (!fp) return undefined;
+  for (const w of [...words(title), ...authors.flatMap(words)]) if (w.startsWith(fp)) return 2;
+  return undefined;
+}
+
+/** Up to six authors then "et al.". */
+export function shortAuthors(authors: readonly string[]): string {
+  return authors.length > 6 ? `${authors.slice(0, 6).join(', ')}, et al.` : authors.join(', ');
+}
+
+/** "authors · year · journal", skipping what is unknown. */
+export function byline(authors: readonly string[], year: string | number | undefined | null, journal: string | undefined | null): string {
+  return [shortAuthors(authors), year ? String(year) : '', journal ?? ''].filter(Boolean).join(' · ');
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Which recent papers are already in a bibliography.
+
+/** Lookup of a document's bibliography entries by DOI and (through bibFile.findEntry) by title and year. */
+export class EntryIndex {
+  private readonly byDoi = new Map<string, BibliographyEntry>();
+  private readonly byYear = new Map<LoadedBibliography, Map<string, BibEntry[]>>();
+  private readonly byEntry = new Map<BibEntry, BibliographyEntry>();
+  readonly keys = new Set<string>();
+
+  constructor(readonly entries: readonly BibliographyEntry[]) {
+    for (const e of entries) {
+      const doi = entryDoi(e.entry);
+      if (doi && !this.byDoi.has(doi)) this.byDoi.set(doi, e);
+      this.byEntry.set(e.entry, e);
+      this.keys.add(e.entry.key.toLowerCase());
+      let years = this.byYear.get(e.bib);
+      if (!years) this.byYear.set(e.bib, (years = new Map<string, BibEntry[]>()));
+      const year = (e.entry.raw['year'] ?? e.entry.raw['date'] ?? '').trim().slice(0, 4);
+      let list = years.get(year);
+      if (!list) years.set(year, (list = []));
+      list.push(e.entry);
+    }
+  }
+
+  /** The entry holding `paper` (same rule as bibFile.findEntry: DOI, else title and year); needs the library. */
+  find(paper: CitePaper): BibliographyEntry | undefined {
+    const doi = doiKey(paper.doi);
+    if (doi) {
+      const hit = this.byDoi.get(doi);
+      if (hit) return hit;
+    }
+    const year = yearOf(paper);
+    if (year === undefined || !titleKey(paper.title ?? '')) return undefined;
+    for (const [bib, years] of this.byYear) {
+      const sameYear = years.get(String(year));
+      if (!sameYear) continue;
+      // findEntry over the entries of that year only (it scans every entry's DOI first).
+      const sub: BibFile = { ...bib.file, entries: sameYear };
+      const hit = findEntry(sub, paper);
+      if (hit) return this.byEntry.get(hit);
+    }
+    return undefined;
+  }
+}
+
+/** Suffix n (0 → 'a', 25 → 'z', 26 → 'aa'): the same as keys.ts disambiguate. */
+function suffix(n: number): string {
+  let s = '';
+  let i = n;
+  do {
+    s = String.fromCharCode(97 + (i % 26)) + s;
+    i = Math.floor(i / 26) - 1;
+  } while (i >= 0);
+  return s;
+}
+
+/** keys.ts citeKey against a prebuilt set of taken keys (lower case), reserving the key it returns. */
+export function predictKey(paper: CitePaper, taken: Set<string>, scheme: string): string {
+  const base = baseKey(paper, scheme);
+  let key = base;
+  for (let n = 0; taken.has(key.toLowerCase()); n++) key = base + suffix(n);
+  taken.add(key.toLowerCase());
+  return key;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+
+type ItemSource = { kind: 'entry'; entry: BibliographyEntry } | { kind: 'recent'; paper: CitePaper; key: string };
+
+export class CiteCompletion {
+  /** What each item of the last lists stands for (resolve fills in the exact metadata). */
+  private readonly sources = new WeakMap<vscode.CompletionItem, ItemSource>();
+
+  constructor(private readonly options: CiteAssistOptions) {}
+
+  async provide(document: vscode.TextDocument, position: vscode.Position, token: vscode.CancellationToken): Promise<vscode.CompletionList | undefined> {
+    const flavour = flavourOf(document.languageId, document.fileName);
+    if (flavour === 'plain') return undefined;
+    // A window of whole lines before the cursor (completionContext looks 300 characters back).
+    const from = new vscode.Position(Math.max(0, position.line - 12), 0);
+    const before = document.getText(new vscode.Range(from, position));
+    const ctx = completionContext(before, before.length, flavour);
+    if (!ctx) return undefined;
+    const range = new vscode.Range(position.translate(0, -ctx.prefix.length), position);
+
+    await loadBibtexLibrary();
+    const entries = await this.options.bibliographies.entries(document);
+    if (token.isCancellationRequested) return undefined;
+    const index = new EntryIndex(entries);
+    const ranked: { rank: number; item: vscode.CompletionItem }[] = [];
+
+    for (const e of entries) {
+      const raw = e.entry.raw;
+      const title = rawText(raw['title']);
+      const authors = rawFamilies(raw['author'] ?? raw['editor']);
+      const rank = matchRank(ctx.prefix, e.entry.key, title, authors);
+      if (rank === undefined) continue;
+      const item = new vscode.CompletionItem({ label: e.entry.key, description: title }, vscode.CompletionItemKind.Reference);
+      item.detail = title;
+      item.documentation = byline(authors, (raw['year'] ?? raw['date'] ?? '').slice(0, 4), rawText(raw['journal'] ?? raw['journaltitle'] ?? raw['booktitle']));
+      this.finish(item, e.entry.key, ctx.prefix, range);
+      this.sources.set(item, { kind: 'entry', entry: e });
+      ranked.push({ rank: rank * 2, item });
+    }
+
+    const recents = this.options.recentPapers.list();
+    if (recents.length) {
+      const scheme = citationSettings(document.uri).keyScheme;
+      const taken = new Set(index.keys);
+      for (const paper of recents) {
+        if (token.isCancellationRequested) return undefined;
+        if (index.find(paper)) continue;
+        const key = predictKey(paper, taken, scheme);
+        const title = (paper.title ?? '').replace(/\s+/gu, ' ').trim();
+        const authors = paper.authors ?? [];
+        const rank = matchRank(ctx.prefix, key, title, authors);
+        if (rank === undefined) continue;
+        const item = new vscode.CompletionItem(
+          { label: key, detail: ` ${vscode.l10n.t('(not in bibliography — adds it)')}`, description: title },
+          vscode.CompletionItemKind.Value,
+        );
+        item.detail = title;
+        item.documentation = `${byline(authors, yearOf(paper), paper.journal_name)}\n\n${vscode.l10n.t('Not in the bibliography yet: accepting adds its entry.')}`;
+        this.finish(item, key, ctx.prefix, range);
+        const args: AddToBibliographyArgs = { uri: document.uri.toString(), line: range.start.line, character: range.start.character, key, paper };
+        item.command = { command: Commands.addToBibliography, title: vscode.l10n.t('Add to Bibliography'), arguments: [args] };
+        this.sources.set(item, { kind: 'recent', paper, key });
+        ranked.push({ rank: rank * 2 + 1, item });
+      }
+    }
+
+    // Stable sort: rank, then the order of the bibliography / of recency.
+    ranked.sort((a, b) => a.rank - b.rank);
+    const items = ranked.slice(0, MAX_ITEMS).map((r, i) => {
+      r.item.sortText = `${String(i).padStart(5, '0')}`;
+      return r.item;
+    });
+    return new vscode.CompletionList(items, true);
+  }
+
+  private finish(item: vscode.CompletionItem, key: string, prefix: string, range: vscode.Range): void {
+    item.insertText = key;
+    item.range = range;
+    // Our filter decided already; VS Code's fuzzy filter must not drop a title/author match, so its filter text
+    // starts with what was typed.
+    item.filterText = `${prefix} ${key}`;
+  }
+
+  /** The selected item's metadata decoded exactly (the list used raw .bib text). */
+  resolve(item: vscode.CompletionItem): vscode.CompletionItem {
+    const source = this.sources.get(item);
+    if (source?.kind !== 'entry') return item;
+    try {
+      const p = source.entry.paper;
+      if (p.title) item.detail = p.title;
+      const doc = new vscode.MarkdownString(undefined, false);
+      doc.appendText(byline(p.authors ?? [], p.publish_year, p.journal_name));
+      item.documentation = doc;
+    } catch (err) {
+      this.options.log.debug(`Could not decode the entry ${source.entry.entry.key}: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    return item;
+  }
+
+  /**
+   * researchDesk.addToBibliography: after a recent paper's key was inserted by completion, adds its entry to the
+   * document's bibliography (asking for one when the document has none and the default setting is empty); when
+   * the key written differs from the one inserted, the inserted key is replaced in the same edit. Returns the key.
+   */
+  async addToBibliography(arg: unknown): Promise<string | undefined> {
+    const a = parseArgs(arg);
+    if (!a) throw new Error('researchDesk.addToBibliography needs {uri, line, character, key, paper}.');
+    const uri = vscode.Uri.parse(a.uri, true);
+    const document = await vscode.workspace.openTextDocument(uri);
+    const target = await this.options.bibliographies.target(document);
+    if (!target) return undefined; // the writer cancelled choosing a bibliography: the key stays as typed
+    const bib = await this.options.bibliographies.load(target);
+    const edit = new vscode.WorkspaceEdit();
+    const [key] = await this.options.bibliographies.addEntries(edit, bib, [a.paper]);
+    if (!key) return undefined;
+    if (key !== a.key) {
+      const start = new vscode.Position(a.line, a.character);
+      const range = new vscode.Range(start, start.translate(0, a.key.length));
+      if (document.getText(range) === a.key) edit.replace(uri, range, key);
+      else {
+        void vscode.window.showWarningMessage(
+          vscode.l10n.t('The paper was added to the bibliography as "{0}"; cite it with that key.', key),
+        );
+      }
+    }
+    if (!(await vscode.workspace.applyEdit(edit))) {
+      throw new Error(vscode.l10n.t('The bibliography {0} could not be changed (read-only or changed meanwhile); nothing was written.', vscode.workspace.asRelativePath(bib.uri)));
+    }
+    this.options.recentPapers.remember([a.paper]);
+    this.options.log.info(`Added ${key} to ${vscode.workspace.asRelativePath(bib.uri)} (completion).`);
+    return key;
+  }
+}
+
+function parseArgs(arg: unknown): AddToBibliographyArgs | undefined {
+  if (!arg || typeof arg !== 'object') return undefined;
+  const a = arg as Record<string, unknown>;
+  if (typeof a['uri'] !== 'string' || typeof a['key'] !== 'string' || typeof a['line'] !== 'number' || typeof a['character'] !== 'number') return undefined;
+  const paper = citePaperArg(a['paper']);
+  if (!paper) return undefined;
+  return { uri: a['uri'], key: a['key'], line: a['line'], character: a['character'], paper };
+}
+
+const STRING_FIELDS = ['id', 'title', 'journal_name', 'volume', 'pages', 'doi', 'url', 'publisher_name', 'study_type', 'takeaway', 'publish_date'] as const;
+const NUMBER_FIELDS = ['publish_year', 'sjr_best_quartile'] as const;
+
+/** The paper of a command argument, with only the fields a citation uses, each of the right type. */
+function citePaperArg(value: unknown): CitePaper | undefined {
+  if (!value || typeof value !== 'object') return undefined;
+  const v = value as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const f of STRING_FIELDS) if (typeof v[f] === 'string') out[f] = v[f];
+  for (const f of NUMBER_FIELDS) if (typeof v[f] === 'number' && Number.isFinite(v[f])) out[f] = v[f];
+  if (typeof v['is_preprint'] === 'boolean') out['is_preprint'] = v['is_preprint'];
+  if (Array.isArray(v['authors'])) out['authors'] = v['authors'].filter((x): x is string => typeof x === 'string');
+  return typeof out['title'] === 'string' || typeof out['doi'] === 'string' ? out : undefined;
+}

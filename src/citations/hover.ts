@@ -1,0 +1,165 @@
+/**
+ * Hover and Ctrl+click on cite keys (issue 6, CITE-ASSIST), in the core bundle; the entry bundle's adapter calls in
+ * only when its cheap check saw a citation.
+ *
+ * Hover (keyAt: any key of `\cite{a,b}`, `[@a; @b]`, `@a`, `#cite(<a>)`, citations over several lines): title,
+ * authors, year, journal from the bibliography entry, with the takeaway and the journal's SJR quartile of the same
+ * paper among the recent search results / answer citations (matched by DOI, else title and year). The text comes
+ * from a .bib file and from the service, so it is untrusted: the MarkdownString is not trusted, has no HTML and no
+ * theme icons, and every piece of text is escaped. A key that is in no bibliography says so.
+ * Links: every cited key that resolves to a paper links to its URL (the entry's `url`, else the recent result's
+ * page), else to https://doi.org/<doi>; https only (safeHttpsUrl), never a command: or file: target.
+ */
+import * as vscode from 'vscode';
+import { titleKey } from '../cite/bibFile';
+import { yearOf } from '../cite/bibtex';
+import { loadBibtexLibrary } from '../cite/library';
+import { findCitations, flavourOf, keyAt } from '../cite/syntax';
+import { safeHttpsUrl } from '../render/links';
+import { doiUrl, escapeMarkdown } from '../search/query';
+import { byline, doiKey, type CiteAssistOptions } from './completion';
+import type { BibliographyEntry, CitePaper } from './types';
+
+/** What is known about a cited key. */
+export interface KeyInfo {
+  key: string;
+  entry?: BibliographyEntry;
+  /** The same paper among the recent papers (takeaway, quartile, page). */
+  recent?: CitePaper;
+}
+
+/** Recent papers by DOI and by title+year. */
+class RecentIndex {
+  private readonly byDoi = new Map<string, CitePaper>();
+  private readonly byTitle = new Map<string, CitePaper>();
+
+  constructor(papers: readonly CitePaper[]) {
+    for (const p of papers) {
+      const doi = doiKey(p.doi);
+      if (doi && !this.byDoi.has(doi)) this.byDoi.set(doi, p);
+      const t = titleKey(p.title ?? '');
+      const y = yearOf(p);
+      if (t && y !== undefined && !this.byTitle.has(`${y}:${t}`)) this.byTitle.set(`${y}:${t}`, p);
+    }
+  }
+
+  find(paper: CitePaper): CitePaper | undefined {
+    const doi = doiKey(paper.doi);
+    const hit = doi ? this.byDoi.get(doi) : undefined;
+    if (hit) return hit;
+    const t = titleKey(paper.title ?? '');
+    const y = yearOf(paper);
+    const same = t && y !== undefined ? this.byTitle.get(`${y}:${t}`) : undefined;
+    // Title and year match only when the DOIs do not contradict each other.
+    return same && (!doi || !doiKey(same.doi)) ? same : undefined;
+  }
+}
+
+/** The link for a paper: its https URL, else its DOI at doi.org. */
+export function paperLink(entry: CitePaper | undefined, recent: CitePaper | undefined): string | undefined {
+  return safeHttpsUrl(entry?.url ?? undefined) ?? safeHttpsUrl(recent?.url ?? undefined) ?? safeHttpsUrl(doiUrl(entry?.doi ?? recent?.doi));
+}
+
+/** A URL as a Markdown link destination (angle brackets; parentheses encoded so nothing can close it early). */
+const destination = (url: string): string => `<${url.replace(/[()<>]/gu, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}>`;
+
+const QUARTILES = new Set([1, 2, 3, 4]);
+
+/** The hover's Markdown for a key (exported for the tests' escaping checks). */
+export function hoverMarkdown(info: KeyInfo, bibNames: readonly string[]): vscode.MarkdownString {
+  const md = new vscode.MarkdownString(undefined, false);
+  md.isTrusted = false;
+  md.supportHtml = false;
+  const esc = (s: string | number | null | undefined): string => escapeMarkdown(String(s ?? ''));
+  if (!info.entry) {
+    md.appendMarkdown(
+      bibNames.length
+        ? esc(vscode.l10n.t('"{0}" is not in {1}.', info.key, bibNames.join(', ')))
+        : esc(vscode.l10n.t('"{0}": this document has no bibliography yet.', info.key)),
+    );
+    return md;
+  }
+  const p = info.entry.paper;
+  const r = info.recent;
+  const lines: string[] = [];
+  const title = p.title ?? r?.title;
+  if (title) lines.push(`**${esc(title)}**`);
+  const authors = p.authors?.length ? p.authors : (r?.authors ?? []);
+  const journal = p.journal_name ?? r?.journal_name;
+  const year = yearOf(p) ?? (r ? yearOf(r) : undefined);
+  const by = byline(authors, undefined, undefined);
+  if (by) lines.push(esc(by));
+  const venue = [journal ? `*${esc(journal)}*` : '', year ? esc(year) : ''];
+  const q = r?.sjr_best_quartile;
+  if (typeof q === 'number' && QUARTILES.has(q)) venue.push(esc(vscode.l10n.t('Q{0} journal (SJR)', q)));
+  const venueLine = venue.filter(Boolean).join(' · ');
+  if (venueLine) lines.push(venueLine);
+  if (r?.takeaway) lines.push(`${esc(vscode.l10n.t('Takeaway:'))} ${esc(r.takeaway)}`);
+  const footer = [esc(info.entry.entry.key), esc(vscode.workspace.asRelativePath(info.entry.bib.uri))];
+  const link = paperLink(p, r);
+  if (link) footer.push(`[${esc(vscode.l10n.t('Open paper'))}](${destination(link)})`);
+  lines.push(footer.join(' · '));
+  md.appendMarkdown(lines.join('\n\n'));
+  return md;
+}
+
+export class CiteHover {
+  constructor(private readonly options: CiteAssistOptions) {}
+
+  private async lookup(document: vscode.TextDocument): Promise<{ byKey: Map<string, BibliographyEntry>; recents: RecentIndex; bibNames: string[] }> {
+    await loadBibtexLibrary();
+    const entries = await this.options.bibliographies.entries(document);
+    const byKey = new Map<string, BibliographyEntry>();
+    for (const e of entries) {
+      const k = e.entry.key.toLowerCase();
+      if (!byKey.has(k)) byKey.set(k, e);
+    }
+    const bibNames = (await this.options.bibliographies.find(document)).map((b) => vscode.workspace.asRelativePath(b.uri));
+    return { byKey, recents: new RecentIndex(this.options.recentPapers.list()), bibNames };
+  }
+
+  async provideHover(document: vscode.TextDocument, position: vscode.Position, token: vscode.CancellationToken): Promise<vscode.Hover | undefined> {
+    const flavour = flavourOf(document.languageId, document.fileName);
+    if (flavour === 'plain') return undefined;
+    const text = document.getText();
+    const span = keyAt(text, document.offsetAt(position), flavour);
+    if (!span) return undefined;
+    const { byKey, recents, bibNames } = await this.lookup(document);
+    if (token.isCancellationRequested) return undefined;
+    const entry = byKey.get(span.key.toLowerCase());
+    const info: KeyInfo = { key: span.key, entry, recent: entry ? recents.find(entry.paper) : undefined };
+    return new vscode.Hover(hoverMarkdown(info, bibNames), new vscode.Range(document.positionAt(span.start), document.positionAt(span.end)));
+  }
+
+  async provideDocumentLinks(document: vscode.TextDocument, token: vscode.CancellationToken): Promise<vscode.DocumentLink[]> {
+    const flavour = flavourOf(document.languageId, document.fileName);
+    if (flavour === 'plain') return [];
+    const citations = findCitations(document.getText(), flavour);
+    if (!citations.length) return [];
+    const { byKey, recents } = await this.lookup(document);
+    const links: vscode.DocumentLink[] = [];
+    const targets = new Map<string, { uri: vscode.Uri; title: string } | undefined>();
+    for (const c of citations) {
+      for (const k of c.keys) {
+        if (token.isCancellationRequested) return [];
+        const lk = k.key.toLowerCase();
+        if (!targets.has(lk)) {
+          const entry = byKey.get(lk);
+          let target: { uri: vscode.Uri; title: string } | undefined;
+          if (entry) {
+            const paper = entry.paper;
+            const url = paperLink(paper, recents.find(paper));
+            if (url) target = { uri: vscode.Uri.parse(url, true), title: paper.title ?? k.key };
+          }
+          targets.set(lk, target);
+        }
+        const t = targets.get(lk);
+        if (!t) continue;
+        const link = new vscode.DocumentLink(new vscode.Range(document.positionAt(k.start), document.positionAt(k.end)), t.uri);
+        link.tooltip = vscode.l10n.t('Open {0}', t.title.replace(/\s+/gu, ' ').slice(0, 200));
+        links.push(link);
+      }
+    }
+    return links;
+  }
+}
