@@ -285,9 +285,8 @@ export class CiteCompletion {
     try {
       const p = source.entry.paper;
       if (p.title) item.detail = p.title;
-      const doc = new vscode.MarkdownString(undefined, false);
-      doc.appendText(byline(p.authors ?? [], p.publish_year, p.journal_name));
-      item.documentation = doc;
+      // Plain text: .bib text is untrusted and nothing in it is meant as Markdown.
+      item.documentation = byline(p.authors ?? [], p.publish_year, p.journal_name);
     } catch (err) {
       this.options.log.debug(`Could not decode the entry ${source.entry.entry.key}: ${err instanceof Error ? err.message : String(err)}`);
     }

@@ -11,6 +11,7 @@ import { dirname } from 'node:path';
 import Mocha from 'mocha';
 import { activationSuite } from './activation.test';
 import { answerSuite } from './answer.test';
+import { citeAssistSuite } from './citeAssist.test';
 import { connectionSuite } from './connection.test';
 import { contributionsSuite } from './contributions.test';
 import { emulatorSuite } from './emulator.test';
@@ -49,6 +50,7 @@ export function run(): Promise<void> {
   usageSuite();
   threadsSuite();
   answerSuite();
+  citeAssistSuite();
 
   const counts: Counts = { passed: 0, failed: 0, pending: 0, failures: [] };
   return new Promise<void>((resolve, reject) => {

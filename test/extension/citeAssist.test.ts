@@ -1,0 +1,359 @@
+/**
+ * Cite-key completion, hover and links in the real VS Code (issue 6, CITE-ASSIST): .tex, .md, .qmd and .typ
+ * documents of the test workspace with a real .bib; the entry bundle's adapter loads the core only near a citation
+ * (checked with a counting stand-in for the core loader); accepting a recent paper writes its entry with the same key
+ * as the text; hover on the 2nd key of a multi-line citation; untrusted .bib text escaped; links https only.
+ */
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { CitePaper } from '../../src/citations/types';
+import { registerCiteProviders, type CoreAccess } from '../../src/citeProviders';
+import type { Core } from '../../src/core/types';
+import { Commands, Settings } from '../../src/ids';
+import { api, setUserSettings } from './support';
+
+interface CoreWithCitations {
+  bibliographies: { clearCache(): void };
+  recentPapers: { remember(p: readonly CitePaper[]): void; clear(): void };
+}
+
+const BIB = String.raw`@article{sandkuhler2023creatine,
+  title = {Creatine Supplementation and Cognitive Performance},
+  author = {Sandk{\"u}hler, Julia and M{\"u}ller, Anna},
+  journal = {Nutrients},
+  year = {2023},
+  doi = {10.3390/nu15000001}
+}
+
+@article{evil2020,
+  title = {*Bold* [click](command:workbench.action.quit) <img src=x onerror=alert(1)> \& \$(alert) more},
+  author = {Doe, Jane},
+  journal = {J. Tests},
+  year = {2020},
+  url = {javascript:alert(1)}
+}
+
+@misc{plain2019caffeine,
+  title = {Caffeine Timing and Memory},
+  author = {Roe, Richard},
+  year = {2019},
+  url = {https://example.org/caffeine}
+}
+`;
+
+/** A recent search result that is in the bibliography (same DOI, other case): it adds takeaway and quartile. */
+const RECENT_IN_BIB: CitePaper = {
+  id: 'r-in',
+  title: 'Creatine supplementation and cognitive performance',
+  authors: ['Julia Sandkühler', 'Anna Müller'],
+  journal_name: 'Nutrients',
+  publish_year: 2023,
+  doi: '10.3390/NU15000001',
+  takeaway: 'Creatine improved *short-term* memory <b>[1](command:x)</b>.',
+  sjr_best_quartile: 1,
+  url: 'https://consensus.app/papers/creatine/r-in/',
+};
+/** A recent result that is not in the bibliography. */
+const RECENT_NEW: CitePaper = {
+  id: 'r-new',
+  title: 'Caffeine and sleep latency in shift workers',
+  authors: ['Kenji Tanaka', 'Ana Lima'],
+  journal_name: 'Sleep',
+  publish_year: 2022,
+  doi: '10.1093/sleep/zs2022.1',
+  takeaway: 'Late caffeine delayed sleep onset.',
+  sjr_best_quartile: 2,
+};
+
+let dirCounter = 0;
+
+function freshDir(): vscode.Uri {
+  const f = vscode.workspace.workspaceFolders?.[0];
+  if (!f) throw new Error('The extension-host run opens a workspace folder (RESEARCH_DESK_WORKSPACE).');
+  return vscode.Uri.joinPath(f.uri, 'cite-assist-tests', `t${Date.now()}-${++dirCounter}`);
+}
+
+async function write(uri: vscode.Uri, text: string): Promise<void> {
+  await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
+}
+
+/** Writes a document and opens it; returns it with the offset of `|` (removed from the text). */
+async function openDoc(uri: vscode.Uri, textWithCursor: string): Promise<{ doc: vscode.TextDocument; at: vscode.Position }> {
+  const offset = textWithCursor.indexOf('|');
+  const text = textWithCursor.replace('|', '');
+  await write(uri, text);
+  const doc = await vscode.workspace.openTextDocument(uri);
+  return { doc, at: doc.positionAt(offset < 0 ? text.length : offset) };
+}
+
+/** A folder with refs.bib and the given documents. */
+async function folder(files: Record<string, string> = {}): Promise<vscode.Uri> {
+  const dir = freshDir();
+  await write(vscode.Uri.joinPath(dir, 'refs.bib'), BIB);
+  for (const [name, text] of Object.entries(files)) await write(vscode.Uri.joinPath(dir, name), text);
+  return dir;
+}
+
+/** What accepting the item inserts (a plain string for our items). */
+function insertTextOf(item: vscode.CompletionItem): string {
+  assert.equal(typeof item.insertText, 'string', 'the item inserts a snippet');
+  return item.insertText as string;
+}
+
+const labelOf = (item: vscode.CompletionItem): string => (typeof item.label === 'string' ? item.label : item.label.label);
+
+async function complete(doc: vscode.TextDocument, at: vscode.Position, trigger?: string): Promise<vscode.CompletionItem[]> {
+  const list = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', doc.uri, at, trigger);
+  return list.items;
+}
+
+/** Our items only: other providers may answer too (VS Code's word-based suggestions when no one else does). */
+const isCiteItem = (i: vscode.CompletionItem): boolean => i.kind === vscode.CompletionItemKind.Reference || i.kind === vscode.CompletionItemKind.Value;
+async function citeLabels(doc: vscode.TextDocument, at: vscode.Position, trigger?: string): Promise<string[]> {
+  return (await complete(doc, at, trigger)).filter(isCiteItem).map(labelOf);
+}
+
+async function hoverText(doc: vscode.TextDocument, at: vscode.Position): Promise<{ text: string; hovers: vscode.Hover[] }> {
+  const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', doc.uri, at);
+  const text = hovers
+    .flatMap((h) => h.contents)
+    .map((c) => (typeof c === 'string' ? c : c.value))
+    .join('\n---\n');
+  return { text, hovers };
+}
+
+/** The position of the n-th occurrence (0-based) of `needle` in the document, plus `shift` characters. */
+function positionOf(doc: vscode.TextDocument, needle: string, shift = 0, nth = 0): vscode.Position {
+  let i = -1;
+  for (let n = 0; n <= nth; n++) i = doc.getText().indexOf(needle, i + 1);
+  assert.ok(i >= 0, `${needle} not in the document`);
+  return doc.positionAt(i + shift);
+}
+
+async function core(): Promise<CoreWithCitations> {
+  return (await api()).core() as unknown as CoreWithCitations;
+}
+
+export function citeAssistSuite(): void {
+  suite('Cite assist (completion, hover, links)', () => {
+    let restore: (() => Promise<void>) | undefined;
+
+    suiteSetup(async () => {
+      restore = await setUserSettings({ [Settings.citationsKeyScheme]: undefined, [Settings.citationsDefaultBibliography]: undefined });
+    });
+
+    setup(async () => {
+      const c = await core();
+      c.bibliographies.clearCache();
+      c.recentPapers.clear();
+      c.recentPapers.remember([RECENT_IN_BIB, RECENT_NEW]);
+    });
+
+    suiteTeardown(async () => {
+      (await core()).recentPapers.clear();
+      await vscode.commands.executeCommand('workbench.action.files.saveAll');
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      await restore?.();
+    });
+
+    test('the entry bundle loads the core only near a citation (a counting stand-in for the loader)', async () => {
+      let gets = 0;
+      const stub = {
+        provideCompletion: () => Promise.resolve(undefined),
+        resolveCompletion: (item: vscode.CompletionItem) => item,
+        provideHover: () => Promise.resolve(undefined),
+        provideDocumentLinks: () => Promise.resolve(undefined),
+      } as unknown as Core;
+      const loader: CoreAccess = {
+        loaded: false,
+        get: () => {
+          gets++;
+          return stub;
+        },
+      };
+      const providers = registerCiteProviders(loader, { warn: () => undefined });
+      try {
+        const dir = freshDir();
+        const prose = await openDoc(vscode.Uri.joinPath(dir, 'README.md'), '# Notes\n\nPing @alice or write to me@exa|mple.com about it.\n');
+        await complete(prose.doc, prose.at, '@');
+        await complete(prose.doc, positionOf(prose.doc, 'Notes', 2));
+        await vscode.commands.executeCommand('vscode.executeHoverProvider', prose.doc.uri, positionOf(prose.doc, 'example', 2));
+        await vscode.commands.executeCommand('vscode.executeLinkProvider', prose.doc.uri);
+        const tex = await openDoc(vscode.Uri.joinPath(dir, 'plain.tex'), 'No citations, just {braces}, commas| and \\emph{words}.\n');
+        await complete(tex.doc, tex.at, ',');
+        await vscode.commands.executeCommand('vscode.executeLinkProvider', tex.doc.uri);
+        assert.equal(gets, 0, 'the core was asked for outside any citation');
+
+        const md = await openDoc(vscode.Uri.joinPath(dir, 'cited.md'), 'As shown [@|\n');
+        await complete(md.doc, md.at, '@');
+        assert.equal(gets, 1, 'completion after [@ did not reach the core');
+        const cited = await openDoc(vscode.Uri.joinPath(dir, 'cited.tex'), 'See \\cite{smith2020,\n  doe2021}.\n');
+        await vscode.commands.executeCommand('vscode.executeHoverProvider', cited.doc.uri, positionOf(cited.doc, 'doe2021', 3));
+        assert.equal(gets, 2, 'hover on a cite key did not reach the core');
+        await vscode.commands.executeCommand('vscode.executeLinkProvider', cited.doc.uri);
+        assert.equal(gets, 3, 'links of a document with citations did not reach the core');
+      } finally {
+        providers.dispose();
+      }
+    });
+
+    test('LaTeX: \\cite{ offers the bibliography (decoded on resolve) and then the recent paper that is not in it, marked', async () => {
+      const dir = await folder();
+      const { doc, at } = await openDoc(vscode.Uri.joinPath(dir, 'paper.tex'), 'Text \\cite{|}\n\\bibliography{refs}\n');
+      const list = await complete(doc, at, '{');
+      const ours = list.filter(isCiteItem);
+      assert.deepEqual(ours.map(labelOf), ['sandkuhler2023creatine', 'evil2020', 'plain2019caffeine', 'tanaka2022caffeine']);
+      const recent = ours[3]!;
+      assert.equal(typeof recent.label === 'object' && /not in bibliography/u.test(recent.label.detail ?? ''), true, 'the recent paper is not marked');
+      assert.equal(recent.command?.command, Commands.addToBibliography);
+      assert.equal(recent.detail, RECENT_NEW.title);
+      // The paper in the bibliography (same DOI as a recent result) is offered once, as the entry.
+      assert.equal(ours.filter((i) => labelOf(i).startsWith('sandkuhler')).length, 1);
+      const entry = ours[0]!;
+      assert.equal(entry.command, undefined);
+      assert.equal(entry.insertText, 'sandkuhler2023creatine');
+      assert.ok(entry.range && 'start' in entry.range && entry.range.start.isEqual(at), 'the replace range does not start at the key');
+      // Resolving decodes the entry with the BibTeX library: accents and all.
+      const resolved = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', doc.uri, at, '{', 50);
+      const r = resolved.items.find((i) => labelOf(i) === 'sandkuhler2023creatine');
+      const documentation = typeof r?.documentation === 'string' ? r.documentation : r?.documentation?.value;
+      assert.equal(documentation, 'Sandkühler, Julia, Müller, Anna · 2023 · Nutrients');
+    });
+
+    test('LaTeX: after a comma, across lines, and the typed prefix filters by key, title word and author', async () => {
+      const dir = await folder();
+      const { doc } = await openDoc(vscode.Uri.joinPath(dir, 'paper.tex'), 'See \\citep[p.~4]{evil2020,\n  caff} and \\cite{roe} and \\cite{tan}.\n\\bibliography{refs}\n');
+      assert.deepEqual(await citeLabels(doc, positionOf(doc, 'evil2020,', 9), ','), ['sandkuhler2023creatine', 'evil2020', 'plain2019caffeine', 'tanaka2022caffeine']);
+      // "caff": both keys contain it; the bibliography entry first.
+      assert.deepEqual(await citeLabels(doc, positionOf(doc, 'caff}', 4)), ['plain2019caffeine', 'tanaka2022caffeine']);
+      // "roe": only an author's family name.
+      assert.deepEqual(await citeLabels(doc, positionOf(doc, 'roe}', 3)), ['plain2019caffeine']);
+      // "tan": a key prefix of the recent paper only.
+      assert.deepEqual(await citeLabels(doc, positionOf(doc, 'tan}', 3)), ['tanaka2022caffeine']);
+      // Outside the braces: nothing of ours.
+      assert.deepEqual(await citeLabels(doc, positionOf(doc, ' and', 1)), []);
+    });
+
+    test('Markdown: after [@ and @ at a line start, not in an e-mail address nor in \\cite{', async () => {
+      const dir = await folder();
+      const { doc } = await openDoc(
+        vscode.Uri.joinPath(dir, 'notes.md'),
+        '---\nbibliography: refs.bib\n---\n\nShown before [@].\n@\nMail me@example.com or me@ today; \\cite{}\n',
+      );
+      const all = ['sandkuhler2023creatine', 'evil2020', 'plain2019caffeine', 'tanaka2022caffeine'];
+      assert.deepEqual(await citeLabels(doc, positionOf(doc, '[@]', 2), '@'), all);
+      assert.deepEqual(await citeLabels(doc, new vscode.Position(5, 1), '@'), all);
+      assert.deepEqual(await citeLabels(doc, positionOf(doc, 'me@example', 3), '@'), []);
+      assert.deepEqual(await citeLabels(doc, positionOf(doc, 'me@ today', 3), '@'), []);
+      assert.deepEqual(await citeLabels(doc, positionOf(doc, 'cite{}', 5), '{'), []);
+    });
+
+    test('Quarto (_quarto.yml) and Typst (#cite(< and @) documents get the same items', async () => {
+      const dir = await folder({ '_quarto.yml': 'project:\n  type: default\nbibliography: refs.bib\n' });
+      const qmd = await openDoc(vscode.Uri.joinPath(dir, 'chapter.qmd'), '# One\n\nAs [@sand|]\n');
+      assert.deepEqual(await citeLabels(qmd.doc, qmd.at), ['sandkuhler2023creatine']);
+      const typ = await openDoc(vscode.Uri.joinPath(dir, 'doc.typ'), 'See #cite(<|) and @pl.\n#bibliography("refs.bib")\n');
+      assert.deepEqual(await citeLabels(typ.doc, typ.at, '<'), ['sandkuhler2023creatine', 'evil2020', 'plain2019caffeine', 'tanaka2022caffeine']);
+      assert.deepEqual(await citeLabels(typ.doc, positionOf(typ.doc, '@pl', 3)), ['plain2019caffeine']);
+    });
+
+    test('accepting a recent paper writes its entry, with the key that was inserted', async () => {
+      const dir = await folder();
+      const { doc, at } = await openDoc(vscode.Uri.joinPath(dir, 'notes.md'), '---\nbibliography: refs.bib\n---\n\nSleep [@tan|] matters.\n');
+      const item = (await complete(doc, at)).find((i) => labelOf(i) === 'tanaka2022caffeine');
+      assert.ok(item?.command && item.range && 'start' in item.range, 'no recent item with a command');
+      // What accepting does: the key replaces the typed prefix, then the item's command runs.
+      const edit = new vscode.WorkspaceEdit();
+      edit.replace(doc.uri, item.range, insertTextOf(item));
+      assert.ok(await vscode.workspace.applyEdit(edit));
+      const key = await vscode.commands.executeCommand<string>(item.command.command, ...((item.command.arguments ?? []) as unknown[]));
+      assert.equal(key, 'tanaka2022caffeine');
+      assert.equal(doc.lineAt(4).text, 'Sleep [@tanaka2022caffeine] matters.');
+      const bib = (await vscode.workspace.openTextDocument(vscode.Uri.joinPath(dir, 'refs.bib'))).getText();
+      assert.match(bib, /@article\{tanaka2022caffeine,\n\s+author = \{Tanaka, Kenji and Lima, Ana\},\n\s+title = \{Caffeine and sleep latency in shift workers\}/u);
+      assert.match(bib, /doi = \{10\.1093\/sleep\/zs2022\.1\}/u);
+      assert.match(bib, /^@article\{sandkuhler2023creatine,/u, 'the existing entries were not kept');
+      // Now in the bibliography: offered as an entry, not as a recent paper to add.
+      const again = (await complete(doc, positionOf(doc, 'tanaka2022caffeine]', 3))).filter((i) => labelOf(i) === 'tanaka2022caffeine');
+      assert.equal(again.length, 1);
+      assert.equal(again[0]!.command, undefined);
+    });
+
+    test('when the bibliography took the predicted key meanwhile, the inserted key is replaced by the key written', async () => {
+      const dir = await folder();
+      const bibUri = vscode.Uri.joinPath(dir, 'refs.bib');
+      const { doc, at } = await openDoc(vscode.Uri.joinPath(dir, 'doc.typ'), '#bibliography("refs.bib")\nAs @tan|\n');
+      const item = (await complete(doc, at, '@')).find((i) => labelOf(i) === 'tanaka2022caffeine');
+      assert.ok(item?.command && item.range && 'start' in item.range, 'no recent item with a command');
+      // Someone adds another paper under that key (unsaved, in the open .bib) before the item is accepted.
+      const bibDoc = await vscode.workspace.openTextDocument(bibUri);
+      const clash = new vscode.WorkspaceEdit();
+      clash.insert(bibUri, bibDoc.positionAt(bibDoc.getText().length), '\n@misc{tanaka2022caffeine,\n  title = {Another paper},\n  year = {2022}\n}\n');
+      assert.ok(await vscode.workspace.applyEdit(clash));
+      const edit = new vscode.WorkspaceEdit();
+      edit.replace(doc.uri, item.range, insertTextOf(item));
+      assert.ok(await vscode.workspace.applyEdit(edit));
+      const key = await vscode.commands.executeCommand<string>(item.command.command, ...((item.command.arguments ?? []) as unknown[]));
+      assert.equal(key, 'tanaka2022caffeinea');
+      assert.equal(doc.lineAt(1).text, 'As @tanaka2022caffeinea');
+      const bib = bibDoc.getText();
+      assert.match(bib, /@article\{tanaka2022caffeinea,\n\s+author = \{Tanaka, Kenji and Lima, Ana\},\n\s+title = \{Caffeine and sleep latency/u);
+      assert.equal(bib.match(/@\w+\{tanaka2022caffeine,/gu)?.length, 1, 'the other paper\'s entry changed');
+    });
+
+    test('hover on the 2nd key of a multi-line \\cite: title, authors, year, journal, takeaway and quartile, escaped, untrusted', async () => {
+      const dir = await folder();
+      const { doc } = await openDoc(
+        vscode.Uri.joinPath(dir, 'paper.tex'),
+        'As shown \\cite{evil2020,\n    sandkuhler2023creatine} and \\cite{nokey2000}.\n\\bibliography{refs}\n',
+      );
+      const { text, hovers } = await hoverText(doc, positionOf(doc, 'sandkuhler2023creatine', 5));
+      assert.match(text, /\*\*Creatine Supplementation and Cognitive Performance\*\*/u);
+      assert.match(text, /Sandkühler, Julia, Müller, Anna/u);
+      assert.match(text, /\*Nutrients\* · 2023 · Q1 journal \\\(SJR\\\)/u);
+      // The takeaway comes from the recent result with the same DOI; its Markdown is shown as text.
+      assert.match(text, /Takeaway: Creatine improved \\\*short\\-term\\\* memory &lt;b\\>\\\[1\\\]\\\(command:x\\\)&lt;\/b\\>\\\./u);
+      assert.match(text, /\[Open paper\]\(<https:\/\/consensus\.app\/papers\/creatine\/r-in\/>\)/u);
+      const ours = hovers.find((h) => h.contents.some((c) => typeof c !== 'string' && c.value.includes('Creatine')));
+      const md = ours?.contents[0] as vscode.MarkdownString | undefined;
+      assert.ok(md && !md.isTrusted, 'the hover is trusted');
+      assert.ok(ours?.range?.start.isEqual(positionOf(doc, 'sandkuhler2023creatine')), 'the hover range is not the key');
+
+      const evil = (await hoverText(doc, positionOf(doc, 'evil2020', 2))).text;
+      // (BibTeX reads < and > as the T1 ligatures ¡ and ¿.)
+      assert.match(evil, /\\\*Bold\\\* \\\[click\\\]\\\(command:workbench\\\.action\\\.quit\\\) ¡img src=x onerror=alert\\\(1\\\)¿ &amp; \$\\\(alert\\\) more/u);
+      assert.doesNotMatch(evil, /\]\(command:/u);
+      assert.doesNotMatch(evil, /<img/u);
+      assert.doesNotMatch(evil, /javascript:/u, 'a javascript: url became a link');
+      assert.match((await hoverText(doc, positionOf(doc, 'nokey2000', 1))).text, /nokey2000.*is not in .*refs\\?\.bib/u);
+      assert.equal((await hoverText(doc, positionOf(doc, 'As shown', 1))).text.includes('Creatine'), false);
+    });
+
+    test('hover in Markdown [@a; @b] and Typst @key', async () => {
+      const dir = await folder();
+      const md = await openDoc(vscode.Uri.joinPath(dir, 'notes.md'), '---\nbibliography: refs.bib\n---\n\nShown [@evil2020;\n  @plain2019caffeine].\n');
+      assert.match((await hoverText(md.doc, positionOf(md.doc, 'plain2019caffeine', 4))).text, /\*\*Caffeine Timing and Memory\*\*[\s\S]*Roe, Richard[\s\S]*2019/u);
+      const typ = await openDoc(vscode.Uri.joinPath(dir, 'doc.typ'), '#bibliography("refs.bib")\nAs @plain2019caffeine[p. 4] shows.\n');
+      assert.match((await hoverText(typ.doc, positionOf(typ.doc, 'plain2019caffeine', 1))).text, /Caffeine Timing and Memory/u);
+    });
+
+    test('Ctrl+click links: the paper\'s https URL, else doi.org; never javascript:, none for unknown keys', async () => {
+      const dir = await folder();
+      const { doc } = await openDoc(
+        vscode.Uri.joinPath(dir, 'paper.tex'),
+        '\\cite{evil2020,plain2019caffeine}\n\\citet{sandkuhler2023creatine} \\cite{nokey2000}\n\\bibliography{refs}\n',
+      );
+      const links = await vscode.commands.executeCommand<vscode.DocumentLink[]>('vscode.executeLinkProvider', doc.uri);
+      const byKey = new Map(links.filter((l) => l.target).map((l) => [doc.getText(l.range), l.target!.toString(true)]));
+      assert.equal(byKey.get('plain2019caffeine'), 'https://example.org/caffeine');
+      assert.equal(byKey.get('sandkuhler2023creatine'), 'https://consensus.app/papers/creatine/r-in/');
+      assert.equal(byKey.has('evil2020'), false, 'a javascript: url became a link');
+      assert.equal(byKey.has('nokey2000'), false);
+      // Without the recent result, the DOI.
+      (await core()).recentPapers.clear();
+      const links2 = await vscode.commands.executeCommand<vscode.DocumentLink[]>('vscode.executeLinkProvider', doc.uri);
+      const sand = links2.find((l) => doc.getText(l.range) === 'sandkuhler2023creatine');
+      assert.equal(sand?.target?.toString(true), 'https://doi.org/10.3390/nu15000001');
+    });
+  });
+}
