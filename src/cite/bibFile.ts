@@ -44,11 +44,15 @@ export interface BibFile {
 
 const ENTRY_HEAD = /@[ \t]*([A-Za-z][\w-]*)[ \t\r\n]*([{(])/gy;
 /** An entry head at the start of a line: where the scan resumes after a broken entry. */
-const LINE_HEAD = /(^|\n)[ \t]*@[ \t]*[A-Za-z][\w-]*[ \t]*[{(]/g;
+const LINE_HEAD = /\n[ \t]*@[ \t]*[A-Za-z][\w-]*[ \t]*[{(]/y;
+const FIELD_NAME = /[A-Za-z][\w\-:.+]*/y;
+const BARE_VALUE = /[^\s,#{}"=]+/y;
 
 /** Parse a .bib text. Never throws. */
 export function parseBibFile(text: string): BibFile {
-  const lines = new LineIndex(text);
+  // Line starts only when a diagnostic needs a range (most files have none).
+  let lineIndex: LineIndex | undefined;
+  const lines = { range: (s: number, e: number) => (lineIndex ??= new LineIndex(text)).range(s, e), position: (o: number) => (lineIndex ??= new LineIndex(text)).position(o) };
   const entries: BibEntry[] = [];
   const directives: BibFile['directives'] = [];
   const diagnostics: BibDiagnostic[] = [];
@@ -56,9 +60,13 @@ export function parseBibFile(text: string): BibFile {
     diagnostics.push({ severity, message, start, end, range: lines.range(start, end) });
   };
   const nextLineHead = (from: number): number => {
-    LINE_HEAD.lastIndex = from;
-    const m = LINE_HEAD.exec(text);
-    return m ? m.index + m[1]!.length : text.length;
+    // Every line break is a candidate (indexOf is far faster than the regex scanning each character); the first
+    // line break followed by an entry head wins, as LINE_HEAD alone would find it.
+    for (let nl = text.indexOf('\n', from); nl >= 0; nl = text.indexOf('\n', nl + 1)) {
+      LINE_HEAD.lastIndex = nl;
+      if (LINE_HEAD.test(text)) return nl + 1;
+    }
+    return text.length;
   };
   let i = 0;
   while (i < text.length) {
@@ -127,14 +135,15 @@ function trimEnd(text: string, end: number): number {
 /** Offset of the delimiter closing an entry opened before `from`, braces balanced; -1 if not before `limit`. */
 function matchClose(text: string, from: number, close: string, limit: number): number {
   let depth = 0;
+  const closeCode = close.charCodeAt(0);
   for (let j = from; j < limit; j++) {
-    const c = text[j];
+    const c = text.charCodeAt(j);
     // Like BibTeX itself, every brace counts, escaped or not.
-    if (c === '{') depth++;
-    else if (c === '}') {
-      if (depth === 0) return close === '}' ? j : -1;
+    if (c === 123) depth++;
+    else if (c === 125) {
+      if (depth === 0) return closeCode === 125 ? j : -1;
       depth--;
-    } else if (c === close && depth === 0) return j;
+    } else if (c === closeCode && depth === 0) return j;
   }
   return -1;
 }
@@ -158,7 +167,7 @@ function readFields(text: string, from: number, end: number, raw: Record<string,
   for (;;) {
     ws();
     if (j >= end) return undefined;
-    const name = /[A-Za-z][\w\-:.+]*/y;
+    const name = FIELD_NAME;
     name.lastIndex = j;
     const nm = name.exec(text);
     if (!nm) return j;
@@ -179,16 +188,16 @@ function readFields(text: string, from: number, end: number, raw: Record<string,
         let k = j + 1;
         let depth = 0;
         for (; k < end; k++) {
-          const d = text[k];
-          if (d === '{') depth++;
-          else if (d === '}') depth--;
-          else if (d === '"' && depth === 0) break;
+          const d = text.charCodeAt(k);
+          if (d === 123) depth++;
+          else if (d === 125) depth--;
+          else if (d === 34 && depth === 0) break;
         }
         if (k >= end) return j;
         parts.push(text.slice(j + 1, k));
         j = k + 1;
       } else {
-        const bare = /[^\s,#{}"=]+/y;
+        const bare = BARE_VALUE;
         bare.lastIndex = j;
         const b = bare.exec(text);
         if (!b) return j;

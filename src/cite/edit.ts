@@ -21,7 +21,7 @@ export interface Range {
 export class LineIndex {
   private readonly starts: number[] = [0];
   constructor(text: string) {
-    for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) this.starts.push(i + 1);
+    for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) this.starts.push(i + 1);
   }
   position(offset: number): Position {
     let lo = 0;
@@ -40,8 +40,13 @@ export class LineIndex {
 
 /** The file's dominant line break ("\r\n" when most breaks are CRLF; "\n" for a file without breaks). */
 export function newlineOf(text: string): '\n' | '\r\n' {
-  const crlf = text.split('\r\n').length - 1;
-  const lf = text.split('\n').length - 1 - crlf;
+  let crlf = 0;
+  let all = 0;
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) {
+    all++;
+    if (i > 0 && text.charCodeAt(i - 1) === 13) crlf++;
+  }
+  const lf = all - crlf;
   return crlf > lf ? '\r\n' : '\n';
 }
 

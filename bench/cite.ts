@@ -1,0 +1,205 @@
+/**
+ * Issue 6 figure: inserting a citation into a LaTeX document whose bibliography has 10,000 entries (goal: median
+ * < 100 ms), and how that grows from 1,000 to 10,000 entries. The pure path of one Insert Citation, as
+ * src/citations/insert.ts + bibliography.ts run it in the extension host, in this Node process:
+ *
+ *   parse      parseBibFile(bib text)  — the service caches the parse per document version / mtime+size, but every
+ *              insert appends an entry, so the next insert parses again: the figure that matters is WITH the parse;
+ *   ensure     ensureEntry(file, paper) — findEntry (DOI scan, then title+year of that year's entries), a free key
+ *              among all keys (citeKey), toBibtex through the BibTeX library, the append edit;
+ *   position   LineIndex(bib text).position(append offset) — the append's line/column for the WorkspaceEdit;
+ *   cite       insertCitation(document text, cursor, 'latex', key) — the citation (or extension of one) at the cursor.
+ *
+ * Papers and bibliographies come from the emulator's corpus (seeded, deterministic); every timed insert cites a paper
+ * that is not in the file yet (the costly case: nothing short-cuts the scans); a second series cites papers already in
+ * the file (the DOI is found, no entry written). Medians of RUNS inserts after WARMUP, per size.
+ *
+ * What the real command adds in VS Code (WorkspaceEdit across two documents, the editor's undo stop, settings reads)
+ * is not measured here; see the closing note of issue 6.
+ *
+ * Called from bench/run.ts (`runCiteBench`); also `npx tsx bench/cite.ts` (prints; `--record` merges the figures into
+ * bench/results.json as bench/run.ts does).
+ */
+import { performance } from 'node:perf_hooks';
+import { ensureEntry, parseBibFile } from '../src/cite/bibFile';
+import { toBibtex, type CitablePaper } from '../src/cite/bibtex';
+import { LineIndex } from '../src/cite/edit';
+import { baseKey } from '../src/cite/keys';
+import { loadBibtexLibrary } from '../src/cite/library';
+import { insertCitation } from '../src/cite/syntax';
+import { generateCorpus, mulberry32, type Paper } from '../test/emulator/corpus';
+import { type BenchResult, median, recordResults } from './results';
+
+export const SIZES = [1000, 2000, 5000, 10_000] as const;
+const RUNS = 30;
+const WARMUP = 5;
+const GOAL_MS = 100;
+
+/** The emulator corpus' paper as the service returns it (the fields a citation uses). */
+function citable(p: Paper): CitablePaper {
+  return {
+    title: p.title,
+    authors: p.authors,
+    journal_name: p.journal,
+    publish_year: p.year,
+    volume: p.volume ?? null,
+    pages: p.pages ?? null,
+    doi: p.doi,
+    url: p.url,
+    publisher_name: p.publisher,
+    is_preprint: p.isPreprint,
+  };
+}
+
+/** A .bib of the first `n` papers, keys made free the way citeKey does it (a Set instead of rescanning). */
+export function makeBib(papers: readonly CitablePaper[], n: number): string {
+  const taken = new Set<string>();
+  const out: string[] = [];
+  for (const p of papers.slice(0, n)) {
+    const base = baseKey(p);
+    let key = base;
+    for (let i = 0; taken.has(key.toLowerCase()); i++) key = `${base}${String.fromCharCode(97 + (i % 26))}${i >= 26 ? Math.floor(i / 26) : ''}`;
+    taken.add(key.toLowerCase());
+    out.push(toBibtex(p, key));
+  }
+  return `${out.join('\n\n')}\n`;
+}
+
+/** A 300-paragraph LaTeX document citing some of the keys; the cursor is after a word in the middle. */
+export function makeDocument(keys: readonly string[], seed = 11): { text: string; offset: number } {
+  const rnd = mulberry32(seed);
+  const words = 'creatine supplementation improved memory in older adults while trials reported mixed effects on attention'.split(' ');
+  const paras: string[] = [];
+  for (let i = 0; i < 300; i++) {
+    const s = Array.from({ length: 40 }, () => words[Math.floor(rnd() * words.length)]!).join(' ');
+    paras.push(`${s} \\cite{${keys[Math.floor(rnd() * keys.length)] ?? 'x'}}.`);
+  }
+  const text = `\\documentclass{article}\n\\begin{document}\n${paras.join('\n\n')}\n\\bibliography{references}\n\\end{document}\n`;
+  const mid = text.indexOf('\n\n', text.length / 2) - 5;
+  return { text, offset: mid };
+}
+
+interface Sample {
+  total: number;
+  parse: number;
+  ensure: number;
+  cite: number;
+}
+
+/** One insert on the pure path; returns its timings (ms). */
+function insertOnce(bibText: string, doc: { text: string; offset: number }, paper: CitablePaper, expectNew: boolean): Sample {
+  const t0 = performance.now();
+  const file = parseBibFile(bibText);
+  const t1 = performance.now();
+  const r = ensureEntry(file, paper, {});
+  if (r.existing === expectNew) throw new Error(`bench: expected ${expectNew ? 'a new' : 'an existing'} entry for ${paper.doi ?? ''}`);
+  if (r.edit) new LineIndex(bibText).position(r.edit.offset);
+  const t2 = performance.now();
+  const c = insertCitation(doc.text, doc.offset, 'latex', r.key, { latexCommand: 'cite' });
+  const t3 = performance.now();
+  if (!c.edit.text.includes(r.key)) throw new Error('bench: the citation does not carry the key');
+  return { total: t3 - t0, parse: t1 - t0, ensure: t2 - t1, cite: t3 - t2 };
+}
+
+const r3 = (v: number): number => Math.round(v * 1000) / 1000;
+
+export interface CiteBenchFigures {
+  perSize: { size: number; bytes: number; newMedian: number; cachedMedian: number; existingMedian: number; parse: number; ensure: number; cite: number }[];
+}
+
+export async function measureCite(): Promise<CiteBenchFigures> {
+  await loadBibtexLibrary();
+  const max = SIZES[SIZES.length - 1]!;
+  const corpus = generateCorpus(max + RUNS + WARMUP, 20260207).map(citable);
+  const fresh = corpus.slice(max); // never in any bibliography below
+  const perSize: CiteBenchFigures['perSize'] = [];
+  for (const size of SIZES) {
+    const bib = makeBib(corpus, size);
+    const keys = parseBibFile(bib).entries.map((e) => e.key);
+    if (keys.length !== size) throw new Error(`bench: ${keys.length} entries parsed, ${size} written`);
+    const doc = makeDocument(keys);
+    const samples: Sample[] = [];
+    const existing: number[] = [];
+    const cached: number[] = [];
+    const file = parseBibFile(bib);
+    for (let i = 0; i < WARMUP + RUNS; i++) {
+      const s = insertOnce(bib, doc, fresh[i]!, true);
+      // The same paper already in the file (found by DOI), and a new one with the parse cached.
+      const old = corpus[Math.floor((i * size) / (WARMUP + RUNS))]!;
+      const e = insertOnce(bib, doc, old, false);
+      const c0 = performance.now();
+      const r = ensureEntry(file, fresh[(i + 1) % fresh.length]!, {});
+      insertCitation(doc.text, doc.offset, 'latex', r.key);
+      const c1 = performance.now();
+      if (i >= WARMUP) {
+        samples.push(s);
+        existing.push(e.total);
+        cached.push(c1 - c0);
+      }
+    }
+    perSize.push({
+      size,
+      bytes: bib.length,
+      newMedian: median(samples.map((s) => s.total)),
+      cachedMedian: median(cached),
+      existingMedian: median(existing),
+      parse: median(samples.map((s) => s.parse)),
+      ensure: median(samples.map((s) => s.ensure)),
+      cite: median(samples.map((s) => s.cite)),
+    });
+    const last = perSize[perSize.length - 1]!;
+    console.log(
+      `  ${String(size).padStart(6)} entries (${(last.bytes / 1e6).toFixed(2)} MB): new paper ${r3(last.newMedian)} ms (parse ${r3(last.parse)}, ensure ${r3(last.ensure)}, cite ${r3(last.cite)}); parse cached ${r3(last.cachedMedian)} ms; paper already in the file ${r3(last.existingMedian)} ms`,
+    );
+  }
+  return { perSize };
+}
+
+export async function runCiteBench(): Promise<BenchResult[]> {
+  const { perSize } = await measureCite();
+  const at = (n: number) => perSize.find((p) => p.size === n)!;
+  const big = at(10_000);
+  const small = at(1000);
+  const growth = perSize.map((p) => `${p.size}: ${r3(p.newMedian)} ms`).join(', ');
+  const setting = `pure path in Node ${process.version} (parseBibFile + ensureEntry + LineIndex + insertCitation), emulator corpus, median of ${RUNS} inserts after ${WARMUP} warm-up, each a paper not yet in the file`;
+  return [
+    {
+      name: 'insert citation, 10,000-entry bibliography, pure path with parse, median (ms)',
+      value: r3(big.newMedian),
+      unit: 'ms',
+      goal: `< ${GOAL_MS} ms`,
+      met: big.newMedian < GOAL_MS,
+      note: `${setting}; parse ${r3(big.parse)} ms, ensureEntry ${r3(big.ensure)} ms, insertCitation ${r3(big.cite)} ms; file ${(big.bytes / 1e6).toFixed(2)} MB`,
+    },
+    {
+      name: 'insert citation, 10,000-entry bibliography, parse cached, median (ms)',
+      value: r3(big.cachedMedian),
+      unit: 'ms',
+      note: 'ensureEntry + insertCitation on a parsed file (the bibliography service caches the parse per document version / mtime+size)',
+    },
+    {
+      name: 'insert citation, 10,000-entry bibliography, paper already in the file, median (ms)',
+      value: r3(big.existingMedian),
+      unit: 'ms',
+      note: 'parse + ensureEntry finding the DOI (no entry written) + insertCitation',
+    },
+    {
+      name: 'insert citation growth, 10k/1k entries (ratio of medians)',
+      value: r3(big.newMedian / small.newMedian),
+      unit: 'x',
+      note: `median per size (new paper, with parse): ${growth}; linear in the file would be 10x`,
+    },
+  ];
+}
+
+if (require.main === module) {
+  runCiteBench()
+    .then((r) => {
+      if (process.argv.includes('--record')) recordResults(r);
+      else for (const e of r) console.log(`${e.name}: ${e.value} ${e.unit}${e.goal ? ` (goal ${e.goal}${e.met ? ', met' : ', MISSED'})` : ''} — ${e.note ?? ''}`);
+    })
+    .catch((e: unknown) => {
+      console.error(e instanceof Error ? (e.stack ?? e.message) : String(e));
+      process.exit(1);
+    });
+}
