@@ -66,6 +66,11 @@ const clip = (s: string, n: number): string => (s.length > n ? `${s.slice(0, n -
 const oneLine = (s: string | null | undefined): string => (s ?? '').replace(/\s+/gu, ' ').trim();
 
 const ACCENTS: Record<string, string> = { '"': '\u0308', "'": '\u0301', '`': '\u0300', '^': '\u0302', '~': '\u0303', '=': '\u0304', '.': '\u0307', c: '\u0327', v: '\u030C', u: '\u0306', H: '\u030B', k: '\u0328' };
+const MACROS: Record<string, string> = {
+  TeX: 'TeX', LaTeX: 'LaTeX', BibTeX: 'BibTeX', o: 'ø', O: 'Ø', ss: 'ß', aa: 'å', AA: 'Å', ae: 'æ', AE: 'Æ', oe: 'œ', OE: 'Œ',
+  l: 'ł', L: 'Ł', i: 'ı', j: 'ȷ', TH: 'Þ', th: 'þ', DH: 'Ð', dh: 'ð', DJ: 'Đ', dj: 'đ', textendash: '–', textemdash: '—',
+  textquoteright: '’', textquoteleft: '‘', textquotedblleft: '“', textquotedblright: '”', textellipsis: '…', ldots: '…', S: '§',
+};
 /** A raw BibTeX field as display text (accents, escapes and braces approximated; for the Quick Pick only). */
 export function displayLatex(raw: string): string {
   return oneLine(
@@ -73,7 +78,7 @@ export function displayLatex(raw: string): string {
       .replace(/\\([`'^"~=.])\s*\{?([A-Za-z])\}?/gu, (_m, a: string, l: string) => l + (ACCENTS[a] ?? ''))
       .replace(/\\([cvuHk])\s*\{([A-Za-z])\}/gu, (_m, a: string, l: string) => l + (ACCENTS[a] ?? ''))
       .replace(/\\([&%$#_{}~^])/gu, '$1')
-      .replace(/\\[A-Za-z]+\s*/gu, '')
+      .replace(/\\([A-Za-z]+)\s*/gu, (_m, name: string) => MACROS[name] ?? '')
       .replace(/[{}]/gu, '')
       .replace(/~/gu, ' ')
       .replace(/--/gu, '–')
@@ -139,6 +144,10 @@ export class CitationCommands extends Disposable {
     if (!last || last.document.isClosed) return undefined;
     const visible = vscode.window.visibleTextEditors.find((e) => e === last) ?? vscode.window.visibleTextEditors.find((e) => e.document === last.document);
     if (visible) return visible;
+    // Hidden behind another tab (the answer view in the same group): brought back; closed by the writer: not.
+    const uri = last.document.uri.toString();
+    const tab = vscode.window.tabGroups.all.some((g) => g.tabs.some((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === uri));
+    if (!tab) return undefined;
     const shown = await vscode.window.showTextDocument(last.document, { preserveFocus: true, preview: false });
     shown.selection = last.selection;
     return shown;
@@ -326,11 +335,15 @@ export class CitationCommands extends Disposable {
       alwaysShow: true,
       search: q,
     });
+    let shownSearch: CitePickItem | undefined;
     if (!options.noSearch)
       qp.onDidChangeValue((v) => {
         const q = v.trim();
+        // The same event can come twice (set by the extension, echoed by the UI): keep the items, and the checks.
+        if ((shownSearch?.search ?? '') === (q.length >= 2 ? q : '')) return;
         const keep = qp.selectedItems;
-        qp.items = q.length >= 2 ? [...items, searchItem(q)] : items;
+        shownSearch = q.length >= 2 ? searchItem(q) : undefined;
+        qp.items = shownSearch ? [...items, shownSearch] : items;
         if (options.many) qp.selectedItems = keep.filter((k) => qp.items.includes(k));
       });
     return new Promise((resolve) => {
@@ -345,6 +358,7 @@ export class CitationCommands extends Disposable {
         const chosen = qp.selectedItems.length ? qp.selectedItems : qp.activeItems;
         const search = chosen.find((i) => i.search !== undefined);
         if (search?.search !== undefined) return finish({ search: search.search });
+        if (!chosen.length && shownSearch?.search) return finish({ search: shownSearch.search });
         const papers = chosen.flatMap((i) => (i.paper ? [i.paper] : []));
         if (papers.length) finish({ papers });
       });
@@ -385,6 +399,9 @@ export class CitationCommands extends Disposable {
       const end = new LineIndex(bib.text).position(bib.text.length);
       edit.replace(bib.uri, new vscode.Range(0, 0, end.line, end.character), result.text);
       if (!(await vscode.workspace.applyEdit(edit))) return this.fail(vscode.l10n.t('VS Code could not edit {0} (read-only?); nothing was changed.', name), 'error');
+      // Shown, not saved: the writer reviews the new order and saves (or undoes) it there.
+      const doc = await vscode.workspace.openTextDocument(bib.uri);
+      await vscode.window.showTextDocument(doc, { preview: true, preserveFocus: false });
     }
     const parts = [result.text === bib.text ? vscode.l10n.t('{0} is already tidy', name) : vscode.l10n.t('Tidied {0}: sorted', name)];
     if (result.removed.length)

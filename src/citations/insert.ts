@@ -13,7 +13,7 @@
 import * as vscode from 'vscode';
 import { entryByKey } from '../cite/bibFile';
 import { formatReference } from '../cite/reference';
-import { flavourOf, insertCitation, type CiteFlavour } from '../cite/syntax';
+import { citationAt, flavourOf, insertCitation, type CiteFlavour } from '../cite/syntax';
 import { applyEdits, type TextEdit } from '../cite/edit';
 import { citationSettings } from './bibliography';
 import type { BibliographyService, CitationInserter, CitePaper, InsertOptions, LoadedBibliography, RecentPapers } from './types';
@@ -46,6 +46,7 @@ export class Inserter implements CitationInserter {
   constructor(
     private readonly bibliographies: BibliographyService,
     private readonly recent?: RecentPapers,
+    private readonly log?: (message: string) => void,
   ) {}
 
   async insert(editor: vscode.TextEditor, papers: readonly CitePaper[], options: InsertOptions = {}): Promise<string[] | undefined> {
@@ -70,6 +71,7 @@ export class Inserter implements CitationInserter {
       const bib = target ? await this.bibliographies.load(target) : undefined;
       const bibDoc = bib ? vscode.workspace.textDocuments.find((d) => d.uri.toString() === bib.uri.toString()) : undefined;
       const bibVersion = bibDoc?.version;
+      const bibWasDirty = bibDoc?.isDirty === true;
       const edit = new vscode.WorkspaceEdit();
       const keys = bib ? await this.keysFor(document, edit, bib, papers) : [];
       const added = bib ? new Set(keys.filter((k) => !entryByKey(bib.file, k)).map((k) => k.toLowerCase())).size : 0;
@@ -96,6 +98,12 @@ export class Inserter implements CitationInserter {
             ? vscode.l10n.t('VS Code could not apply the citation to {0} and {1} (read-only, or changed meanwhile); nothing was written.', vscode.workspace.asRelativePath(document.uri), vscode.workspace.asRelativePath(bib.uri))
             : vscode.l10n.t('VS Code could not apply the citation to {0} (read-only, or changed meanwhile); nothing was written.', vscode.workspace.asRelativePath(document.uri)),
         );
+      // The .bib is saved unless the writer had unsaved changes in it (those are theirs to save): a LaTeX or Pandoc
+      // run reads the file, not the buffer. Undo in the document still reverts the entries (the buffer stays open).
+      if (bib && added && !bibWasDirty) {
+        const saved = vscode.workspace.textDocuments.find((d) => d.uri.toString() === bib.uri.toString());
+        if (saved?.isDirty && !(await saved.save())) this.log?.(`Insert Citation: ${vscode.workspace.asRelativePath(bib.uri)} was not saved.`);
+      }
       if (cite.edit.text || cite.edit.length) {
         const end = document.positionAt(cite.cursor);
         editor.selection = new vscode.Selection(end, end);
@@ -151,7 +159,9 @@ export function citeEdit(
     current = applyEdits(current, [r.edit]);
     at = r.edit.offset + r.edit.text.length;
   });
-  return { edit: diff(text, current), extended, cursor: at };
+  // The cursor goes after the whole citation (an extended one included), where the writer types on.
+  const span = citationAt(current, at, flavour);
+  return { edit: diff(text, current), extended, cursor: span && span.end >= at ? span.end : at };
 }
 
 /** The smallest single edit turning `a` into `b`. */

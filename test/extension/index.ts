@@ -11,6 +11,7 @@ import { dirname } from 'node:path';
 import Mocha from 'mocha';
 import { activationSuite } from './activation.test';
 import { answerSuite } from './answer.test';
+import { citationsSuite } from './citations.test';
 import { citeAssistSuite } from './citeAssist.test';
 import { connectionSuite } from './connection.test';
 import { contributionsSuite } from './contributions.test';
@@ -50,6 +51,7 @@ export function run(): Promise<void> {
   usageSuite();
   threadsSuite();
   answerSuite();
+  citationsSuite();
   citeAssistSuite();
 
   const counts: Counts = { passed: 0, failed: 0, pending: 0, failures: [] };
