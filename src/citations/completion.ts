@@ -48,7 +48,8 @@ export interface AddToBibliographyArgs {
 }
 
 /** How many items one request returns at most (the list is incomplete: typing narrows it). */
-export const MAX_ITEMS = 2000;
+export const MAX_ENTRY_ITEMS = 500;
+export const MAX_RECENT_ITEMS = 100;
 
 // ---------------------------------------------------------------------------------------------------------------
 // Raw .bib text for lists (no library): braces dropped, common accents composed, escapes undone.
@@ -106,17 +107,49 @@ function words(text: string): string[] {
     .filter(Boolean);
 }
 
+/** What matching needs of an entry or a recent paper (computed once per parsed entry / per list). */
+export interface MatchInfo {
+  key: string;
+  title: string;
+  families: readonly string[];
+  /** Folded words of title and authors, computed on the first prefix that needs them. */
+  words?: string[];
+}
+
 /** 0: key starts with the prefix, 1: key contains it, 2: a word of the title/authors starts with it; undefined: no match. */
-export function matchRank(prefix: string, key: string, title: string, authors: readonly string[]): number | undefined {
+export function matchRank(prefix: string, info: MatchInfo): number | undefined {
   if (!prefix) return 0;
   const p = prefix.toLowerCase();
-  const k = key.toLowerCase();
+  const k = info.key.toLowerCase();
   if (k.startsWith(p)) return 0;
   if (k.includes(p)) return 1;
   const fp = asciiFold(p).toLowerCase();
   if (!fp) return undefined;
-  for (const w of [...words(title), ...authors.flatMap(words)]) if (w.startsWith(fp)) return 2;
+  info.words ??= [...words(info.title), ...info.families.flatMap(words)];
+  for (const w of info.words) if (w.startsWith(fp)) return 2;
   return undefined;
+}
+
+/** An entry's list data from its raw fields. */
+interface EntryInfo extends MatchInfo {
+  year: string;
+  journal: string;
+}
+const entryInfos = new WeakMap<BibEntry, EntryInfo>();
+function entryInfo(entry: BibEntry): EntryInfo {
+  let info = entryInfos.get(entry);
+  if (!info) {
+    const raw = entry.raw;
+    info = {
+      key: entry.key,
+      title: rawText(raw['title']),
+      families: rawFamilies(raw['author'] ?? raw['editor']),
+      year: (raw['year'] ?? raw['date'] ?? '').trim().slice(0, 4),
+      journal: rawText(raw['journal'] ?? raw['journaltitle'] ?? raw['booktitle']),
+    };
+    entryInfos.set(entry, info);
+  }
+  return info;
 }
 
 /** Up to six authors then "et al.". */
@@ -135,7 +168,8 @@ export function byline(authors: readonly string[], year: string | number | undef
 /** Lookup of a document's bibliography entries by DOI and (through bibFile.findEntry) by title and year. */
 export class EntryIndex {
   private readonly byDoi = new Map<string, BibliographyEntry>();
-  private readonly byYear = new Map<LoadedBibliography, Map<string, BibEntry[]>>();
+  /** Per bibliography: `year:titleKey` of the raw title → entries (candidates for findEntry's exact check). */
+  private readonly byTitle = new Map<LoadedBibliography, Map<string, BibEntry[]>>();
   private readonly byEntry = new Map<BibEntry, BibliographyEntry>();
   readonly keys = new Set<string>();
 
@@ -145,12 +179,13 @@ export class EntryIndex {
       if (doi && !this.byDoi.has(doi)) this.byDoi.set(doi, e);
       this.byEntry.set(e.entry, e);
       this.keys.add(e.entry.key.toLowerCase());
-      let years = this.byYear.get(e.bib);
-      if (!years) this.byYear.set(e.bib, (years = new Map<string, BibEntry[]>()));
-      const year = (e.entry.raw['year'] ?? e.entry.raw['date'] ?? '').trim().slice(0, 4);
-      let list = years.get(year);
-      if (!list) years.set(year, (list = []));
-      list.push(e.entry);
+      let titles = this.byTitle.get(e.bib);
+      if (!titles) this.byTitle.set(e.bib, (titles = new Map<string, BibEntry[]>()));
+      const info = entryInfo(e.entry);
+      const k = `${info.year}:${titleKey(info.title)}`;
+      const list = titles.get(k);
+      if (list) list.push(e.entry);
+      else titles.set(k, [e.entry]);
     }
   }
 
@@ -162,13 +197,13 @@ export class EntryIndex {
       if (hit) return hit;
     }
     const year = yearOf(paper);
-    if (year === undefined || !titleKey(paper.title ?? '')) return undefined;
-    for (const [bib, years] of this.byYear) {
-      const sameYear = years.get(String(year));
-      if (!sameYear) continue;
-      // findEntry over the entries of that year only (it scans every entry's DOI first).
-      const sub: BibFile = { ...bib.file, entries: sameYear };
-      const hit = findEntry(sub, paper);
+    const title = titleKey(paper.title ?? '');
+    if (year === undefined || !title) return undefined;
+    for (const [bib, titles] of this.byTitle) {
+      // Only entries whose raw title reads the same are checked exactly (findEntry decodes them with the library).
+      const candidates = titles.get(`${year}:${title}`);
+      if (!candidates) continue;
+      const hit = findEntry({ ...bib.file, entries: candidates }, paper);
       if (hit) return this.byEntry.get(hit);
     }
     return undefined;
@@ -199,11 +234,51 @@ export function predictKey(paper: CitePaper, taken: Set<string>, scheme: string)
 
 type ItemSource = { kind: 'entry'; entry: BibliographyEntry } | { kind: 'recent'; paper: CitePaper; key: string };
 
+/** A recent paper that is not in the bibliography, with the key it would get. */
+interface RecentCandidate extends MatchInfo {
+  paper: CitePaper;
+}
+
+/** The index and the recent candidates of the last request, reused while neither the .bib parses nor the recent list change. */
+interface Prepared {
+  files: readonly BibFile[];
+  index: EntryIndex;
+  recents?: { list: readonly CitePaper[]; scheme: string; candidates: RecentCandidate[] };
+}
+
+const sameFiles = (a: readonly BibFile[], b: readonly BibFile[]): boolean => a.length === b.length && a.every((f, i) => f === b[i]);
+
 export class CiteCompletion {
   /** What each item of the last lists stands for (resolve fills in the exact metadata). */
   private readonly sources = new WeakMap<vscode.CompletionItem, ItemSource>();
+  private prepared: Prepared | undefined;
 
   constructor(private readonly options: CiteAssistOptions) {}
+
+  /** The index of these entries (reused while every bibliography's parse is the same object). */
+  private indexFor(entries: readonly BibliographyEntry[]): Prepared {
+    const files: BibFile[] = [];
+    for (const e of entries) if (files[files.length - 1] !== e.bib.file && !files.includes(e.bib.file)) files.push(e.bib.file);
+    if (this.prepared && sameFiles(this.prepared.files, files)) return this.prepared;
+    this.prepared = { files, index: new EntryIndex(entries) };
+    return this.prepared;
+  }
+
+  /** Recent papers not in the bibliography, each with its predicted key (reused while nothing changed). */
+  private recentCandidates(prepared: Prepared, scheme: string): RecentCandidate[] {
+    const list = this.options.recentPapers.list();
+    const cached = prepared.recents;
+    if (cached && cached.list === list && cached.scheme === scheme) return cached.candidates;
+    const taken = new Set(prepared.index.keys);
+    const candidates: RecentCandidate[] = [];
+    for (const paper of list) {
+      if (prepared.index.find(paper)) continue;
+      const key = predictKey(paper, taken, scheme);
+      candidates.push({ paper, key, title: (paper.title ?? '').replace(/\s+/gu, ' ').trim(), families: paper.authors ?? [] });
+    }
+    prepared.recents = { list, scheme, candidates };
+    return candidates;
+  }
 
   async provide(document: vscode.TextDocument, position: vscode.Position, token: vscode.CancellationToken): Promise<vscode.CompletionList | undefined> {
     const flavour = flavourOf(document.languageId, document.fileName);
@@ -218,53 +293,49 @@ export class CiteCompletion {
     await loadBibtexLibrary();
     const entries = await this.options.bibliographies.entries(document);
     if (token.isCancellationRequested) return undefined;
-    const index = new EntryIndex(entries);
-    const ranked: { rank: number; item: vscode.CompletionItem }[] = [];
+    const prepared = this.indexFor(entries);
 
+    // Rank first, build items only for what is kept: entries (bibliography order within a rank), then recent papers.
+    const entryHits: { rank: number; e: BibliographyEntry; info: EntryInfo }[] = [];
     for (const e of entries) {
-      const raw = e.entry.raw;
-      const title = rawText(raw['title']);
-      const authors = rawFamilies(raw['author'] ?? raw['editor']);
-      const rank = matchRank(ctx.prefix, e.entry.key, title, authors);
-      if (rank === undefined) continue;
-      const item = new vscode.CompletionItem({ label: e.entry.key, description: title }, vscode.CompletionItemKind.Reference);
-      item.detail = title;
-      item.documentation = byline(authors, (raw['year'] ?? raw['date'] ?? '').slice(0, 4), rawText(raw['journal'] ?? raw['journaltitle'] ?? raw['booktitle']));
-      this.finish(item, e.entry.key, ctx.prefix, range);
+      const info = entryInfo(e.entry);
+      const rank = matchRank(ctx.prefix, info);
+      if (rank !== undefined) entryHits.push({ rank, e, info });
+    }
+    entryHits.sort((a, b) => a.rank - b.rank);
+    const recentHits: { rank: number; c: RecentCandidate }[] = [];
+    for (const c of this.recentCandidates(prepared, citationSettings(document.uri).keyScheme)) {
+      const rank = matchRank(ctx.prefix, c);
+      if (rank !== undefined) recentHits.push({ rank, c });
+    }
+    recentHits.sort((a, b) => a.rank - b.rank);
+
+    const ranked: { rank: number; item: vscode.CompletionItem }[] = [];
+    for (const { rank, e, info } of entryHits.slice(0, MAX_ENTRY_ITEMS)) {
+      const item = new vscode.CompletionItem({ label: info.key, description: info.title }, vscode.CompletionItemKind.Reference);
+      item.detail = info.title;
+      item.documentation = byline(info.families, info.year, info.journal);
+      this.finish(item, info.key, ctx.prefix, range);
       this.sources.set(item, { kind: 'entry', entry: e });
       ranked.push({ rank: rank * 2, item });
     }
-
-    const recents = this.options.recentPapers.list();
-    if (recents.length) {
-      const scheme = citationSettings(document.uri).keyScheme;
-      const taken = new Set(index.keys);
-      for (const paper of recents) {
-        if (token.isCancellationRequested) return undefined;
-        if (index.find(paper)) continue;
-        const key = predictKey(paper, taken, scheme);
-        const title = (paper.title ?? '').replace(/\s+/gu, ' ').trim();
-        const authors = paper.authors ?? [];
-        const rank = matchRank(ctx.prefix, key, title, authors);
-        if (rank === undefined) continue;
-        const item = new vscode.CompletionItem(
-          { label: key, detail: ` ${vscode.l10n.t('(not in bibliography — adds it)')}`, description: title },
-          vscode.CompletionItemKind.Value,
-        );
-        item.detail = title;
-        item.documentation = `${byline(authors, yearOf(paper), paper.journal_name)}\n\n${vscode.l10n.t('Not in the bibliography yet: accepting adds its entry.')}`;
-        this.finish(item, key, ctx.prefix, range);
-        const args: AddToBibliographyArgs = { uri: document.uri.toString(), line: range.start.line, character: range.start.character, key, paper };
-        item.command = { command: Commands.addToBibliography, title: vscode.l10n.t('Add to Bibliography'), arguments: [args] };
-        this.sources.set(item, { kind: 'recent', paper, key });
-        ranked.push({ rank: rank * 2 + 1, item });
-      }
+    const marker = ` ${vscode.l10n.t('(not in bibliography — adds it)')}`;
+    for (const { rank, c } of recentHits.slice(0, MAX_RECENT_ITEMS)) {
+      const { paper, key } = c;
+      const item = new vscode.CompletionItem({ label: key, detail: marker, description: c.title }, vscode.CompletionItemKind.Value);
+      item.detail = c.title;
+      item.documentation = `${byline(c.families, yearOf(paper), paper.journal_name)}\n\n${vscode.l10n.t('Not in the bibliography yet: accepting adds its entry.')}`;
+      this.finish(item, key, ctx.prefix, range);
+      const args: AddToBibliographyArgs = { uri: document.uri.toString(), line: range.start.line, character: range.start.character, key, paper };
+      item.command = { command: Commands.addToBibliography, title: vscode.l10n.t('Add to Bibliography'), arguments: [args] };
+      this.sources.set(item, { kind: 'recent', paper, key });
+      ranked.push({ rank: rank * 2 + 1, item });
     }
 
-    // Stable sort: rank, then the order of the bibliography / of recency.
+    // Stable sort: rank (entries before recent papers at the same rank), then bibliography / recency order.
     ranked.sort((a, b) => a.rank - b.rank);
-    const items = ranked.slice(0, MAX_ITEMS).map((r, i) => {
-      r.item.sortText = `${String(i).padStart(5, '0')}`;
+    const items = ranked.map((r, i) => {
+      r.item.sortText = String(i).padStart(5, '0');
       return r.item;
     });
     return new vscode.CompletionList(items, true);

@@ -10,7 +10,7 @@ import type { CitePaper } from '../../src/citations/types';
 import { registerCiteProviders, type CoreAccess } from '../../src/citeProviders';
 import type { Core } from '../../src/core/types';
 import { Commands, Settings } from '../../src/ids';
-import { api, setUserSettings } from './support';
+import { api, eventually, setUserSettings, sleep } from './support';
 
 interface CoreWithCitations {
   bibliographies: { clearCache(): void };
@@ -277,6 +277,26 @@ export function citeAssistSuite(): void {
       const again = (await complete(doc, positionOf(doc, 'tanaka2022caffeine]', 3))).filter((i) => labelOf(i) === 'tanaka2022caffeine');
       assert.equal(again.length, 1);
       assert.equal(again[0]!.command, undefined);
+    });
+
+    test('accepting in the real suggest widget (typed `[@tan`, Enter) inserts the key and writes the entry', async () => {
+      const dir = await folder();
+      const { doc, at } = await openDoc(vscode.Uri.joinPath(dir, 'draft.md'), '---\nbibliography: refs.bib\n---\n\nSleep [@tan|] matters.\n');
+      const editor = await vscode.window.showTextDocument(doc, { preview: false });
+      editor.selection = new vscode.Selection(at, at);
+      const bibUri = vscode.Uri.joinPath(dir, 'refs.bib');
+      const bibHas = async (): Promise<boolean> => (await vscode.workspace.openTextDocument(bibUri)).getText().includes('@article{tanaka2022caffeine,');
+      // The widget opens asynchronously and our provider answers after the core has read the .bib: retry the pair.
+      for (let i = 0; i < 20 && !doc.lineAt(4).text.includes('tanaka2022caffeine'); i++) {
+        await vscode.commands.executeCommand('editor.action.triggerSuggest');
+        await sleep(300);
+        await vscode.commands.executeCommand('acceptSelectedSuggestion');
+        await sleep(100);
+      }
+      assert.equal(doc.lineAt(4).text, 'Sleep [@tanaka2022caffeine] matters.');
+      await eventually(bibHas, 'the accepted paper\'s entry is in refs.bib');
+      await doc.save();
+      await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
     });
 
     test('when the bibliography took the predicted key meanwhile, the inserted key is replaced by the key written', async () => {
