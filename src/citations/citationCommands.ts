@@ -22,6 +22,7 @@ import type { Logger } from '../state/logger';
 import { Disposable } from '../util/disposable';
 import type { ResultNode } from '../views/resultsTree';
 import { citationSettings, type Bibliographies } from './bibliography';
+import { declarationEdit, relativePath } from './declare';
 import { CitationError, type Inserter } from './insert';
 import { citePaperOf } from './recentPapers';
 import type { CitePaper, LoadedBibliography, RecentPapers } from './types';
@@ -125,6 +126,8 @@ export class CitationCommands extends Disposable {
   /** The Quick Pick on screen (tests drive it). */
   active: vscode.QuickPick<CitePickItem> | undefined;
   private lastEditor: vscode.TextEditor | undefined;
+  /** Documents already offered to declare their bibliography this session. */
+  private readonly offered = new Set<string>();
 
   constructor(private readonly deps: CitationCommandsDeps) {
     super();
@@ -200,7 +203,35 @@ export class CitationCommands extends Disposable {
           ? vscode.l10n.t('Cited {0}; {1} entry(ies) added to {2}.', keys.join(', '), last.added, bibName ?? '')
           : vscode.l10n.t('Cited {0} (already in {1}).', keys.join(', '), bibName ?? '');
     vscode.window.setStatusBarMessage(message, 6000);
+    if (last?.bib && (last.source === 'default' || last.source === 'chosen')) this.offerDeclaration(editor.document, last.bib);
     return { done: true, keys, bib: last?.bib, added: last?.added ?? 0, message };
+  }
+
+  /**
+   * The document declares no bibliography, so LaTeX/Pandoc/Typst would not read the one we wrote to: offered once
+   * per document and session (a notification; nothing is changed unless the writer accepts).
+   */
+  private offerDeclaration(document: vscode.TextDocument, bib: vscode.Uri): void {
+    const id = document.uri.toString();
+    if (this.offered.has(id) || document.isUntitled) return;
+    this.offered.add(id);
+    const declare = vscode.l10n.t('Declare It');
+    void vscode.window
+      .showInformationMessage(
+        vscode.l10n.t('{0} does not declare {1}, so its citations will not resolve when it is built. Declare it in the document?', vscode.workspace.asRelativePath(document.uri), vscode.workspace.asRelativePath(bib)),
+        declare,
+      )
+      .then((choice) => (choice === declare ? this.declare(document, bib) : undefined));
+  }
+
+  /** Adds the bibliography's declaration to the document (one WorkspaceEdit). */
+  async declare(document: vscode.TextDocument, bib: vscode.Uri): Promise<boolean> {
+    const rel = relativePath(vscode.Uri.joinPath(document.uri, '..').path, bib.path);
+    const e = declarationEdit(document.getText(), flavourOf(document.languageId, document.fileName), rel);
+    if (!e) return false;
+    const edit = new vscode.WorkspaceEdit();
+    edit.replace(document.uri, new vscode.Range(document.positionAt(e.offset), document.positionAt(e.offset + e.length)), e.text);
+    return vscode.workspace.applyEdit(edit);
   }
 
   async copyBibtex(...args: unknown[]): Promise<CitationCommandResult> {

@@ -16,13 +16,14 @@ import { formatReference } from '../cite/reference';
 import { citationAt, flavourOf, insertCitation, type CiteFlavour } from '../cite/syntax';
 import { applyEdits, type TextEdit } from '../cite/edit';
 import { citationSettings } from './bibliography';
-import type { BibliographyService, CitationInserter, CitePaper, InsertOptions, LoadedBibliography, RecentPapers } from './types';
+import type { BibliographyService, CitationInserter, CitePaper, InsertOptions, LoadedBibliography, RecentPapers, ResolvedBibliography } from './types';
 
 /** What the last insert did (tests and the commands' return values). */
 export interface InsertOutcome {
   keys: string[];
-  /** The bibliography written to (absent for 'plain' documents). */
+  /** The bibliography written to (absent for 'plain' documents), and how it was found. */
   bib?: vscode.Uri;
+  source?: ResolvedBibliography['source'];
   /** Entries added to it (the others were already there). */
   added: number;
   /** The text inserted in the document (for an extended citation: what was added to it). */
@@ -88,7 +89,7 @@ export class Inserter implements CitationInserter {
         throw new CitationError(vscode.l10n.t('The document kept changing while the citation was prepared; nothing was inserted. Try again.'));
       }
       if (edit.size === 0) {
-        this.last = { keys, bib: bib?.uri, added: 0, inserted: '', extended: cite.extended };
+        this.last = { keys, bib: bib?.uri, source: target?.source, added: 0, inserted: '', extended: cite.extended };
         return flavour === 'plain' ? [] : keys;
       }
       const ok = await vscode.workspace.applyEdit(edit);
@@ -108,7 +109,7 @@ export class Inserter implements CitationInserter {
         const end = document.positionAt(cite.cursor);
         editor.selection = new vscode.Selection(end, end);
       }
-      this.last = { keys, bib: bib?.uri, added, inserted: cite.edit.text, extended: cite.extended };
+      this.last = { keys, bib: bib?.uri, source: target?.source, added, inserted: cite.edit.text, extended: cite.extended };
       return flavour === 'plain' ? [] : keys;
     }
   }

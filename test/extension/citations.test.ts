@@ -17,7 +17,7 @@ interface CoreWithCitations {
   bibliographies: { pick: (d: vscode.TextDocument) => Promise<vscode.Uri | undefined>; clearCache(): void };
   citations: { askLocator: () => Thenable<string | undefined> };
   recentPapers: { remember(p: readonly CitePaper[]): void; list(): readonly CitePaper[]; clear(): void };
-  citationCommands: { active: vscode.QuickPick<CitePickItem> | undefined };
+  citationCommands: { active: vscode.QuickPick<CitePickItem> | undefined; declare(d: vscode.TextDocument, bib: vscode.Uri): Promise<boolean> };
 }
 
 const run = <T>(id: string, ...args: unknown[]): Thenable<T | undefined> => vscode.commands.executeCommand<T>(id, ...args);
@@ -237,6 +237,9 @@ export function citationsSuite(): void {
       assert.equal(r.bib?.toString(), def.toString());
       assert.equal(entryCount(await bibText(def)), before + 1);
       assert.match(editor.document.getText(), /\[@garcia2022dna\]/u);
+      // "Declare It" (offered in a notification): front matter with the path relative to the document.
+      assert.equal(await (await core()).citationCommands.declare(editor.document, def), true);
+      assert.match(editor.document.getText(), /^---\nbibliography: \.\.\/default-references\.bib\n---\n\nNothing declared \[@garcia2022dna\]/u);
 
       const undo = await setUserSettings({ [Settings.citationsDefaultBibliography]: '' });
       const c = await core();
