@@ -51,6 +51,8 @@ export const Commands = {
   copyBibtex: 'researchDesk.copyBibtex',
   copyReference: 'researchDesk.copyReference',
   tidyBibliography: 'researchDesk.tidyBibliography',
+  // Citations (issue 6, CITE-ANSWER helper): the answer shown, into the last active editor with its citations
+  insertAnswer: 'researchDesk.insertAnswer',
 } as const;
 export type CommandId = (typeof Commands)[keyof typeof Commands];
 
@@ -93,6 +95,8 @@ export const Settings = {
   citationsKeyScheme: 'researchDesk.citations.keyScheme',
   /** Citations: which capitals of a title are braced (acronyms | all | none). */
   citationsTitleProtection: 'researchDesk.citations.titleProtection',
+  /** Citations: Insert Answer puts an answer's quotes in footnotes (Pandoc documents). */
+  citationsQuotesAsFootnotes: 'researchDesk.citations.quotesAsFootnotes',
 } as const;
 
 /** Settings that decide where the key is sent: read from user settings only. */

@@ -25,6 +25,7 @@ import { UsageMenu } from '../usage/usageMenu';
 import { Disposable } from '../util/disposable';
 import { Bibliographies } from '../citations/bibliography';
 import { CitationCommands } from '../citations/citationCommands';
+import { AnswerCitations } from '../citations/insertAnswer';
 import { Inserter } from '../citations/insert';
 import { CiteCompletion } from '../citations/completion';
 import { CiteHover } from '../citations/hover';
@@ -67,6 +68,8 @@ class CoreImpl extends Disposable implements Core {
   readonly citeHover: CiteHover;
   /** Citations (issue 6, CITE-CORE): the commands; `targetEditor()` is the editor citations go to, `active` the Quick Pick. */
   readonly citationCommands: CitationCommands;
+  /** Citations (issue 6, CITE-ANSWER): the answer view's citation actions and Insert Answer (`last` for tests). */
+  readonly answerCitations: AnswerCitations;
 
   constructor(private readonly services: CoreServices) {
     super();
@@ -114,6 +117,7 @@ class CoreImpl extends Disposable implements Core {
     );
     this.answers = this.register(
       new AnswerPanels({
+        citations: () => this.answerCitations,
         watcher: () => this.threadWatcher,
         extensionUri: services.context.extensionUri,
         client: () => clients.get().client,
@@ -174,6 +178,14 @@ class CoreImpl extends Disposable implements Core {
         log,
       }),
     );
+    this.answerCitations = new AnswerCitations({
+      bibliographies: this.bibliographies,
+      recent: this.recentPapers,
+      shown: (threadId) => this.answers.shown(threadId),
+      getThread: (threadId) => clients.get().client.getThread(threadId),
+      targetEditor: () => this.citationCommands.targetEditor(),
+      log,
+    });
     const papers = this.register(new PaperCommands(services.results, log, (title) => search.searchPapers(title)));
     this.handlers = {
       [Commands.setApiKey]: () => keyCommands.setApiKey(),
@@ -211,6 +223,7 @@ class CoreImpl extends Disposable implements Core {
       [Commands.copyBibtex]: (...args) => this.citationCommands.copyBibtex(...args),
       [Commands.copyReference]: (...args) => this.citationCommands.copyReference(...args),
       [Commands.tidyBibliography]: (arg) => this.citationCommands.tidyBibliography(arg),
+      [Commands.insertAnswer]: (arg) => this.answerCitations.insertAnswer(arg),
       [Commands.exportAnswer]: (arg) => this.answers.exportMarkdown(typeof arg === 'string' ? arg : undefined),
       [Commands.addToBibliography]: (arg) => this.citeCompletion.addToBibliography(arg),
     };

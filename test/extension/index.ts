@@ -18,6 +18,7 @@ import { contributionsSuite } from './contributions.test';
 import { emulatorSuite } from './emulator.test';
 import { errorsSuite } from './errors.test';
 import { filtersSuite } from './filters.test';
+import { insertAnswerSuite } from './insertAnswer.test';
 import { keysSuite } from './keys.test';
 import { searchSuite } from './search.test';
 import { settingsSuite } from './settings.test';
@@ -53,6 +54,7 @@ export function run(): Promise<void> {
   answerSuite();
   citationsSuite();
   citeAssistSuite();
+  insertAnswerSuite();
 
   const counts: Counts = { passed: 0, failed: 0, pending: 0, failures: [] };
   return new Promise<void>((resolve, reject) => {

@@ -1,0 +1,213 @@
+/**
+ * The answer view's side of citations (issue 6, CITE-ANSWER).
+ *
+ * - Per-reference actions: Insert Citation / Copy BibTeX / Copy Reference run the citation commands with the
+ *   reference as a CitePaper (the full search metadata when the paper was seen in the results, else what the
+ *   citation carries: title, year, journal, https URL, authors). Insert Citation goes to the last active text
+ *   editor (the commands' `targetEditor()`), never the webview.
+ * - An answer's references become recent papers when it is shown (completion and the Quick Pick offer them).
+ * - Insert Answer: the interaction shown, at the cursor of the last active text editor, its `[n.m]`/`[n]` markers
+ *   turned into the document's citations (src/cite/answer.ts), every cited paper added to the bibliography, all in
+ *   one WorkspaceEdit (one Undo in the document). Per flavour:
+ *     pandoc (md, qmd, Rmd)  the Markdown as is; quotes as footnotes when `researchDesk.citations.quotesAsFootnotes`;
+ *     latex / typst          the Markdown written in the document's markup (src/cite/markup.ts; every special
+ *                            character escaped); quotes are not inserted (the setting is Pandoc only);
+ *     plain                  APA in-text citations "(Smith et al., 2020)" and an APA reference list after the
+ *                            answer; no bibliography file is written.
+ *   Markers without a matching citation stay as written and are reported.
+ */
+import * as vscode from 'vscode';
+import type { AnswerCitationActions, ShownAnswer } from '../answer/answerPanel';
+import type { CiteAction } from '../answer/messages';
+import { isThreadId } from '../answer/messages';
+import type { Citation, Thread } from '../api/index';
+import { convertAnswer } from '../cite/answer';
+import { answerMarkup, citePlaceholder } from '../cite/markup';
+import { formatReference, inTextCitation } from '../cite/reference';
+import { flavourOf, formatCitation, type CiteFlavour } from '../cite/syntax';
+import { Commands, Settings } from '../ids';
+import { indexCitations, type ReferenceEntry } from '../render/references';
+import type { LogSink } from '../state/logger';
+import { citationSettings } from './bibliography';
+import type { BibliographyService, CitePaper, RecentPapers } from './types';
+
+export interface AnswerCitationsDeps {
+  bibliographies: BibliographyService;
+  recent: RecentPapers;
+  /** What an answer panel shows (AnswerPanels.shown). */
+  shown: (threadId?: string) => ShownAnswer | undefined;
+  /** The thread from the service when no panel shows it (Insert Answer from the command with a thread id). */
+  getThread: (threadId: string) => Promise<Thread>;
+  /** The text editor citations go to: the active one, else the last active (CitationCommands.targetEditor). */
+  targetEditor: () => Promise<vscode.TextEditor | undefined>;
+  log: LogSink;
+}
+
+/** What Insert Answer did (the command's return value; tests read it). */
+export interface InsertAnswerResult {
+  done: boolean;
+  message?: string;
+  /** Keys cited, in order of first use. */
+  keys?: string[];
+  /** Markers left as written ("4", "1.9"). */
+  unresolved?: string[];
+  /** The bibliography written to (absent for plain documents or an answer without citations). */
+  bibliography?: vscode.Uri;
+  /** The text inserted. */
+  text?: string;
+  flavour?: CiteFlavour;
+}
+
+const COMMAND_OF: Record<CiteAction, string> = {
+  insertCitation: Commands.insertCitation,
+  copyBibtex: Commands.copyBibtex,
+  copyReference: Commands.copyReference,
+};
+
+/** The paper behind a reference of an answer: the search's metadata when known, else the citation's. */
+export function citePaperOfReference(ref: ReferenceEntry, recent?: RecentPapers): CitePaper {
+  const known = ref.paperId ? recent?.byId(ref.paperId) : undefined;
+  if (known) return known;
+  const paper: CitePaper = { title: ref.title ?? null, publish_year: ref.year ?? null, journal_name: ref.journal ?? null, url: ref.url ?? null };
+  if (ref.paperId) paper.id = ref.paperId;
+  if (ref.authors.length) paper.authors = [...ref.authors];
+  return paper;
+}
+
+export class AnswerCitations implements AnswerCitationActions {
+  /** The outcome of the last Insert Answer (tests). */
+  last: InsertAnswerResult | undefined;
+
+  constructor(private readonly deps: AnswerCitationsDeps) {}
+
+  shown(references: readonly ReferenceEntry[]): void {
+    // Most recent first: the answer's first reference ends up on top. A paper already known from a search keeps its
+    // full metadata (it is only moved up).
+    this.deps.recent.remember(references.map((r) => citePaperOfReference(r, this.deps.recent)));
+  }
+
+  async run(action: CiteAction, reference: ReferenceEntry): Promise<void> {
+    await vscode.commands.executeCommand(COMMAND_OF[action], citePaperOfReference(reference, this.deps.recent));
+  }
+
+  private fail(message: string, level: 'info' | 'warning' | 'error' = 'warning'): InsertAnswerResult {
+    void (level === 'error' ? vscode.window.showErrorMessage(message) : level === 'info' ? vscode.window.showInformationMessage(message) : vscode.window.showWarningMessage(message));
+    return (this.last = { done: false, message });
+  }
+
+  /** Insert Answer (button of the answer view; command researchDesk.insertAnswer with an optional thread id). */
+  async insertAnswer(threadIdArg?: unknown): Promise<InsertAnswerResult> {
+    const threadId = isThreadId(threadIdArg) ? threadIdArg : undefined;
+    let shown = this.deps.shown(threadId);
+    if (!shown && threadId) {
+      const thread = await this.deps.getThread(threadId);
+      const interaction = thread.interactions[thread.interactions.length - 1];
+      shown = { thread, interaction, references: indexCitations(interaction?.citations, '').references };
+    }
+    if (!shown) return this.fail(vscode.l10n.t('Open an answer first, then insert it.'), 'info');
+    const interaction = shown.interaction;
+    const response = typeof interaction?.response === 'string' ? interaction.response : '';
+    if (!response.trim()) return this.fail(vscode.l10n.t('This answer has no text yet; insert it when the agent is done.'), 'info');
+    const editor = await this.deps.targetEditor();
+    if (!editor) return this.fail(vscode.l10n.t('Open the document to write the answer into (a text editor) first, then run Insert Answer.'));
+    const document = editor.document;
+    if (vscode.workspace.fs.isWritableFileSystem(document.uri.scheme) === false)
+      return this.fail(vscode.l10n.t('This document is read-only: open a document you can edit to insert the answer.'), 'error');
+    const flavour = flavourOf(document.languageId, document.fileName);
+    const settings = citationSettings(document.uri);
+    const footnotes = vscode.workspace.getConfiguration(undefined, document.uri).get<boolean>(Settings.citationsQuotesAsFootnotes, false) === true;
+    const newline = document.eol === vscode.EndOfLine.CRLF ? '\r\n' : '\n';
+
+    // Citations keyed by number: a citation without paper_id still resolves (convertAnswer maps paper_id → key).
+    const refByN = new Map(shown.references.map((r) => [r.n, r]));
+    const citations: Citation[] = (interaction?.citations ?? []).filter((c) => refByN.has(c.n)).map((c) => ({ ...c, paper_id: `#${c.n}` }));
+    const idOf = (n: number): string => `#${n}`;
+    // Which papers the text cites, in order of first use (a dry run with every citation resolvable).
+    const probe = convertAnswer(response, citations, { flavour: 'plain', keys: new Map(citations.map((c) => [idOf(c.n), idOf(c.n)])) });
+    const citedNs = probe.keys.map((k) => Number(k.slice(1)));
+    const papers = citedNs.map((n) => citePaperOfReference(refByN.get(n)!, this.deps.recent));
+
+    const edit = new vscode.WorkspaceEdit();
+    const keyOfN = new Map<number, string>();
+    let bibliography: vscode.Uri | undefined;
+    if (flavour !== 'plain' && papers.length) {
+      const target = await this.deps.bibliographies.target(document);
+      if (!target) return (this.last = { done: false, message: 'cancelled' });
+      const bib = await this.deps.bibliographies.load(target);
+      const keys = await this.deps.bibliographies.addEntries(edit, bib, papers);
+      citedNs.forEach((n, i) => {
+        const key = keys[i];
+        if (key) keyOfN.set(n, key);
+      });
+      bibliography = bib.uri;
+    } else {
+      for (const n of citedNs) keyOfN.set(n, idOf(n));
+    }
+    const keys = new Map([...keyOfN].map(([n, k]) => [idOf(n), k]));
+    const keysOf = (cs: readonly Citation[]): string[] => [...new Set(cs.map((c) => keys.get(c.paper_id ?? '')).filter((k): k is string => k !== undefined))];
+
+    let text: string;
+    let converted;
+    if (flavour === 'pandoc') {
+      converted = convertAnswer(response, citations, { flavour, keys, footnotes, newline });
+      text = converted.text;
+    } else if (flavour === 'latex' || flavour === 'typst') {
+      const groups: string[][] = [];
+      converted = convertAnswer(response, citations, {
+        flavour: 'plain',
+        keys,
+        plain: (cs) => {
+          groups.push(keysOf(cs));
+          return citePlaceholder(groups.length - 1);
+        },
+      });
+      text = answerMarkup(converted.text, flavour, { cite: (i) => formatCitation(flavour, groups[i] ?? [], { latexCommand: settings.latexCommand }), newline });
+    } else {
+      const paperOfN = (n: number): CitePaper => citePaperOfReference(refByN.get(n)!, this.deps.recent);
+      converted = convertAnswer(response, citations, {
+        flavour: 'plain',
+        keys,
+        plain: (cs) => `(${cs.map((c) => inTextCitation(paperOfN(c.n)).slice(1, -1)).join('; ')})`,
+      });
+      text = converted.text.replace(/\s+$/u, '');
+      if (citedNs.length) {
+        const list = citedNs.map((n) => formatReference(paperOfN(n), 'text')).sort((a, b) => a.localeCompare(b));
+        text += `${newline}${newline}${vscode.l10n.t('References')}${newline}${newline}${list.join(newline)}`;
+      }
+      text = text.replace(/\r?\n/gu, newline);
+    }
+    const cited = converted.keys.filter((k) => [...keyOfN.values()].includes(k));
+
+    // Where: the selection (replaced, like a paste); a paragraph of its own when the line has text around it.
+    const selection = editor.selection;
+    const line = document.lineAt(selection.start.line).text;
+    const before = line.slice(0, selection.start.character);
+    const after = document.lineAt(selection.end.line).text.slice(selection.end.character);
+    const body = text.replace(/\s+$/u, '');
+    const inserted = `${before.trim() ? newline + newline : ''}${body}${newline}${after.trim() ? newline : ''}`;
+    edit.replace(document.uri, selection, inserted);
+    const openBib = (): vscode.TextDocument | undefined => (bibliography ? vscode.workspace.textDocuments.find((d) => d.uri.toString() === bibliography.toString()) : undefined);
+    const bibWasDirty = openBib()?.isDirty === true;
+    if (!(await vscode.workspace.applyEdit(edit)))
+      return this.fail(vscode.l10n.t('The answer could not be written into {0} (read-only or changed meanwhile); nothing was changed.', vscode.workspace.asRelativePath(document.uri)), 'error');
+
+    // As Insert Citation does: the .bib is saved (a LaTeX or Pandoc run reads the file), unless the writer had unsaved
+    // changes in it. Undo in the document still reverts the entries while the buffer is open.
+    const bibDoc = openBib();
+    if (bibDoc?.isDirty && !bibWasDirty && !(await bibDoc.save())) this.deps.log.warn(`Insert Answer: ${vscode.workspace.asRelativePath(bibDoc.uri)} was not saved.`);
+    const where = bibliography ? vscode.workspace.asRelativePath(bibliography) : '';
+    const done = citedNs.length
+      ? bibliography
+        ? vscode.l10n.t('Answer inserted with {0} cited papers; their entries are in {1}.', citedNs.length, where)
+        : vscode.l10n.t('Answer inserted with {0} cited papers.', citedNs.length)
+      : vscode.l10n.t('Answer inserted.');
+    void vscode.window.setStatusBarMessage(done, 5000);
+    const unresolved = [...new Set([...probe.unresolved, ...converted.unresolved])];
+    if (unresolved.length) {
+      const list = unresolved.map((m) => `[${m}]`).join(', ');
+      this.deps.log.warn(`Insert Answer: markers without a matching citation left as written: ${list}`);
+      void vscode.window.showWarningMessage(vscode.l10n.t('Answer inserted; these markers have no matching citation and were left as written: {0}', list));
+    }
+    return (this.last = { done: true, message: done, keys: flavour === 'plain' ? [] : cited, unresolved, bibliography, text: inserted, flavour });
+  }
+}

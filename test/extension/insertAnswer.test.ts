@@ -1,0 +1,292 @@
+/**
+ * The answer view's citations in the real VS Code (issue 6, CITE-ANSWER): an emulator thread's answer is shown, then
+ * Insert Answer (the view's button message) writes it into .md / .tex / .typ / .txt documents of the test workspace
+ * with the markers turned into the document's citations and every cited paper in the bibliography (keys in the text
+ * = keys in the .bib), quotes as footnotes (setting), Undo; the per-reference buttons (Insert Citation, Copy BibTeX,
+ * Copy Reference) and their validation; no editor → a clear message and nothing written.
+ */
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { AnswerPanels } from '../../src/answer/answerPanel';
+import type { AnswerCitations } from '../../src/citations/insertAnswer';
+import type { CitePaper } from '../../src/citations/types';
+import { parseBibFile } from '../../src/cite/bibFile';
+import { Settings } from '../../src/ids';
+import { api, control, emulatorUrl, eventually, setUserSettings, useEmulatorSettings } from './support';
+
+interface CoreForAnswers {
+  answers: AnswerPanels;
+  answerCitations: AnswerCitations;
+  recentPapers: { remember(p: readonly CitePaper[]): void };
+  bibliographies: { clearCache(): void };
+}
+
+async function core(): Promise<CoreForAnswers> {
+  return (await api()).core() as unknown as CoreForAnswers;
+}
+
+let counter = 0;
+async function freshKey(): Promise<string> {
+  const key = await control<string>('provisionKey', { plan: 'pro', label: `insert-answer-test-${Date.now()}-${++counter}` });
+  await (await api()).keys.set(key, new URL(await emulatorUrl()).origin);
+  return key;
+}
+
+/** A finished thread created over plain HTTP (what Ask the Research Agent does). */
+async function finishedThread(key: string, message: string): Promise<string> {
+  const res = await fetch(`${await emulatorUrl()}/v1/threads`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-key': key },
+    body: JSON.stringify({ input_message: message, mode: 'pro' }),
+  });
+  assert.equal(res.status, 200, await res.clone().text());
+  const { thread_id } = (await res.json()) as { thread_id: string };
+  await control('completeRuns');
+  return thread_id;
+}
+
+let dirCounter = 0;
+function freshDir(): vscode.Uri {
+  const f = vscode.workspace.workspaceFolders?.[0];
+  if (!f) throw new Error('The extension-host run opens a workspace folder (RESEARCH_DESK_WORKSPACE).');
+  return vscode.Uri.joinPath(f.uri, 'answer-cite-tests', `t${Date.now()}-${++dirCounter}`);
+}
+
+async function write(uri: vscode.Uri, text: string): Promise<void> {
+  await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
+}
+
+async function readDisk(uri: vscode.Uri): Promise<string | undefined> {
+  try {
+    return new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Writes a document, opens it and puts the cursor at `|` (removed from the text). */
+async function openDoc(uri: vscode.Uri, textWithCursor: string): Promise<vscode.TextEditor> {
+  const at = textWithCursor.indexOf('|');
+  await write(uri, textWithCursor.replace('|', ''));
+  const doc = await vscode.workspace.openTextDocument(uri);
+  const editor = await vscode.window.showTextDocument(doc, { preview: false });
+  const pos = doc.positionAt(at);
+  editor.selection = new vscode.Selection(pos, pos);
+  return editor;
+}
+
+/** Keys of a .bib text. */
+const bibKeys = (text: string | undefined): string[] => parseBibFile(text ?? '').entries.map((e) => e.key);
+
+/** Keys of a .bib now: its open buffer, else the disk (the save after an edit lands a moment later). */
+async function keysNow(bib: vscode.Uri): Promise<string[]> {
+  return bibKeys(vscode.workspace.textDocuments.find((d) => d.uri.toString() === bib.toString())?.getText() ?? (await readDisk(bib)));
+}
+
+export function insertAnswerSuite(): void {
+  suite('Insert Answer and the answer view citation actions', function () {
+    this.timeout(60_000);
+    let restore: (() => Promise<void>) | undefined;
+    let restoreSettings: (() => Promise<void>) | undefined;
+    let threadId = '';
+    let c: CoreForAnswers;
+
+    suiteSetup(async () => {
+      restore = (await useEmulatorSettings()).restore;
+      restoreSettings = await setUserSettings({
+        [Settings.citationsLatexCommand]: undefined,
+        [Settings.citationsQuotesAsFootnotes]: undefined,
+        [Settings.citationsDefaultBibliography]: 'answer-cite-tests/default.bib',
+      });
+      c = await core();
+      c.bibliographies.clearCache();
+      threadId = await finishedThread(await freshKey(), 'Does creatine supplementation improve memory in older adults?');
+    });
+    suiteTeardown(async () => {
+      await vscode.commands.executeCommand('workbench.action.files.saveAll');
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      await restoreSettings?.();
+      await restore?.();
+    });
+
+    /** Shows the answer beside the editor (the editor stays the last active one), then presses Insert Answer. */
+    async function insertAnswer(): Promise<NonNullable<AnswerCitations['last']>> {
+      await c.answers.show(threadId, { preserveFocus: true });
+      c.answerCitations.last = undefined;
+      await c.answers.receive(threadId, { type: 'insertAnswer' });
+      const r = c.answerCitations.last;
+      assert.ok(r, 'Insert Answer ran');
+      return r;
+    }
+
+    test('the answer view renders Insert Citation / Copy BibTeX / Copy Reference per reference and an Insert Answer button; bad messages are refused', async () => {
+      await c.answers.show(threadId);
+      const html = c.answers.inspect(threadId)?.html ?? '';
+      const refs = [...html.matchAll(/<li id="cite-(\d+)" class="reference"/g)].length;
+      assert.ok(refs > 0, 'references rendered');
+      for (const action of ['insertCitation', 'copyBibtex', 'copyReference'])
+        assert.equal([...html.matchAll(new RegExp(`data-action="${action}" data-n="\\d+"`, 'g'))].length, refs, `${action} on every reference`);
+      assert.match(html, /<button type="button" id="insert-answer"[^>]*>Insert Answer<\/button>/);
+      const before = c.answers.refused.length;
+      await c.answers.receive(threadId, { type: 'insertCitation', n: 0 });
+      await c.answers.receive(threadId, { type: 'copyBibtex', n: 1, url: 'https://evil.example' });
+      await c.answers.receive(threadId, { type: 'insertAnswer', text: 'x' });
+      await c.answers.receive(threadId, { type: 'copyReference', n: 9999 });
+      assert.deepEqual(c.answers.refused.slice(before), ['insertCitation: bad n', 'copyBibtex: bad n', 'insertAnswer: unexpected fields', 'copyReference: unknown reference']);
+    });
+
+    test('Markdown: the answer at the cursor with [@key] citations, every cited paper in the declared .bib (keys equal), saved; one Undo removes the answer', async () => {
+      const dir = freshDir();
+      const bib = vscode.Uri.joinPath(dir, 'refs.bib');
+      const original = '---\nbibliography: refs.bib\n---\n\n# Draft\n\n\n';
+      const editor = await openDoc(vscode.Uri.joinPath(dir, 'draft.md'), '---\nbibliography: refs.bib\n---\n\n# Draft\n\n|\n');
+      const r = await insertAnswer();
+      assert.equal(r.done, true, r.message);
+      assert.equal(r.flavour, 'pandoc');
+      assert.equal(r.bibliography?.toString(), bib.toString());
+      assert.deepEqual(r.unresolved, []);
+      const text = editor.document.getText();
+      assert.ok(text.startsWith('---\nbibliography: refs.bib\n---\n\n# Draft\n\n## '), text.slice(0, 200));
+      assert.ok(!/\[\d+(\.\d+)?\]/.test(text), 'no [n] / [n.m] marker left');
+      const cited = [...new Set([...text.matchAll(/@([A-Za-z0-9_:.+/-]+[A-Za-z0-9_])/g)].map((m) => m[1]!))];
+      assert.ok(cited.length > 0, 'citations written');
+      assert.match(text, /\[@[^\]]+\]/, 'Pandoc bracket citations');
+      await eventually(async () => (await keysNow(bib)).length === cited.length, 'the entries in the .bib');
+      assert.deepEqual([...(await keysNow(bib))].sort(), [...cited].sort(), 'every key cited is in the .bib and nothing else');
+      assert.deepEqual([...bibKeys(await readDisk(bib))].sort(), [...cited].sort(), 'the .bib is saved');
+      assert.deepEqual([...(r.keys ?? [])].sort(), [...cited].sort());
+      // One Undo in the document removes the answer.
+      await vscode.window.showTextDocument(editor.document);
+      await vscode.commands.executeCommand('undo');
+      await eventually(() => editor.document.getText() === original, 'Undo to remove the answer');
+      const bibDoc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === bib.toString());
+      console.log(`    (after Undo in the document, the .bib ${bibDoc ? `buffer has ${bibKeys(bibDoc.getText()).length}` : `file has ${bibKeys(await readDisk(bib)).length}`} entries)`);
+    });
+
+    test('LaTeX: \\citep citations (setting) tied to the word, headings and specials in LaTeX, entries appended to an existing .bib', async () => {
+      const undo = await setUserSettings({ [Settings.citationsLatexCommand]: 'citep' });
+      try {
+        const dir = freshDir();
+        const bib = vscode.Uri.joinPath(dir, 'refs.bib');
+        await write(bib, '@article{old2020,\n  title = {Old},\n  year = {2020}\n}\n');
+        const editor = await openDoc(vscode.Uri.joinPath(dir, 'paper.tex'), '\\section{Results}\n|\n\\bibliography{refs}\n');
+        const r = await insertAnswer();
+        assert.equal(r.done, true, r.message);
+        assert.equal(r.flavour, 'latex');
+        const text = editor.document.getText();
+        assert.match(text, /\\subsection\*\{[^}]+\}/, 'Markdown headings became \\subsection*');
+        assert.ok(!/^#/m.test(text), 'no Markdown heading left');
+        const unescaped = /(^|[^\\])[%&#_].{0,30}/m.exec(text.replace(/\\(citep|url|href)\{[^}]*\}/g, '').replace(/\\begin\{tabular\}[\s\S]*?\\end\{tabular\}/g, (t) => t.replace(/ & /g, ' ')));
+        assert.equal(unescaped?.[0], undefined, 'every % & # _ in the prose is escaped');
+        assert.match(text, /\S~\\citep\{[^}]+\}/, 'citations tied to the word before');
+        const cited = [...new Set([...text.matchAll(/\\citep\{([^}]+)\}/g)].flatMap((m) => m[1]!.split(',')))];
+        // The .bib is saved after the edit (VS Code writes it a moment later): its buffer when open, else the disk.
+        const current = (): Promise<string[]> => keysNow(bib);
+        await eventually(async () => (await current()).length === cited.length + 1, 'the entries in the .bib');
+        const keys = await current();
+        assert.equal(keys[0], 'old2020', 'the existing entry is kept first');
+        assert.deepEqual(keys.slice(1).sort(), [...cited].sort());
+        assert.ok(text.endsWith('\\bibliography{refs}\n'), 'the text after the cursor is kept');
+      } finally {
+        await undo();
+      }
+    });
+
+    test('Typst: @key citations and = headings, entries in #bibliography("refs.bib"); the same paper again reuses its entry', async () => {
+      const dir = freshDir();
+      const bib = vscode.Uri.joinPath(dir, 'refs.bib');
+      const editor = await openDoc(vscode.Uri.joinPath(dir, 'notes.typ'), '#bibliography("refs.bib")\n\n|');
+      const r = await insertAnswer();
+      assert.equal(r.done, true, r.message);
+      assert.equal(r.flavour, 'typst');
+      const text = editor.document.getText();
+      assert.match(text, /^== /m, 'Typst headings');
+      assert.ok(!/^#{2,} /m.test(text), 'no Markdown heading left');
+      const cited = [...new Set([...text.matchAll(/(?<![\w\\])@([A-Za-z0-9_:.-]*[A-Za-z0-9_])/g)].map((m) => m[1]!))];
+      assert.ok(cited.length > 0);
+      await eventually(async () => (await keysNow(bib)).length === cited.length, 'the entries in the .bib');
+      const first = await keysNow(bib);
+      assert.deepEqual([...first].sort(), [...cited].sort());
+      // Inserted again at the end: no entry is added twice.
+      const end = editor.document.positionAt(editor.document.getText().length);
+      editor.selection = new vscode.Selection(end, end);
+      const again = await insertAnswer();
+      assert.equal(again.done, true, again.message);
+      assert.deepEqual(await keysNow(bib), first, 'entries reused (same title and year), not duplicated');
+    });
+
+    test('quotes as footnotes (setting): [^n.m] in the text and a footnote with the quote and its citation', async () => {
+      const undo = await setUserSettings({ [Settings.citationsQuotesAsFootnotes]: true });
+      try {
+        const dir = freshDir();
+        const editor = await openDoc(vscode.Uri.joinPath(dir, 'fn.md'), '---\nbibliography: fn.bib\n---\n\n|');
+        const r = await insertAnswer();
+        assert.equal(r.done, true, r.message);
+        const text = editor.document.getText();
+        const ref = /\[\^(\d+\.\d+)\]/.exec(text);
+        assert.ok(ref, 'a footnote reference');
+        assert.match(text, new RegExp(`^\\[\\^${ref[1]!.replace('.', '\\.')}\\]: “.+” \\[@[^\\]]+\\]\\.$`, 'm'), 'its footnote: the quote and the citation');
+      } finally {
+        await undo();
+      }
+    });
+
+    test('a paper seen in a search keeps its full metadata: its DOI reaches the .bib', async () => {
+      await c.answers.show(threadId);
+      // A reference whose title no other reference of the answer has (the emulator's titles repeat; RecentPapers
+      // merges papers by title too).
+      const refs = c.answers.shown(threadId)?.references ?? [];
+      const first = refs.find((r) => r.paperId && refs.filter((o) => o.title === r.title).length === 1);
+      assert.ok(first?.paperId, 'a reference with a paper id');
+      c.recentPapers.remember([{ id: first.paperId, title: first.title ?? 'T', publish_year: first.year ?? 2020, authors: ['Ada Lovelace'], doi: '10.5555/answer-test.1', journal_name: 'Journal of Tests' }]);
+      const dir = freshDir();
+      const bib = vscode.Uri.joinPath(dir, 'meta.bib');
+      const editor = await openDoc(vscode.Uri.joinPath(dir, 'm.md'), '---\nbibliography: meta.bib\n---\n\nSee |.\n');
+      await c.answers.show(threadId, { preserveFocus: true });
+      await c.answers.receive(threadId, { type: 'insertCitation', n: first.n });
+      await eventually(() => /\[@lovelace/.test(editor.document.getText()), 'the citation from the answer view').catch(() =>
+        assert.fail(`no citation: ${JSON.stringify(editor.document.getText())}; active editor ${vscode.window.activeTextEditor?.document.uri.path ?? 'none'}`),
+      );
+      assert.match(editor.document.getText(), /See \[@lovelace\d{4}\w*\]\./);
+      await eventually(async () => (await keysNow(bib)).length === 1, 'the entry in the .bib');
+      const text = vscode.workspace.textDocuments.find((d) => d.uri.toString() === bib.toString())?.getText() ?? (await readDisk(bib));
+      assert.match(text ?? '', /doi = \{10\.5555\/answer-test\.1\}/);
+      assert.match(text ?? '', /author = \{Lovelace, Ada\}/);
+    });
+
+    test('Copy Reference and Copy BibTeX from the answer view put the paper on the clipboard', async () => {
+      await c.answers.show(threadId);
+      const first = c.answers.shown(threadId)?.references[0];
+      assert.ok(first);
+      await vscode.env.clipboard.writeText('');
+      await c.answers.receive(threadId, { type: 'copyReference', n: first.n });
+      const reference = await vscode.env.clipboard.readText();
+      assert.ok(first.year === undefined || reference.includes(`(${first.year})`), reference);
+      await c.answers.receive(threadId, { type: 'copyBibtex', n: first.n });
+      assert.match(await vscode.env.clipboard.readText(), /^@\w+\{[^,]+,\n/);
+    });
+
+    test('plain text: APA in-text citations and a reference list; no bibliography written', async () => {
+      const dir = freshDir();
+      const editor = await openDoc(vscode.Uri.joinPath(dir, 'notes.txt'), '|');
+      const r = await insertAnswer();
+      assert.equal(r.done, true, r.message);
+      assert.equal(r.flavour, 'plain');
+      assert.equal(r.bibliography, undefined);
+      const text = editor.document.getText();
+      assert.match(text, /\([^()]+, \d{4}\)/, 'an APA in-text citation');
+      assert.match(text, /\nReferences\n\n/);
+      assert.ok(!/\[\d+(\.\d+)?\]/.test(text.split('\nReferences\n')[0]!), 'no marker left');
+      assert.deepEqual(await readDisk(vscode.Uri.joinPath(dir, 'refs.bib')), undefined);
+    });
+
+    test('no answer open: Insert Answer explains what to do and writes nothing', async () => {
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      await eventually(() => c.answers.openThreads().length === 0, 'the answer panels to close');
+      c.answerCitations.last = undefined;
+      const r = await c.answerCitations.insertAnswer(undefined);
+      assert.equal(r.done, false);
+      assert.match(r.message ?? '', /Open an answer first/);
+    });
+  });
+}
