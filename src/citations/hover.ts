@@ -17,7 +17,8 @@ import { loadBibtexLibrary } from '../cite/library';
 import { findCitations, flavourOf, keyAt } from '../cite/syntax';
 import { safeHttpsUrl } from '../render/links';
 import { doiUrl, escapeMarkdown } from '../search/query';
-import { byline, doiKey, type CiteAssistOptions } from './completion';
+import { byline, doiKey } from './citeMatch';
+import type { CiteAssistOptions } from './completion';
 import type { BibliographyEntry, CitePaper } from './types';
 
 /** What is known about a cited key. */

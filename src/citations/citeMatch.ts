@@ -1,0 +1,190 @@
+/**
+ * The data side of cite-key completion and hover (issue 6, CITE-ASSIST), without vscode so plain Node tests hold it
+ * to the pure layer (test/unit/citeMatch.test.ts): a readable form of raw .bib values for lists (decoding 10,000
+ * entries with the BibTeX library would take seconds), prefix matching on key, title and authors, an index that
+ * answers bibFile.findEntry's question (is this paper already in the bibliography?) without scanning every entry per
+ * paper, and the key a paper would get (keys.ts citeKey against a prebuilt set).
+ */
+import { entryDoi, findEntry, titleKey, type BibEntry } from '../cite/bibFile';
+import { normaliseDoi, yearOf } from '../cite/bibtex';
+import { baseKey } from '../cite/keys';
+import { asciiFold } from '../cite/names';
+import type { BibliographyEntry, CitePaper, LoadedBibliography } from './types';
+
+// Raw .bib text for lists (no library): braces dropped, common accents composed, escapes undone.
+
+const ACCENTS: Record<string, string> = {
+  '"': '\u0308', "'": '\u0301', '`': '\u0300', '^': '\u0302', '~': '\u0303', '=': '\u0304', '.': '\u0307',
+  c: '\u0327', v: '\u030c', u: '\u0306', H: '\u030b', r: '\u030a', k: '\u0328',
+};
+const LETTERS: Record<string, string> = { o: 'ø', O: 'Ø', l: 'ł', L: 'Ł', ss: 'ß', aa: 'å', AA: 'Å', ae: 'æ', AE: 'Æ', oe: 'œ', OE: 'Œ', i: 'ı', j: 'ȷ' };
+
+/** A readable form of a raw BibTeX value (approximate; the exact one needs the library). */
+export function rawText(raw: string | undefined): string {
+  if (!raw) return '';
+  return raw
+    .replace(/\\([`'^"~=.])\s*\{?\s*\\?([A-Za-z])\}?/gu, (_m, a: string, l: string) => l + ACCENTS[a]!)
+    .replace(/\\([cvuHrk])\s*\{\s*([A-Za-z])\s*\}/gu, (_m, a: string, l: string) => l + ACCENTS[a]!)
+    .replace(/\\(ss|aa|AA|ae|AE|oe|OE|o|O|l|L|i|j)(?![A-Za-z])\s*/gu, (_m, n: string) => LETTERS[n] ?? '')
+    .replace(/\\([&%$#_{}])/gu, '$1')
+    .replace(/---/gu, '—')
+    .replace(/--/gu, '–')
+    .replace(/~/gu, ' ')
+    .replace(/\\[A-Za-z]+\s*/gu, '')
+    .replace(/[{}]/gu, '')
+    .normalize('NFC')
+    .replace(/\s+/gu, ' ')
+    .trim();
+}
+
+/** Family names of a raw `author` field ("Last, First and First Last"). */
+export function rawFamilies(raw: string | undefined): string[] {
+  const text = rawText(raw);
+  if (!text) return [];
+  return text
+    .split(/\s+and\s+/u)
+    .map((a) => (a.includes(',') ? a.split(',')[0]! : (a.split(' ').pop() ?? a)).trim())
+    .filter(Boolean);
+}
+
+/** The comparison form of a DOI: the same as bibFile's entryDoi (normalised, percent escapes decoded, lower case). */
+export function doiKey(doi: string | null | undefined): string | undefined {
+  const d = normaliseDoi(doi);
+  if (!d) return undefined;
+  try {
+    return decodeURIComponent(d).toLowerCase();
+  } catch {
+    return d;
+  }
+}
+
+/** Folded words (lower-case ASCII) of a text, for prefix matching. */
+function words(text: string): string[] {
+  return text
+    .split(/[\s\-‐–—/:;,.!?()[\]{}"“”'’]+/u)
+    .map((w) => asciiFold(w).toLowerCase())
+    .filter(Boolean);
+}
+
+/** What matching needs of an entry or a recent paper (computed once per parsed entry / per list). */
+export interface MatchInfo {
+  key: string;
+  title: string;
+  families: readonly string[];
+  /** Folded words of title and authors, computed on the first prefix that needs them. */
+  words?: string[];
+}
+
+/** 0: key starts with the prefix, 1: key contains it, 2: a word of the title/authors starts with it; undefined: no match. */
+export function matchRank(prefix: string, info: MatchInfo): number | undefined {
+  if (!prefix) return 0;
+  const p = prefix.toLowerCase();
+  const k = info.key.toLowerCase();
+  if (k.startsWith(p)) return 0;
+  if (k.includes(p)) return 1;
+  const fp = asciiFold(p).toLowerCase();
+  if (!fp) return undefined;
+  info.words ??= [...words(info.title), ...info.families.flatMap(words)];
+  for (const w of info.words) if (w.startsWith(fp)) return 2;
+  return undefined;
+}
+
+/** An entry's list data from its raw fields. */
+export interface EntryInfo extends MatchInfo {
+  year: string;
+  journal: string;
+}
+const entryInfos = new WeakMap<BibEntry, EntryInfo>();
+export function entryInfo(entry: BibEntry): EntryInfo {
+  let info = entryInfos.get(entry);
+  if (!info) {
+    const raw = entry.raw;
+    info = {
+      key: entry.key,
+      title: rawText(raw['title']),
+      families: rawFamilies(raw['author'] ?? raw['editor']),
+      year: (raw['year'] ?? raw['date'] ?? '').trim().slice(0, 4),
+      journal: rawText(raw['journal'] ?? raw['journaltitle'] ?? raw['booktitle']),
+    };
+    entryInfos.set(entry, info);
+  }
+  return info;
+}
+
+/** Up to six authors then "et al.". */
+export function shortAuthors(authors: readonly string[]): string {
+  return authors.length > 6 ? `${authors.slice(0, 6).join(', ')}, et al.` : authors.join(', ');
+}
+
+/** "authors · year · journal", skipping what is unknown. */
+export function byline(authors: readonly string[], year: string | number | undefined | null, journal: string | undefined | null): string {
+  return [shortAuthors(authors), year ? String(year) : '', journal ?? ''].filter(Boolean).join(' · ');
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Which recent papers are already in a bibliography.
+
+/** Lookup of a document's bibliography entries by DOI and (through bibFile.findEntry) by title and year. */
+export class EntryIndex {
+  private readonly byDoi = new Map<string, BibliographyEntry>();
+  /** Per bibliography: `year:titleKey` of the raw title → entries (candidates for findEntry's exact check). */
+  private readonly byTitle = new Map<LoadedBibliography, Map<string, BibEntry[]>>();
+  private readonly byEntry = new Map<BibEntry, BibliographyEntry>();
+  readonly keys = new Set<string>();
+
+  constructor(readonly entries: readonly BibliographyEntry[]) {
+    for (const e of entries) {
+      const doi = entryDoi(e.entry);
+      if (doi && !this.byDoi.has(doi)) this.byDoi.set(doi, e);
+      this.byEntry.set(e.entry, e);
+      this.keys.add(e.entry.key.toLowerCase());
+      let titles = this.byTitle.get(e.bib);
+      if (!titles) this.byTitle.set(e.bib, (titles = new Map<string, BibEntry[]>()));
+      const info = entryInfo(e.entry);
+      const k = `${info.year}:${titleKey(info.title)}`;
+      const list = titles.get(k);
+      if (list) list.push(e.entry);
+      else titles.set(k, [e.entry]);
+    }
+  }
+
+  /** The entry holding `paper` (same rule as bibFile.findEntry: DOI, else title and year); needs the library. */
+  find(paper: CitePaper): BibliographyEntry | undefined {
+    const doi = doiKey(paper.doi);
+    if (doi) {
+      const hit = this.byDoi.get(doi);
+      if (hit) return hit;
+    }
+    const year = yearOf(paper);
+    const title = titleKey(paper.title ?? '');
+    if (year === undefined || !title) return undefined;
+    for (const [bib, titles] of this.byTitle) {
+      // Only entries whose raw title reads the same are checked exactly (findEntry decodes them with the library).
+      const candidates = titles.get(`${year}:${title}`);
+      if (!candidates) continue;
+      const hit = findEntry({ ...bib.file, entries: candidates }, paper);
+      if (hit) return this.byEntry.get(hit);
+    }
+    return undefined;
+  }
+}
+
+/** Suffix n (0 → 'a', 25 → 'z', 26 → 'aa'): the same as keys.ts disambiguate. */
+function suffix(n: number): string {
+  let s = '';
+  let i = n;
+  do {
+    s = String.fromCharCode(97 + (i % 26)) + s;
+    i = Math.floor(i / 26) - 1;
+  } while (i >= 0);
+  return s;
+}
+
+/** keys.ts citeKey against a prebuilt set of taken keys (lower case), reserving the key it returns. */
+export function predictKey(paper: CitePaper, taken: Set<string>, scheme: string): string {
+  const base = baseKey(paper, scheme);
+  let key = base;
+  for (let n = 0; taken.has(key.toLowerCase()); n++) key = base + suffix(n);
+  taken.add(key.toLowerCase());
+  return key;
+}
