@@ -6,7 +6,7 @@
  * No src/cite import here (esbuild.mjs refuses it in the entry bundle).
  */
 import * as vscode from 'vscode';
-import { CITE_WINDOW, cheapFlavour, mayBeOnCiteKey, mayCompleteCitation, mayHaveCitations } from './citeTrigger';
+import { CITE_WINDOW, cheapFlavour, citationsPlausible, mayBeOnCiteKey, mayCompleteCitation, mayHaveCitations } from './citeTrigger';
 import type { Core } from './core/types';
 
 /** What the adapter needs of the core loader. */
@@ -51,7 +51,10 @@ export function registerCiteProviders(core: CoreAccess, log: { warn(message: str
     provideCompletionItems(document, position, token, context) {
       const f = flavour(document);
       if (!f) return undefined;
-      const c = coreIf(() => mayCompleteCitation(textBefore(document, position, 12), f));
+      const c = coreIf(() => {
+        const before = textBefore(document, position, 12);
+        return mayCompleteCitation(before, f) && citationsPlausible(before, f, document.fileName, () => document.getText());
+      });
       return c?.provideCompletion(document, position, token, context);
     },
     resolveCompletionItem(item, token) {
@@ -64,8 +67,9 @@ export function registerCiteProviders(core: CoreAccess, log: { warn(message: str
       const f = flavour(document);
       if (!f) return undefined;
       const c = coreIf(() => {
-        const line = document.lineAt(position.line).text;
-        return mayBeOnCiteKey(textBefore(document, position, 12), line.slice(position.character), f);
+        const before = textBefore(document, position, 12);
+        const after = document.lineAt(position.line).text.slice(position.character);
+        return mayBeOnCiteKey(before, after, f) && citationsPlausible(before, f, document.fileName, () => document.getText());
       });
       return c?.provideHover(document, position, token);
     },

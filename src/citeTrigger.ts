@@ -71,3 +71,19 @@ export function mayHaveCitations(text: string, flavour: CheapFlavour): boolean {
   if (flavour === 'pandoc') return PANDOC_GROUP.test(text) || PANDOC_FRONT.test(text);
   return TYPST_ANY.test(text);
 }
+
+/** Inside an open `[` on the way to the cursor (a bracketed Pandoc citation). */
+const OPEN_BRACKET = /\[[^[\]]*$/u;
+
+/**
+ * Pandoc's bare `@key` also reads as an @mention in any Markdown file. Before the core is loaded, a bare `@` counts
+ * only where citations are plausible: inside `[…`, in a Quarto or R Markdown file, or in a document that already has
+ * a bracketed citation or a `bibliography:` in its front matter. (Once the core is loaded it answers everywhere.)
+ * LaTeX and Typst: always plausible.
+ */
+export function citationsPlausible(before: string, flavour: CheapFlavour, fileName: string, documentText: () => string): boolean {
+  if (flavour !== 'pandoc') return true;
+  if (OPEN_BRACKET.test(before.length > CITE_WINDOW ? before.slice(-CITE_WINDOW) : before)) return true;
+  if (/\.(?:qmd|rmd)$/iu.test(fileName)) return true;
+  return mayHaveCitations(documentText(), flavour);
+}

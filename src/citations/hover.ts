@@ -6,7 +6,8 @@
  * authors, year, journal from the bibliography entry, with the takeaway and the journal's SJR quartile of the same
  * paper among the recent search results / answer citations (matched by DOI, else title and year). The text comes
  * from a .bib file and from the service, so it is untrusted: the MarkdownString is not trusted, has no HTML and no
- * theme icons, and every piece of text is escaped. A key that is in no bibliography says so.
+ * theme icons, and every piece of text is escaped. A key missing from the document's bibliographies says so (no
+ * hover at all when the document has no bibliography: a bare `@word` there is more likely a mention).
  * Links: every cited key that resolves to a paper links to its URL (the entry's `url`, else the recent result's
  * page), else to https://doi.org/<doi>; https only (safeHttpsUrl), never a command: or file: target.
  */
@@ -73,11 +74,7 @@ export function hoverMarkdown(info: KeyInfo, bibNames: readonly string[]): vscod
   md.supportHtml = false;
   const esc = (s: string | number | null | undefined): string => escapeMarkdown(String(s ?? ''));
   if (!info.entry) {
-    md.appendMarkdown(
-      bibNames.length
-        ? esc(vscode.l10n.t('"{0}" is not in {1}.', info.key, bibNames.join(', ')))
-        : esc(vscode.l10n.t('"{0}": this document has no bibliography yet.', info.key)),
-    );
+    md.appendMarkdown(esc(vscode.l10n.t('"{0}" is not in {1}.', info.key, bibNames.join(', '))));
     return md;
   }
   const p = info.entry.paper;
@@ -128,6 +125,8 @@ export class CiteHover {
     const { byKey, recents, bibNames } = await this.lookup(document);
     if (token.isCancellationRequested) return undefined;
     const entry = byKey.get(span.key.toLowerCase());
+    // No bibliography at all: a bare `@word` is more likely a mention than a citation; say nothing.
+    if (!entry && !bibNames.length) return undefined;
     const info: KeyInfo = { key: span.key, entry, recent: entry ? recents.find(entry.paper) : undefined };
     return new vscode.Hover(hoverMarkdown(info, bibNames), new vscode.Range(document.positionAt(span.start), document.positionAt(span.end)));
   }

@@ -177,6 +177,9 @@ export function citeAssistSuite(): void {
         const prose = await openDoc(vscode.Uri.joinPath(dir, 'README.md'), '# Notes\n\nPing @alice or write to me@exa|mple.com about it.\n');
         await complete(prose.doc, prose.at, '@');
         await complete(prose.doc, positionOf(prose.doc, 'Notes', 2));
+        // A bare @mention in a Markdown file that neither cites nor declares a bibliography.
+        await complete(prose.doc, positionOf(prose.doc, '@alice', 1), '@');
+        await vscode.commands.executeCommand('vscode.executeHoverProvider', prose.doc.uri, positionOf(prose.doc, 'alice', 2));
         await vscode.commands.executeCommand('vscode.executeHoverProvider', prose.doc.uri, positionOf(prose.doc, 'example', 2));
         await vscode.commands.executeCommand('vscode.executeLinkProvider', prose.doc.uri);
         const tex = await openDoc(vscode.Uri.joinPath(dir, 'plain.tex'), 'No citations, just {braces}, commas| and \\emph{words}.\n');

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { completionContext, findCitations, flavourOf, keyAt } from '../../src/cite/syntax';
-import { cheapFlavour, mayBeOnCiteKey, mayCompleteCitation, mayHaveCitations, type CheapFlavour } from '../../src/citeTrigger';
+import { cheapFlavour, citationsPlausible, mayBeOnCiteKey, mayCompleteCitation, mayHaveCitations, type CheapFlavour } from '../../src/citeTrigger';
 import { mulberry32 } from '../emulator/corpus';
 
 const FLAVOURS: CheapFlavour[] = ['latex', 'pandoc', 'typst'];
@@ -84,5 +84,17 @@ describe('citeTrigger (the entry bundle\'s cheap checks)', () => {
     assert.equal(mayHaveCitations('No citations here.', 'latex'), false);
     assert.equal(mayHaveCitations('As \\citet{a} shows.', 'latex'), true);
     assert.equal(mayHaveCitations('Mail me@example.com.', 'typst'), false);
+  });
+
+  it('counts a bare Pandoc @ only where citations are plausible (before the core is loaded)', () => {
+    const readme = '# Notes\n\nPing @al';
+    assert.equal(citationsPlausible(readme, 'pandoc', '/w/README.md', () => readme), false);
+    assert.equal(citationsPlausible('As shown [see @al', 'pandoc', '/w/README.md', () => readme), true);
+    assert.equal(citationsPlausible('Ping @al', 'pandoc', '/w/ch1.qmd', () => 'Ping @al'), true);
+    const declared = '---\nbibliography: refs.bib\n---\n\n@al';
+    assert.equal(citationsPlausible('@al', 'pandoc', '/w/notes.md', () => declared), true);
+    assert.equal(citationsPlausible('@al', 'pandoc', '/w/notes.md', () => 'Earlier [@smith2020].\n@al'), true);
+    assert.equal(citationsPlausible('@al', 'typst', '/w/a.typ', () => '@al'), true);
+    assert.equal(citationsPlausible('\\cite{', 'latex', '/w/a.tex', () => ''), true);
   });
 });
