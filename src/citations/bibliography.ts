@@ -14,10 +14,12 @@
  * (whenever we load it and whenever a BibTeX document is opened or edited while the core is loaded).
  */
 import * as vscode from 'vscode';
-import { appendEntryEdit, entryByKey, entryToPaper, ensureEntry, findEntry, parseBibFile, type BibDiagnostic, type BibFile } from '../cite/bibFile';
+import { entryByKey, entryKeys, entryToPaper, findEntry, parseBibFile, type BibDiagnostic, type BibFile } from '../cite/bibFile';
+import { toBibtex } from '../cite/bibtex';
 import type { TitleProtection } from '../cite/bibtex';
 import { LineIndex } from '../cite/edit';
-import { DEFAULT_KEY_SCHEME } from '../cite/keys';
+import { canExtend, extendParse } from './incrementalParse';
+import { citeKey, DEFAULT_KEY_SCHEME } from '../cite/keys';
 import { loadBibtexLibrary } from '../cite/library';
 import { locateBibliographies } from '../cite/locate';
 import { flavourOf } from '../cite/syntax';
@@ -66,6 +68,8 @@ export class Bibliographies extends Disposable implements BibliographyService {
   private readonly cache = new Map<string, CacheRecord>();
   private readonly chosen = new Map<string, vscode.Uri>();
   private readonly pending = new Map<string, ReturnType<typeof setTimeout>>();
+  /** What addEntries appended, per .bib, until noteApplied. */
+  private readonly appended = new Map<string, { base: LoadedBibliography; text: string }>();
   readonly diagnostics: vscode.DiagnosticCollection;
   /** Tests replace this to answer the "pick a bibliography" question without a dialog. */
   pick: (document: vscode.TextDocument) => Promise<vscode.Uri | undefined>;
@@ -185,7 +189,8 @@ export class Bibliographies extends Disposable implements BibliographyService {
       return cached.loaded.source === bib.source ? cached.loaded : { ...cached.loaded, source: bib.source };
     }
     const text = await read();
-    const file = parseBibFile(text);
+    // After an append (ours, or the writer's typing at the end) only the new part is parsed.
+    const file = cached && canExtend(cached.loaded.file, text) ? extendParse(cached.loaded.file, text) : parseBibFile(text);
     const loaded: LoadedBibliography = { uri: bib.uri, source: bib.source, text, exists, file };
     this.cache.set(id, { stamp, loaded });
     this.publish(bib.uri, file.diagnostics);
@@ -228,34 +233,50 @@ export class Bibliographies extends Disposable implements BibliographyService {
     const texts: string[] = [];
     // Entries added by this call, parsed alone: a paper given twice gets one entry and one key.
     let added: BibFile = parseBibFile('');
-    const reserved: string[] = [];
+    let taken: string[] | undefined;
     for (const paper of papers) {
-      const byKey = paper.key ? entryByKey(bib.file, paper.key) : undefined;
-      if (byKey) {
-        keys.push(byKey.key);
+      const existing = (paper.key ? entryByKey(bib.file, paper.key) : undefined) ?? findEntry(bib.file, paper) ?? findEntry(added, paper);
+      if (existing) {
+        keys.push(existing.key);
         continue;
       }
-      const mine = findEntry(added, paper);
-      if (mine) {
-        keys.push(mine.key);
-        continue;
-      }
-      const r = ensureEntry(bib.file, paper, { keyScheme: settings.keyScheme, protectTitle: settings.titleProtection, reservedKeys: reserved });
-      keys.push(r.key);
-      if (!r.existing && r.entryText) {
-        reserved.push(r.key);
-        texts.push(r.entryText.trimEnd());
-        added = parseBibFile(texts.join('\n\n'));
-      }
+      taken ??= entryKeys(bib.file);
+      const key = citeKey(paper, taken, settings.keyScheme);
+      taken.push(key);
+      keys.push(key);
+      texts.push(toBibtex(paper, key, { protectTitle: settings.titleProtection }).trimEnd());
+      added = parseBibFile(texts.join('\n\n'));
     }
     if (texts.length) {
       // One append for all new entries (separate inserts at one position would depend on their order).
-      const append = appendEntryEdit(bib.text, texts.join('\n\n'));
+      const appended = appendText(bib.file, texts.join('\n\n'));
       if (!bib.exists) edit.createFile(bib.uri, { ignoreIfExists: true });
-      const pos = new LineIndex(bib.text).position(append.offset);
-      edit.insert(bib.uri, new vscode.Position(pos.line, pos.character), append.text);
+      // The end position from the open buffer's line index (the text we read: a changed buffer makes the caller
+      // start again), else counted in the text.
+      const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === bib.uri.toString());
+      const counted = open ? undefined : new LineIndex(bib.text).position(bib.text.length);
+      const end = open ? open.positionAt(bib.text.length) : new vscode.Position(counted!.line, counted!.character);
+      edit.insert(bib.uri, end, appended);
+      this.appended.set(bib.uri.toString(), { base: bib, text: bib.text + appended });
     }
     return keys;
+  }
+
+  /**
+   * Called after the edit of `addEntries` was applied: when the open .bib changed by exactly that edit, its new
+   * parse is the old one extended by the entries (no re-read of the buffer on the next citation).
+   */
+  noteApplied(uri: vscode.Uri): void {
+    const id = uri.toString();
+    const pending = this.appended.get(id);
+    this.appended.delete(id);
+    const record = this.cache.get(id);
+    const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === id);
+    if (!pending || !record || !open || record.loaded.file !== pending.base.file || record.stamp !== `open:${open.version - 1}`) return;
+    if (!canExtend(pending.base.file, pending.text)) return;
+    const file = extendParse(pending.base.file, pending.text);
+    this.cache.set(id, { stamp: `open:${open.version}`, loaded: { ...pending.base, text: pending.text, exists: true, file } });
+    this.publish(uri, file.diagnostics);
   }
 
   /** The Problems view entries of a parsed file. */
@@ -342,4 +363,22 @@ export class Bibliographies extends Disposable implements BibliographyService {
       defaultUri: base ? vscode.Uri.joinPath(base, 'references.bib') : undefined,
     });
   }
+}
+
+/**
+ * The text appended for new entries (as `appendEntryEdit` in src/cite/bibFile.ts: one blank line before them, the
+ * file's line breaks), looking only at the end of the text and the newline the parse found (a 2 MB file is not
+ * scanned again).
+ */
+function appendText(file: BibFile, entryText: string): string {
+  const nl = file.newline;
+  const end = file.text.slice(-256);
+  const body = entryText.replace(/\r?\n/gu, nl);
+  let sep = '';
+  if (file.text.length) {
+    if (end.endsWith(nl + nl) || (nl === '\n' && /\n\s*\n$/u.test(end))) sep = '';
+    else if (end.endsWith('\n')) sep = nl;
+    else sep = nl + nl;
+  }
+  return `${sep}${body}${nl}`;
 }

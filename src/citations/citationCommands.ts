@@ -16,6 +16,7 @@ import { normaliseDoi, toBibtex } from '../cite/bibtex';
 import { LineIndex } from '../cite/edit';
 import { citeKey } from '../cite/keys';
 import { loadBibtexLibrary } from '../cite/library';
+import { locateBibliographies } from '../cite/locate';
 import { formatReference } from '../cite/reference';
 import { citedKeys, flavourOf } from '../cite/syntax';
 import type { Logger } from '../state/logger';
@@ -215,6 +216,9 @@ export class CitationCommands extends Disposable {
     const id = document.uri.toString();
     if (this.offered.has(id) || document.isUntitled) return;
     this.offered.add(id);
+    // It declares bibliographies we cannot write (CSL JSON/YAML, Hayagriva): a second declaration is the writer's call.
+    const flavour = flavourOf(document.languageId, document.fileName);
+    if (locateBibliographies(document.getText(), flavour).fromDocument.length) return;
     const declare = vscode.l10n.t('Declare It');
     void vscode.window
       .showInformationMessage(

@@ -45,7 +45,7 @@ export class Inserter implements CitationInserter {
     });
 
   constructor(
-    private readonly bibliographies: BibliographyService,
+    private readonly bibliographies: BibliographyService & { noteApplied?(uri: vscode.Uri): void },
     private readonly recent?: RecentPapers,
     private readonly log?: (message: string) => void,
   ) {}
@@ -99,11 +99,17 @@ export class Inserter implements CitationInserter {
             ? vscode.l10n.t('VS Code could not apply the citation to {0} and {1} (read-only, or changed meanwhile); nothing was written.', vscode.workspace.asRelativePath(document.uri), vscode.workspace.asRelativePath(bib.uri))
             : vscode.l10n.t('VS Code could not apply the citation to {0} (read-only, or changed meanwhile); nothing was written.', vscode.workspace.asRelativePath(document.uri)),
         );
+      if (bib && added) this.bibliographies.noteApplied?.(bib.uri);
       // The .bib is saved unless the writer had unsaved changes in it (those are theirs to save): a LaTeX or Pandoc
       // run reads the file, not the buffer. Undo in the document still reverts the entries (the buffer stays open).
+      // Not awaited: the citation is there; writing a large file to disk need not hold the command.
       if (bib && added && !bibWasDirty) {
         const saved = vscode.workspace.textDocuments.find((d) => d.uri.toString() === bib.uri.toString());
-        if (saved?.isDirty && !(await saved.save())) this.log?.(`Insert Citation: ${vscode.workspace.asRelativePath(bib.uri)} was not saved.`);
+        if (saved?.isDirty)
+          void saved.save().then(
+            (ok) => (ok ? undefined : this.log?.(`Insert Citation: ${vscode.workspace.asRelativePath(bib.uri)} was not saved.`)),
+            (err: unknown) => this.log?.(`Insert Citation: saving ${vscode.workspace.asRelativePath(bib.uri)} failed: ${err instanceof Error ? err.message : String(err)}`),
+          );
       }
       if (cite.edit.text || cite.edit.length) {
         const end = document.positionAt(cite.cursor);
