@@ -107,7 +107,7 @@ export class CiteCompletion {
     const from = new vscode.Position(Math.max(0, position.line - 12), 0);
     const before = document.getText(new vscode.Range(from, position));
     const ctx = completionContext(before, before.length, flavour);
-    if (!ctx) return undefined;
+    if (!ctx || (flavour !== 'latex' && inCode(document, position))) return undefined;
     const range = new vscode.Range(position.translate(0, -ctx.prefix.length), position);
 
     await loadBibtexLibrary();
@@ -217,6 +217,15 @@ export class CiteCompletion {
     this.options.log.info(`Added ${key} to ${vscode.workspace.asRelativePath(bib.uri)} (completion).`);
     return key;
   }
+}
+
+/** Markdown/Typst: inside a fenced (``` or ~~~) block or an inline `code` span, where `@` is code, not a citation. */
+export function inCode(document: vscode.TextDocument, position: vscode.Position): boolean {
+  let fenced = false;
+  for (let l = 0; l < position.line; l++) if (/^\s*(?:```|~~~)/u.test(document.lineAt(l).text)) fenced = !fenced;
+  if (fenced) return true;
+  const prefix = document.lineAt(position.line).text.slice(0, position.character);
+  return (prefix.match(/`/gu)?.length ?? 0) % 2 === 1;
 }
 
 function parseArgs(arg: unknown): AddToBibliographyArgs | undefined {

@@ -237,11 +237,11 @@ export function citeAssistSuite(): void {
       assert.deepEqual(await citeLabels(doc, positionOf(doc, ' and', 1)), []);
     });
 
-    test('Markdown: after [@ and @ at a line start, not in an e-mail address nor in \\cite{', async () => {
+    test('Markdown: after [@ and @ at a line start, not in an e-mail address, \\cite{ or code', async () => {
       const dir = await folder();
       const { doc } = await openDoc(
         vscode.Uri.joinPath(dir, 'notes.md'),
-        '---\nbibliography: refs.bib\n---\n\nShown before [@].\n@\nMail me@example.com or me@ today; \\cite{}\n',
+        '---\nbibliography: refs.bib\n---\n\nShown before [@].\n@\nMail me@example.com or me@ today; \\cite{}\n```python\n@\n```\nCode `x = [@` here.\n',
       );
       const all = ['sandkuhler2023creatine', 'evil2020', 'plain2019caffeine', 'tanaka2022caffeine'];
       assert.deepEqual(await citeLabels(doc, positionOf(doc, '[@]', 2), '@'), all);
@@ -249,6 +249,10 @@ export function citeAssistSuite(): void {
       assert.deepEqual(await citeLabels(doc, positionOf(doc, 'me@example', 3), '@'), []);
       assert.deepEqual(await citeLabels(doc, positionOf(doc, 'me@ today', 3), '@'), []);
       assert.deepEqual(await citeLabels(doc, positionOf(doc, 'cite{}', 5), '{'), []);
+      // In a fenced code block (a Python decorator) and in inline code.
+      assert.deepEqual(await citeLabels(doc, new vscode.Position(8, 1), '@'), []);
+      assert.deepEqual(await citeLabels(doc, positionOf(doc, 'x = [@', 6), '@'), []);
+      assert.deepEqual(await citeLabels(doc, new vscode.Position(5, 1), '@'), all, 'the fence check broke completion before it');
     });
 
     test('Quarto (_quarto.yml) and Typst (#cite(< and @) documents get the same items', async () => {
