@@ -12,7 +12,7 @@
  * page), else to https://doi.org/<doi>; https only (safeHttpsUrl), never a command: or file: target.
  */
 import * as vscode from 'vscode';
-import { titleKey } from '../cite/bibFile';
+import { titleKey, type BibFile } from '../cite/bibFile';
 import { yearOf } from '../cite/bibtex';
 import { loadBibtexLibrary } from '../cite/library';
 import { findCitations, flavourOf, keyAt } from '../cite/syntax';
@@ -104,16 +104,30 @@ export function hoverMarkdown(info: KeyInfo, bibNames: readonly string[]): vscod
 export class CiteHover {
   constructor(private readonly options: CiteAssistOptions) {}
 
+  /** The last lookup tables, reused while the .bib parses and the recent list are the same objects. */
+  private cache: { files: readonly BibFile[]; byKey: Map<string, BibliographyEntry>; list?: readonly CitePaper[]; recents?: RecentIndex } | undefined;
+
   private async lookup(document: vscode.TextDocument): Promise<{ byKey: Map<string, BibliographyEntry>; recents: RecentIndex; bibNames: string[] }> {
     await loadBibtexLibrary();
     const entries = await this.options.bibliographies.entries(document);
-    const byKey = new Map<string, BibliographyEntry>();
-    for (const e of entries) {
-      const k = e.entry.key.toLowerCase();
-      if (!byKey.has(k)) byKey.set(k, e);
+    const files: BibFile[] = [];
+    for (const e of entries) if (files[files.length - 1] !== e.bib.file && !files.includes(e.bib.file)) files.push(e.bib.file);
+    let cache = this.cache;
+    if (!cache || cache.files.length !== files.length || cache.files.some((f, i) => f !== files[i])) {
+      const byKey = new Map<string, BibliographyEntry>();
+      for (const e of entries) {
+        const k = e.entry.key.toLowerCase();
+        if (!byKey.has(k)) byKey.set(k, e);
+      }
+      cache = this.cache = { files, byKey };
+    }
+    const list = this.options.recentPapers.list();
+    if (cache.list !== list || !cache.recents) {
+      cache.list = list;
+      cache.recents = new RecentIndex(list);
     }
     const bibNames = (await this.options.bibliographies.find(document)).map((b) => vscode.workspace.asRelativePath(b.uri));
-    return { byKey, recents: new RecentIndex(this.options.recentPapers.list()), bibNames };
+    return { byKey: cache.byKey, recents: cache.recents, bibNames };
   }
 
   async provideHover(document: vscode.TextDocument, position: vscode.Position, token: vscode.CancellationToken): Promise<vscode.Hover | undefined> {
