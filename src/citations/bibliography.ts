@@ -171,6 +171,7 @@ export class Bibliographies extends Disposable implements BibliographyService {
     let exists = true;
     if (open) {
       stamp = `open:${open.version}`;
+      if (this.cache.get(id)?.stamp !== stamp) this.adoptAppend(open);
       read = () => Promise.resolve(open.getText());
     } else {
       const stat = await this.stat(bib.uri);
@@ -263,20 +264,36 @@ export class Bibliographies extends Disposable implements BibliographyService {
   }
 
   /**
-   * Called after the edit of `addEntries` was applied: when the open .bib changed by exactly that edit, its new
-   * parse is the old one extended by the entries (no re-read of the buffer on the next citation).
+   * After the edit of `addEntries` was applied (called by the inserter; `load` also notices it by itself): when the
+   * open .bib changed by exactly that edit, its new parse is the old one extended by the entries, without reading
+   * the buffer again.
    */
   noteApplied(uri: vscode.Uri): void {
-    const id = uri.toString();
+    const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+    if (open) this.adoptAppend(open);
+  }
+
+  /**
+   * Whether the buffer's one change since the cached parse is our pending append (its version one higher, its line
+   * count and last lines as expected); if so the cache now holds the extended parse for its version.
+   */
+  private adoptAppend(open: vscode.TextDocument): boolean {
+    const id = open.uri.toString();
     const pending = this.appended.get(id);
-    this.appended.delete(id);
     const record = this.cache.get(id);
-    const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === id);
-    if (!pending || !record || !open || record.loaded.file !== pending.base.file || record.stamp !== `open:${open.version - 1}`) return;
-    if (!canExtend(pending.base.file, pending.text)) return;
+    if (!pending || !record) return false;
+    this.appended.delete(id);
+    if (record.loaded.file !== pending.base.file || record.stamp !== `open:${open.version - 1}` || !canExtend(pending.base.file, pending.text)) return false;
+    const added = pending.text.slice(pending.base.text.length).split(/\r?\n/u);
+    if (open.lineCount !== countLines(pending.text)) return false;
+    // The appended lines (the last one is the empty line after the final break).
+    for (let k = 1; k <= Math.min(added.length, 40); k++) {
+      if (open.lineAt(open.lineCount - k).text !== added[added.length - k]) return false;
+    }
     const file = extendParse(pending.base.file, pending.text);
     this.cache.set(id, { stamp: `open:${open.version}`, loaded: { ...pending.base, text: pending.text, exists: true, file } });
-    this.publish(uri, file.diagnostics);
+    this.publish(open.uri, file.diagnostics);
+    return true;
   }
 
   /** The Problems view entries of a parsed file. */
@@ -381,4 +398,11 @@ function appendText(file: BibFile, entryText: string): string {
     else sep = nl + nl;
   }
   return `${sep}${body}${nl}`;
+}
+
+/** Lines of a text as VS Code counts them (line breaks + 1). */
+function countLines(text: string): number {
+  let n = 1;
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) n++;
+  return n;
 }
