@@ -29,6 +29,7 @@ import type { BibliographyEntry, BibliographyService, CitePaper, LoadedBibliogra
 export const CITATION_SETTINGS = 'researchDesk.citations';
 export const DIAGNOSTIC_SOURCE = 'Research Desk';
 
+const FIND_TTL_MS = 3000;
 const isBib = (path: string): boolean => /\.(bib|bibtex)$/iu.test(path);
 const isAbsolute = (p: string): boolean => /^(?:[A-Za-z]:[\\/]|[\\/])/u.test(p);
 
@@ -68,6 +69,8 @@ export class Bibliographies extends Disposable implements BibliographyService {
   private readonly cache = new Map<string, CacheRecord>();
   private readonly chosen = new Map<string, vscode.Uri>();
   private readonly pending = new Map<string, ReturnType<typeof setTimeout>>();
+  /** find() results per document for entries(): { document uri@version, time, bibliographies }. */
+  private readonly found = new Map<string, { key: string; at: number; bibs: ResolvedBibliography[] }>();
   /** What addEntries appended, per .bib, until noteApplied. */
   private readonly appended = new Map<string, { base: LoadedBibliography; text: string }>();
   readonly diagnostics: vscode.DiagnosticCollection;
@@ -160,6 +163,7 @@ export class Bibliographies extends Disposable implements BibliographyService {
     const picked = await this.pick(document);
     if (!picked) return undefined;
     this.chosen.set(document.uri.toString(), picked);
+    this.found.clear();
     return { uri: picked, source: 'chosen' };
   }
 
@@ -199,7 +203,12 @@ export class Bibliographies extends Disposable implements BibliographyService {
   }
 
   async entries(document: vscode.TextDocument): Promise<BibliographyEntry[]> {
-    const bibs = await this.find(document);
+    // Completion and hover ask on every keystroke: the bibliographies found stay valid for a few seconds per
+    // document version (new files appear after that; a chosen file clears it).
+    const key = `${document.uri.toString()}@${document.version}`;
+    const hit = this.found.get(document.uri.toString());
+    const bibs = hit && hit.key === key && Date.now() - hit.at < FIND_TTL_MS ? hit.bibs : await this.find(document);
+    if (!hit || hit.bibs !== bibs) this.found.set(document.uri.toString(), { key, at: Date.now(), bibs });
     if (!bibs.length) return [];
     await loadBibtexLibrary();
     const out: BibliographyEntry[] = [];
@@ -251,7 +260,10 @@ export class Bibliographies extends Disposable implements BibliographyService {
     if (texts.length) {
       // One append for all new entries (separate inserts at one position would depend on their order).
       const appended = appendText(bib.file, texts.join('\n\n'));
-      if (!bib.exists) edit.createFile(bib.uri, { ignoreIfExists: true });
+      if (!bib.exists) {
+        edit.createFile(bib.uri, { ignoreIfExists: true });
+        this.found.clear();
+      }
       // The end position from the open buffer's line index (the text we read: a changed buffer makes the caller
       // start again), else counted in the text.
       const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === bib.uri.toString());
@@ -269,6 +281,7 @@ export class Bibliographies extends Disposable implements BibliographyService {
    * the buffer again.
    */
   noteApplied(uri: vscode.Uri): void {
+    this.found.clear();
     const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
     if (open) this.adoptAppend(open);
   }
@@ -315,6 +328,7 @@ export class Bibliographies extends Disposable implements BibliographyService {
   /** Drops every cached parse (tests; a setting change does not need it). */
   clearCache(): void {
     this.cache.clear();
+    this.found.clear();
     this.chosen.clear();
   }
 

@@ -14,7 +14,7 @@ import type { Paper } from '../api/index';
 import { entryByKey, entryDoi, findEntry, tidyBibliography, type BibEntry } from '../cite/bibFile';
 import { normaliseDoi, toBibtex } from '../cite/bibtex';
 import { LineIndex } from '../cite/edit';
-import { citeKey } from '../cite/keys';
+import { baseKey, citeKey, disambiguate } from '../cite/keys';
 import { loadBibtexLibrary } from '../cite/library';
 import { locateBibliographies } from '../cite/locate';
 import { formatReference } from '../cite/reference';
@@ -296,10 +296,17 @@ export class CitationCommands extends Disposable {
     const recent = this.deps.recent.list().filter((p) => !inBib.has(normaliseDoi(p.doi)?.toLowerCase() ?? ''));
     const items: CitePickItem[] = [];
     if (recent.length) items.push({ label: vscode.l10n.t('Recent results'), kind: vscode.QuickPickItemKind.Separator });
+    // The key each recent paper would get (disambiguated against the bibliography only on a clash).
+    const scheme = citationSettings(document?.uri).keyScheme;
+    const taken = new Set(entries.map((e) => e.entry.key.toLowerCase()));
+    const keyFor = (p: CitePaper): string => {
+      const base = baseKey(p, scheme);
+      return taken.has(base.toLowerCase()) ? disambiguate(base, taken) : base;
+    };
     for (const p of recent) {
       items.push({
         label: clip(oneLine(p.title) || vscode.l10n.t('(untitled paper)'), 140),
-        description: [paperAuthors(p), p.publish_year ? String(p.publish_year) : ''].filter(Boolean).join(' · '),
+        description: [paperAuthors(p), p.publish_year ? String(p.publish_year) : '', document ? vscode.l10n.t('new: {0}', keyFor(p)) : ''].filter(Boolean).join(' · '),
         detail: oneLine(p.journal_name) || undefined,
         paper: p,
       });
@@ -492,7 +499,13 @@ export class CitationCommands extends Disposable {
   }
 }
 
-/** A document one writes in (not the Output panel, a diff's left side, settings…). */
+/**
+ * A document one writes in: a file of any file system (a read-only one is refused later with its own message) or
+ * an untitled one; not the Output panel, a virtual document (an abstract), a diff's git side.
+ */
 function isWritingDocument(d: vscode.TextDocument): boolean {
-  return d.uri.scheme === 'file' || d.uri.scheme === 'untitled' || d.uri.scheme === 'vscode-remote' || d.uri.scheme === 'vscode-vfs';
+  const scheme = d.uri.scheme;
+  if (scheme === 'file' || scheme === 'untitled' || scheme === 'vscode-remote' || scheme === 'vscode-vfs') return true;
+  if (scheme === 'git' || scheme === 'output' || scheme.startsWith('vscode-')) return false;
+  return vscode.workspace.fs.isWritableFileSystem(scheme) !== undefined;
 }

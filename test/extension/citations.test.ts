@@ -435,6 +435,46 @@ export function citationsSuite(): void {
       console.log(`    (Insert Citation into a 10,000-entry .bib: ${times.map((x) => x.toFixed(0)).join(', ')} ms — first read, appends, a reuse)`);
     });
 
+    test('a read-only document: a clear message, nothing written anywhere', async () => {
+      const text = '---\nbibliography: ro.bib\n---\nRead only \n';
+      const provider: vscode.FileSystemProvider = {
+        onDidChangeFile: new vscode.EventEmitter<vscode.FileChangeEvent[]>().event,
+        watch: () => new vscode.Disposable(() => undefined),
+        stat: (uri) => {
+          if (uri.path !== '/doc.md') throw vscode.FileSystemError.FileNotFound(uri);
+          return { type: vscode.FileType.File, ctime: 0, mtime: 0, size: text.length, permissions: vscode.FilePermission.Readonly };
+        },
+        readDirectory: () => [],
+        createDirectory: () => undefined,
+        readFile: (uri) => {
+          if (uri.path !== '/doc.md') throw vscode.FileSystemError.FileNotFound(uri);
+          return new TextEncoder().encode(text);
+        },
+        writeFile: (uri) => {
+          throw vscode.FileSystemError.NoPermissions(uri);
+        },
+        delete: (uri) => {
+          throw vscode.FileSystemError.NoPermissions(uri);
+        },
+        rename: (uri) => {
+          throw vscode.FileSystemError.NoPermissions(uri);
+        },
+      };
+      const reg = vscode.workspace.registerFileSystemProvider('cite-ro-test', provider, { isReadonly: true });
+      try {
+        const doc = await vscode.workspace.openTextDocument(vscode.Uri.parse('cite-ro-test:/doc.md'));
+        const editor = await vscode.window.showTextDocument(doc);
+        editor.selection = new vscode.Selection(3, 10, 3, 10);
+        const r = await cite(PAPER_A);
+        assert.equal(r.done, false);
+        assert.match(r.message ?? '', /read-only/u);
+        assert.equal(doc.getText(), text);
+      } finally {
+        await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+        reg.dispose();
+      }
+    });
+
     test('no text editor: a clear message, nothing written', async () => {
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
       await sleep(100);
