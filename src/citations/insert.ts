@@ -63,7 +63,6 @@ export class Inserter implements CitationInserter {
       if (locator === undefined) return undefined;
     }
     locator = locator?.trim() || undefined;
-    this.recent?.remember(papers);
     const target = flavour === 'plain' ? undefined : await this.bibliographies.target(document);
     if (flavour !== 'plain' && !target) return undefined;
     const startOffset = document.offsetAt(options.position ?? editor.selection.active);
@@ -111,11 +110,17 @@ export class Inserter implements CitationInserter {
             (err: unknown) => this.log?.(`Insert Citation: saving ${vscode.workspace.asRelativePath(bib.uri)} failed: ${err instanceof Error ? err.message : String(err)}`),
           );
       }
-      if (cite.edit.text || cite.edit.length) {
+      if ((cite.edit.text || cite.edit.length) && !document.isClosed) {
         const end = document.positionAt(cite.cursor);
-        editor.selection = new vscode.Selection(end, end);
+        try {
+          editor.selection = new vscode.Selection(end, end);
+        } catch {
+          // The editor was closed meanwhile: the citation is in the document all the same.
+        }
       }
       this.last = { keys, bib: bib?.uri, source: target?.source, added, inserted: cite.edit.text, extended: cite.extended };
+      // Cited papers are offered again by the Quick Pick and completion (entries picked from the .bib are there already).
+      this.recent?.remember(papers.filter((p) => !p.key));
       return flavour === 'plain' ? [] : keys;
     }
   }
