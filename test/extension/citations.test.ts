@@ -271,6 +271,21 @@ export function citationsSuite(): void {
       }
     });
 
+    test('the key scheme and title protection settings shape new entries (existing ones keep their keys)', async () => {
+      const undo = await setUserSettings({ [Settings.citationsKeyScheme]: '{author}_{year}', [Settings.citationsTitleProtection]: 'all' });
+      try {
+        const dir = freshDir();
+        const bib = vscode.Uri.joinPath(dir, 'k.bib');
+        const editor = await openDoc(vscode.Uri.joinPath(dir, 'k.md'), '---\nbibliography: k.bib\n---\nK |\n');
+        const r = await cite([PAPER_C, { ...PAPER_C, doi: '10.1016/other', title: 'Another 2022 paper by Garcia' }]);
+        assert.deepEqual(r.keys, ['garcia_2022', 'garcia_2022a']);
+        assert.equal(editor.document.lineAt(3).text, 'K [@garcia_2022; @garcia_2022a]');
+        assert.match((await bibText(bib)) ?? '', /title = \{\{DNA methylation in mRNA vaccines\}\}/u);
+      } finally {
+        await undo();
+      }
+    });
+
     test('Undo in the document reverts the citation and its entry (one workspace edit); Redo brings both back', async () => {
       const dir = freshDir();
       const bib = vscode.Uri.joinPath(dir, 'u.bib');
