@@ -150,9 +150,9 @@ export class CitationCommands extends Disposable {
     if (visible) return visible;
     // Hidden behind another tab (the answer view in the same group): brought back; closed by the writer: not.
     const uri = last.document.uri.toString();
-    const tab = vscode.window.tabGroups.all.some((g) => g.tabs.some((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === uri));
-    if (!tab) return undefined;
-    const shown = await vscode.window.showTextDocument(last.document, { preserveFocus: true, preview: false });
+    const group = vscode.window.tabGroups.all.find((g) => g.tabs.some((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === uri));
+    if (!group) return undefined;
+    const shown = await vscode.window.showTextDocument(last.document, { viewColumn: group.viewColumn, preserveFocus: true, preview: false });
     shown.selection = last.selection;
     return shown;
   }
@@ -182,8 +182,8 @@ export class CitationCommands extends Disposable {
     const editor = await this.targetEditor();
     if (!editor) return this.fail(vscode.l10n.t('Open the document to cite into (a text editor) first, then run Insert Citation.'));
     let papers = this.papersFrom(args);
-    if (!papers && args.length === 0) papers = await this.pickPapers(editor.document, { many: true, title: vscode.l10n.t('Insert Citation') });
-    else if (!papers) papers = this.deps.selectedPapers().map(citePaperOf);
+    // No paper given (the palette, a keybinding, the editor's context menu, which passes the document's URI): pick.
+    papers ??= await this.pickPapers(editor.document, { many: true, title: vscode.l10n.t('Insert Citation') });
     if (!papers) return { done: false, message: 'cancelled' };
     if (!papers.length) return this.fail(vscode.l10n.t('Select a paper to cite first.'));
     let keys: string[] | undefined;
@@ -277,7 +277,6 @@ export class CitationCommands extends Disposable {
   private async papersOrPick(args: readonly unknown[], title: string): Promise<CitePaper[] | undefined> {
     const given = this.papersFrom(args);
     if (given) return given;
-    if (args.length) return this.deps.selectedPapers().map(citePaperOf);
     const editor = vscode.window.activeTextEditor ?? this.lastEditor;
     return this.pickPapers(editor && !editor.document.isClosed ? editor.document : undefined, { many: true, title });
   }

@@ -528,6 +528,19 @@ export function citationsSuite(): void {
       assert.equal(entryCount(await bibText(bib)), 2, 'the picked entry was written again');
     });
 
+    test('from the editor context menu (the document URI as argument): the Quick Pick; Escape cites nothing', async () => {
+      const c = await core();
+      const dir = freshDir();
+      const editor = await openDoc(vscode.Uri.joinPath(dir, 'ctx.md'), '---\nbibliography: ctx.bib\n---\nC |\n');
+      const pending = run<CitationCommandResult>(Commands.insertCitation, editor.document.uri);
+      await eventually(() => c.citationCommands.active !== undefined, 'the Quick Pick');
+      c.citationCommands.active!.hide();
+      const r = await pending;
+      assert.equal(r?.done, false);
+      assert.equal(editor.document.lineAt(3).text, 'C ');
+      assert.equal(await readDisk(vscode.Uri.joinPath(dir, 'ctx.bib')), undefined, 'a .bib was created');
+    });
+
     suite('with the emulator (search results)', () => {
       let restoreEmu: (() => Promise<void>) | undefined;
       let savedKey: string | undefined;
