@@ -23,6 +23,7 @@ import type { Logger } from '../state/logger';
 import { Disposable } from '../util/disposable';
 import type { ResultNode } from '../views/resultsTree';
 import { citationSettings, type Bibliographies } from './bibliography';
+import { displayLatex } from './display';
 import { declarationEdit, relativePath } from './declare';
 import { CitationError, type Inserter } from './insert';
 import { citePaperOf } from './recentPapers';
@@ -66,27 +67,6 @@ const CITE_FILES = '**/*.{tex,ltx,md,markdown,qmd,Rmd,rmd,typ}';
 const MAX_SCANNED_FILES = 2000;
 const clip = (s: string, n: number): string => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 const oneLine = (s: string | null | undefined): string => (s ?? '').replace(/\s+/gu, ' ').trim();
-
-const ACCENTS: Record<string, string> = { '"': '\u0308', "'": '\u0301', '`': '\u0300', '^': '\u0302', '~': '\u0303', '=': '\u0304', '.': '\u0307', c: '\u0327', v: '\u030C', u: '\u0306', H: '\u030B', k: '\u0328' };
-const MACROS: Record<string, string> = {
-  TeX: 'TeX', LaTeX: 'LaTeX', BibTeX: 'BibTeX', o: 'ø', O: 'Ø', ss: 'ß', aa: 'å', AA: 'Å', ae: 'æ', AE: 'Æ', oe: 'œ', OE: 'Œ',
-  l: 'ł', L: 'Ł', i: 'ı', j: 'ȷ', TH: 'Þ', th: 'þ', DH: 'Ð', dh: 'ð', DJ: 'Đ', dj: 'đ', textendash: '–', textemdash: '—',
-  textquoteright: '’', textquoteleft: '‘', textquotedblleft: '“', textquotedblright: '”', textellipsis: '…', ldots: '…', S: '§',
-};
-/** A raw BibTeX field as display text (accents, escapes and braces approximated; for the Quick Pick only). */
-export function displayLatex(raw: string): string {
-  return oneLine(
-    raw
-      .replace(/\\([`'^"~=.])\s*\{?([A-Za-z])\}?/gu, (_m, a: string, l: string) => l + (ACCENTS[a] ?? ''))
-      .replace(/\\([cvuHk])\s*\{([A-Za-z])\}/gu, (_m, a: string, l: string) => l + (ACCENTS[a] ?? ''))
-      .replace(/\\([&%$#_{}~^])/gu, '$1')
-      .replace(/\\([A-Za-z]+)\s*/gu, (_m, name: string) => MACROS[name] ?? '')
-      .replace(/[{}]/gu, '')
-      .replace(/~/gu, ' ')
-      .replace(/--/gu, '–')
-      .normalize('NFC'),
-  );
-}
 
 function rawAuthors(entry: BibEntry): string {
   const names = (entry.raw['author'] ?? '').split(/\s+and\s+/u).map((n) => displayLatex(n.includes(',') ? n.split(',')[0]! : n.split(/\s+/u).pop() ?? n));

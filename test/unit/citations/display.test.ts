@@ -1,0 +1,15 @@
+import * as assert from 'node:assert/strict';
+import { displayLatex } from '../../../src/citations/display';
+
+describe('citations/display', () => {
+  it('accents, letter macros, escapes, braces, dashes and math as readable text', () => {
+    assert.equal(displayLatex('Sandk{\\"u}hler and M\\"uller'), 'Sandkühler and Müller');
+    assert.equal(displayLatex("{\\TH}{\\'o}rsson, {\\'O}lafur"), 'Þórsson, Ólafur');
+    assert.equal(displayLatex('Na{\\"\\i}ve {\\o}l \\c{c}a \\v{s}ko'), 'Naïve øl ça ško');
+    assert.equal(displayLatex('The {\\TeX}book'), 'The TeXbook');
+    assert.equal(displayLatex('Sleep \\& memory\\_a 50\\% \\{set\\} \\~{}x'), 'Sleep & memory_a 50% {set} ~x');
+    assert.equal(displayLatex('{DNA} in {mRNA}: 1--2, a---b'), 'DNA in mRNA: 1–2, a—b');
+    assert.equal(displayLatex('Effect of $\\alpha$-synuclein\n   on   \\emph{mice}'), 'Effect of α-synuclein on mice');
+    assert.equal(displayLatex('Hello~world'), 'Hello world');
+  });
+});
