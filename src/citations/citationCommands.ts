@@ -66,7 +66,9 @@ export interface CitePickItem extends vscode.QuickPickItem {
 const CITE_FILES = '**/*.{tex,ltx,md,markdown,qmd,Rmd,rmd,typ}';
 const MAX_SCANNED_FILES = 2000;
 const clip = (s: string, n: number): string => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
-const oneLine = (s: string | null | undefined): string => (s ?? '').replace(/\s+/gu, ' ').trim();
+/** One line of untrusted text for a Quick Pick (no `$(icon)` rendering from a title or a .bib). */
+const oneLine = (s: string | null | undefined): string => noIcons((s ?? '').replace(/\s+/gu, ' ').trim());
+const noIcons = (s: string): string => s.replace(/\$\(/gu, '$\u200b(');
 
 function rawAuthors(entry: BibEntry): string {
   const names = (entry.raw['author'] ?? '').split(/\s+and\s+/u).map((n) => displayLatex(n.includes(',') ? n.split(',')[0]! : n.split(/\s+/u).pop() ?? n));
@@ -300,9 +302,9 @@ export class CitationCommands extends Disposable {
       for (const e of list) {
         const raw = e.entry.raw;
         items.push({
-          label: clip(displayLatex(raw['title'] ?? '') || e.entry.key, 140),
-          description: [rawAuthors(e.entry), (raw['year'] ?? raw['date'] ?? '').slice(0, 4), e.entry.key].filter(Boolean).join(' · '),
-          detail: displayLatex(raw['journal'] ?? raw['journaltitle'] ?? raw['booktitle'] ?? '') || undefined,
+          label: clip(noIcons(displayLatex(raw['title'] ?? '')) || e.entry.key, 140),
+          description: noIcons([rawAuthors(e.entry), (raw['year'] ?? raw['date'] ?? '').slice(0, 4), e.entry.key].filter(Boolean).join(' · ')),
+          detail: noIcons(displayLatex(raw['journal'] ?? raw['journaltitle'] ?? raw['booktitle'] ?? '')) || undefined,
           paper: { key: e.entry.key, title: displayLatex(raw['title'] ?? '') || null, doi: entryDoi(e.entry) ?? null },
         });
       }
@@ -351,7 +353,7 @@ export class CitationCommands extends Disposable {
       : vscode.l10n.t('Type to filter recent results and the bibliography, or to search papers');
     qp.items = items;
     const searchItem = (q: string): CitePickItem => ({
-      label: `$(search) ${vscode.l10n.t('Search papers for “{0}”', clip(q, 60))}`,
+      label: `$(search) ${vscode.l10n.t('Search papers for “{0}”', noIcons(clip(q, 60)))}`,
       description: vscode.l10n.t('runs a search (one call)'),
       alwaysShow: true,
       search: q,
