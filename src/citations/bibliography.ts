@@ -21,7 +21,7 @@ import { LineIndex } from '../cite/edit';
 import { canExtend, extendParse } from './incrementalParse';
 import { citeKey, DEFAULT_KEY_SCHEME } from '../cite/keys';
 import { loadBibtexLibrary } from '../cite/library';
-import { locateBibliographies } from '../cite/locate';
+import { latexBibliographies, locateBibliographies } from '../cite/locate';
 import { flavourOf } from '../cite/syntax';
 import { Disposable } from '../util/disposable';
 import type { BibliographyEntry, BibliographyService, CitePaper, LoadedBibliography, ResolvedBibliography } from './types';
@@ -122,23 +122,34 @@ export class Bibliographies extends Disposable implements BibliographyService {
       seen.add(uri.toString());
       out.push({ uri, source });
     };
-    const docDir = document.isUntitled ? undefined : vscode.Uri.joinPath(document.uri, '..');
-    for (const p of located.fromDocument) {
-      if (!isBib(p)) continue;
-      if (isAbsolute(p)) {
-        add(this.absolute(document.uri, p), 'declared');
-        continue;
-      }
-      const rel = p.replace(/\\/gu, '/');
-      const nextToDoc = docDir ? vscode.Uri.joinPath(docDir, rel) : undefined;
-      if (flavour === 'latex' && folder && (!nextToDoc || !(await this.exists(nextToDoc)))) {
-        const atRoot = vscode.Uri.joinPath(folder.uri, rel);
-        if (!nextToDoc || (await this.exists(atRoot))) {
-          add(atRoot, 'declared');
+    const declared = async (paths: readonly string[], from: vscode.Uri | undefined): Promise<void> => {
+      const dir = from ? vscode.Uri.joinPath(from, '..') : undefined;
+      for (const p of paths) {
+        if (!isBib(p)) continue;
+        if (isAbsolute(p)) {
+          add(this.absolute(from ?? document.uri, p), 'declared');
           continue;
         }
+        const rel = p.replace(/\\/gu, '/');
+        const nextToDoc = dir ? vscode.Uri.joinPath(dir, rel) : undefined;
+        if (flavour === 'latex' && folder && (!nextToDoc || !(await this.exists(nextToDoc)))) {
+          const atRoot = vscode.Uri.joinPath(folder.uri, rel);
+          if (!nextToDoc || (await this.exists(atRoot))) {
+            add(atRoot, 'declared');
+            continue;
+          }
+        }
+        if (nextToDoc) add(nextToDoc, 'declared');
       }
-      if (nextToDoc) add(nextToDoc, 'declared');
+    };
+    await declared(located.fromDocument, document.isUntitled ? undefined : document.uri);
+    // A LaTeX part of a larger document (`% !TEX root = main.tex`, `\documentclass[main.tex]{subfiles}`): the
+    // main file's bibliographies, relative to the main file (where LaTeX runs).
+    if (!out.length && flavour === 'latex' && !document.isUntitled) {
+      const root = texRoot(document.getText());
+      const rootUri = root ? (isAbsolute(root) ? this.absolute(document.uri, root) : vscode.Uri.joinPath(document.uri, '..', root.replace(/\\/gu, '/'))) : undefined;
+      const rootText = rootUri && rootUri.toString() !== document.uri.toString() ? await this.readText(rootUri) : undefined;
+      if (rootUri && rootText !== undefined) await declared(latexBibliographies(rootText), rootUri);
     }
     if (!out.length && quarto) {
       const dir = vscode.Uri.joinPath(quarto.uri, '..');
@@ -419,4 +430,14 @@ function countLines(text: string): number {
   let n = 1;
   for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) n++;
   return n;
+}
+
+/** The main file of a LaTeX part: the `% !TEX root = …` magic comment (first 30 lines) or the subfiles class option. */
+export function texRoot(text: string): string | undefined {
+  const head = text.split(/\r?\n/u, 30).join('\n');
+  const magic = /^[ \t]*%[ \t]*!\s*T[Ee]X\s+root\s*=\s*(.+?)\s*$/mu.exec(head)?.[1];
+  const sub = /\\documentclass\s*\[([^\]]+)\]\s*\{subfiles\}/u.exec(text)?.[1]?.trim();
+  const root = magic ?? sub;
+  if (!root) return undefined;
+  return /\.[A-Za-z]+$/u.test(root) ? root : `${root}.tex`;
 }

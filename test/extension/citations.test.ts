@@ -185,6 +185,20 @@ export function citationsSuite(): void {
       }
     });
 
+    test('LaTeX parts: `% !TEX root = ../main.tex` and `\\documentclass[../main]{subfiles}` use the main file\'s bibliography', async () => {
+      const dir = freshDir();
+      await write(vscode.Uri.joinPath(dir, 'main.tex'), '\\documentclass{article}\n\\begin{document}\n\\input{ch/one}\n\\bibliography{bib/thesis}\n\\end{document}\n');
+      const one = await openDoc(vscode.Uri.joinPath(dir, 'ch', 'one.tex'), '% !TEX root = ../main.tex\nChapter |\n');
+      const r = await cite(PAPER_A);
+      assert.equal(r.bib?.toString(), vscode.Uri.joinPath(dir, 'bib', 'thesis.bib').toString());
+      assert.equal(one.document.lineAt(1).text, 'Chapter \\cite{sandkuhler2023creatine}');
+      const two = await openDoc(vscode.Uri.joinPath(dir, 'ch', 'two.tex'), '\\documentclass[../main]{subfiles}\n\\begin{document}\nTwo |\n\\end{document}\n');
+      const r2 = await cite(PAPER_A);
+      assert.equal(r2.bib?.toString(), vscode.Uri.joinPath(dir, 'bib', 'thesis.bib').toString());
+      assert.equal(r2.added, 0);
+      assert.equal(two.document.lineAt(2).text, 'Two \\cite{sandkuhler2023creatine}');
+    });
+
     test('Markdown: front matter bibliography created on first use; `[@a]` extended to `[@a; @b]`', async () => {
       const dir = freshDir();
       const bib = vscode.Uri.joinPath(dir, 'bib', 'md.bib');
