@@ -179,14 +179,16 @@ export class CitationCommands extends Disposable {
     const last = this.deps.citations.last;
     const bibName = last?.bib ? vscode.workspace.asRelativePath(last.bib) : undefined;
     const flavour = flavourOf(editor.document.languageId, editor.document.fileName);
-    const message =
-      flavour === 'plain'
+    const inBib = editor.document.languageId === 'bibtex' || /\.(bib|bibtex)$/iu.test(editor.document.uri.path);
+    const message = inBib
+      ? vscode.l10n.t('{0} entry(ies) added to {1} ({2}).', last?.added ?? 0, bibName ?? '', keys.join(', '))
+      : flavour === 'plain'
         ? vscode.l10n.t('Inserted {0} reference(s) (this document has no citation syntax, so no bibliography was used).', papers.length)
         : last?.added
           ? vscode.l10n.t('Cited {0}; {1} entry(ies) added to {2}.', keys.join(', '), last.added, bibName ?? '')
           : vscode.l10n.t('Cited {0} (already in {1}).', keys.join(', '), bibName ?? '');
     vscode.window.setStatusBarMessage(message, 6000);
-    if (last?.bib && (last.source === 'default' || last.source === 'chosen')) this.offerDeclaration(editor.document, last.bib);
+    if (!inBib && last?.bib && (last.source === 'default' || last.source === 'chosen')) this.offerDeclaration(editor.document, last.bib);
     return { done: true, keys, bib: last?.bib, added: last?.added ?? 0, message };
   }
 

@@ -56,15 +56,21 @@ export class Inserter implements CitationInserter {
     if (vscode.workspace.fs.isWritableFileSystem(document.uri.scheme) === false)
       throw new CitationError(vscode.l10n.t('This document is read-only: open a document you can edit to insert a citation.'));
     const settings = citationSettings(document.uri);
+    // In a .bib itself, "citing" adds the entries to it (no citation text).
+    const isBibDoc = document.languageId === 'bibtex' || /\.(bib|bibtex)$/iu.test(document.uri.path);
     const flavour = flavourOf(document.languageId, document.fileName);
     let locator = options.locator;
-    if (locator === undefined && settings.askLocator) {
+    if (locator === undefined && settings.askLocator && !isBibDoc) {
       locator = await this.askLocator();
       if (locator === undefined) return undefined;
     }
     locator = locator?.trim() || undefined;
-    const target = flavour === 'plain' ? undefined : await this.bibliographies.target(document);
-    if (flavour !== 'plain' && !target) return undefined;
+    const target: ResolvedBibliography | undefined = isBibDoc
+      ? { uri: document.uri, source: 'chosen' }
+      : flavour === 'plain'
+        ? undefined
+        : await this.bibliographies.target(document);
+    if (!target && (flavour !== 'plain' || isBibDoc)) return undefined;
     const startOffset = document.offsetAt(options.position ?? editor.selection.active);
     for (let attempt = 0; ; attempt++) {
       const version = document.version;
@@ -78,7 +84,9 @@ export class Inserter implements CitationInserter {
       const text = document.getText();
       // The cursor moves with edits made while we waited only through the position we were given: re-read it.
       const offset = attempt === 0 ? startOffset : document.offsetAt(options.position ?? editor.selection.active);
-      const cite = citeEdit(text, offset, flavour, keys, papers, { latexCommand: settings.latexCommand, locator });
+      const cite = isBibDoc
+        ? { edit: { offset, length: 0, text: '' }, extended: false, cursor: offset }
+        : citeEdit(text, offset, flavour, keys, papers, { latexCommand: settings.latexCommand, locator });
       if (cite.edit.length || cite.edit.text) {
         edit.replace(document.uri, new vscode.Range(document.positionAt(cite.edit.offset), document.positionAt(cite.edit.offset + cite.edit.length)), cite.edit.text);
       }
@@ -89,7 +97,7 @@ export class Inserter implements CitationInserter {
       }
       if (edit.size === 0) {
         this.last = { keys, bib: bib?.uri, source: target?.source, added: 0, inserted: '', extended: cite.extended };
-        return flavour === 'plain' ? [] : keys;
+        return flavour === 'plain' && !isBibDoc ? [] : keys;
       }
       const ok = await vscode.workspace.applyEdit(edit);
       if (!ok)
@@ -121,7 +129,7 @@ export class Inserter implements CitationInserter {
       this.last = { keys, bib: bib?.uri, source: target?.source, added, inserted: cite.edit.text, extended: cite.extended };
       // Cited papers are offered again by the Quick Pick and completion (entries picked from the .bib are there already).
       this.recent?.remember(papers.filter((p) => !p.key));
-      return flavour === 'plain' ? [] : keys;
+      return flavour === 'plain' && !isBibDoc ? [] : keys;
     }
   }
 

@@ -413,6 +413,17 @@ export function citationsSuite(): void {
       assert.match(apa, /^Sandkühler, J\., & Müller, A\. \(2023\)\. Creatine supplementation and cognitive performance: a randomized trial\. Nutrients, 15, 1–12\. https:\/\/doi\.org\/10\.3390\/nu15000001/u);
     });
 
+    test('in a .bib itself, Insert Citation adds the entry (no citation text)', async () => {
+      const dir = freshDir();
+      const editor = await openDoc(vscode.Uri.joinPath(dir, 'self.bib'), '@misc{x,\n  title = {X}\n}\n|');
+      const r = await cite([PAPER_B, PAPER_B]);
+      assert.equal(r.done, true, r.message);
+      assert.deepEqual(r.keys, ['thorsson2021sleep', 'thorsson2021sleep']);
+      const text = editor.document.getText();
+      assert.equal(entryCount(text), 2);
+      assert.ok(text.startsWith('@misc{x,\n  title = {X}\n}\n\n@article{thorsson2021sleep,\n'), text);
+    });
+
     test('a plain-text document gets the APA reference; no bibliography is written', async () => {
       const dir = freshDir();
       const editor = await openDoc(vscode.Uri.joinPath(dir, 'notes.txt'), 'Ref: |\n');
