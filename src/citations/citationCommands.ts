@@ -200,9 +200,21 @@ export class CitationCommands extends Disposable {
     const id = document.uri.toString();
     if (this.offered.has(id) || document.isUntitled) return;
     this.offered.add(id);
-    // It declares bibliographies we cannot write (CSL JSON/YAML, Hayagriva): a second declaration is the writer's call.
+    // It declares bibliographies we cannot write (CSL JSON/YAML, Hayagriva): where and how to add a BibTeX file to
+    // them is the writer's call; they are told.
     const flavour = flavourOf(document.languageId, document.fileName);
-    if (locateBibliographies(document.getText(), flavour).fromDocument.length) return;
+    const others = locateBibliographies(document.getText(), flavour).fromDocument;
+    if (others.length) {
+      void vscode.window.showWarningMessage(
+        vscode.l10n.t(
+          '{0} declares {1}, which Research Desk does not write (BibTeX only); the entries went to {2}. Add it to the document’s bibliographies.',
+          vscode.workspace.asRelativePath(document.uri),
+          others.join(', '),
+          vscode.workspace.asRelativePath(bib),
+        ),
+      );
+      return;
+    }
     const declare = vscode.l10n.t('Declare It');
     void vscode.window
       .showInformationMessage(
