@@ -9,32 +9,12 @@ import { entryDoi, findEntry, titleKey, type BibEntry } from '../cite/bibFile';
 import { normaliseDoi, yearOf } from '../cite/bibtex';
 import { baseKey } from '../cite/keys';
 import { asciiFold } from '../cite/names';
+import { displayLatex } from './display';
 import type { BibliographyEntry, CitePaper, LoadedBibliography } from './types';
 
-// Raw .bib text for lists (no library): braces dropped, common accents composed, escapes undone.
-
-const ACCENTS: Record<string, string> = {
-  '"': '\u0308', "'": '\u0301', '`': '\u0300', '^': '\u0302', '~': '\u0303', '=': '\u0304', '.': '\u0307',
-  c: '\u0327', v: '\u030c', u: '\u0306', H: '\u030b', r: '\u030a', k: '\u0328',
-};
-const LETTERS: Record<string, string> = { o: 'ø', O: 'Ø', l: 'ł', L: 'Ł', ss: 'ß', aa: 'å', AA: 'Å', ae: 'æ', AE: 'Æ', oe: 'œ', OE: 'Œ', i: 'ı', j: 'ȷ' };
-
-/** A readable form of a raw BibTeX value (approximate; the exact one needs the library). */
+/** A readable form of a raw BibTeX value for lists (display.ts, shared with the Quick Pick; approximate: the exact one needs the library). */
 export function rawText(raw: string | undefined): string {
-  if (!raw) return '';
-  return raw
-    .replace(/\\([`'^"~=.])\s*\{?\s*\\?([A-Za-z])\}?/gu, (_m, a: string, l: string) => l + ACCENTS[a]!)
-    .replace(/\\([cvuHrk])\s*\{\s*([A-Za-z])\s*\}/gu, (_m, a: string, l: string) => l + ACCENTS[a]!)
-    .replace(/\\(ss|aa|AA|ae|AE|oe|OE|o|O|l|L|i|j)(?![A-Za-z])\s*/gu, (_m, n: string) => LETTERS[n] ?? '')
-    .replace(/\\([&%$#_{}])/gu, '$1')
-    .replace(/---/gu, '—')
-    .replace(/--/gu, '–')
-    .replace(/~/gu, ' ')
-    .replace(/\\[A-Za-z]+\s*/gu, '')
-    .replace(/[{}]/gu, '')
-    .normalize('NFC')
-    .replace(/\s+/gu, ' ')
-    .trim();
+  return raw ? displayLatex(raw) : '';
 }
 
 /** Family names of a raw `author` field ("Last, First and First Last"). */
