@@ -5,8 +5,8 @@
  * answers bibFile.findEntry's question (is this paper already in the bibliography?) without scanning every entry per
  * paper, and the key a paper would get (keys.ts citeKey against a prebuilt set).
  */
-import { entryDoi, findEntry, titleKey, type BibEntry } from '../cite/bibFile';
-import { normaliseDoi, yearOf } from '../cite/bibtex';
+import { doiKey, entryDoi, findEntry, titleKey, type BibEntry } from '../cite/bibFile';
+import { yearOf } from '../cite/bibtex';
 import { baseKey } from '../cite/keys';
 import { asciiFold } from '../cite/names';
 import { displayLatex } from './display';
@@ -25,17 +25,6 @@ export function rawFamilies(raw: string | undefined): string[] {
     .split(/\s+and\s+/u)
     .map((a) => (a.includes(',') ? a.split(',')[0]! : (a.split(' ').pop() ?? a)).trim())
     .filter(Boolean);
-}
-
-/** The comparison form of a DOI: the same as bibFile's entryDoi (normalised, percent escapes decoded, lower case). */
-export function doiKey(doi: string | null | undefined): string | undefined {
-  const d = normaliseDoi(doi);
-  if (!d) return undefined;
-  try {
-    return decodeURIComponent(d).toLowerCase();
-  } catch {
-    return d;
-  }
 }
 
 /** Folded words (lower-case ASCII) of a text, for prefix matching. */

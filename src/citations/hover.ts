@@ -12,13 +12,13 @@
  * page), else to https://doi.org/<doi>; https only (safeHttpsUrl), never a command: or file: target.
  */
 import * as vscode from 'vscode';
-import { titleKey, type BibFile } from '../cite/bibFile';
+import { doiKey, titleKey, type BibFile } from '../cite/bibFile';
 import { yearOf } from '../cite/bibtex';
 import { loadBibtexLibrary } from '../cite/library';
 import { findCitations, flavourOf, keyAt } from '../cite/syntax';
 import { safeHttpsUrl } from '../render/links';
 import { doiUrl, escapeMarkdown } from '../search/query';
-import { byline, doiKey } from './citeMatch';
+import { byline } from './citeMatch';
 import type { CiteAssistOptions } from './completion';
 import type { BibliographyEntry, CitePaper } from './types';
 

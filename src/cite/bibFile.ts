@@ -286,7 +286,7 @@ function readEntryDoi(entry: BibEntry): string | undefined {
 }
 
 /** DOI comparison form: normalised, percent escapes decoded. */
-function doiKey(doi: string | null | undefined): string | undefined {
+export function doiKey(doi: string | null | undefined): string | undefined {
   const d = normaliseDoi(doi);
   if (!d) return undefined;
   try {

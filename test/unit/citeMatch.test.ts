@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { entryToPaper, findEntry, parseBibFile, type BibFile } from '../../src/cite/bibFile';
+import { doiKey, entryToPaper, findEntry, parseBibFile, type BibFile } from '../../src/cite/bibFile';
 import { toBibtex } from '../../src/cite/bibtex';
 import { citeKey, KEY_SCHEMES } from '../../src/cite/keys';
 import { loadBibtexLibrary } from '../../src/cite/library';
@@ -44,6 +44,10 @@ describe('citations/citeMatch (completion and hover data)', () => {
     assert.deepEqual(rawFamilies(String.raw`Sandk{\"u}hler, Julia and John {von Neumann} and Li, Wei`), ['Sandkühler', 'Neumann', 'Li']);
     assert.equal(byline(['A', 'B', 'C', 'D', 'E', 'F', 'G'], 2020, 'J'), 'A, B, C, D, E, F, et al. · 2020 · J');
     assert.equal(byline([], undefined, null), '');
+    // DOIs compare like bibFile's entries: resolver prefix, case and percent escapes ignored.
+    assert.equal(doiKey('https://doi.org/10.1000/ABC%2Fdef'), '10.1000/abc/def');
+    assert.equal(doiKey('doi: 10.1000/x'), '10.1000/x');
+    assert.equal(doiKey('not a doi'), undefined);
   });
 
   it('ranks by key prefix, key substring, then a word of the title or an author (accents ignored)', () => {
