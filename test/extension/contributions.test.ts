@@ -52,16 +52,21 @@ export function contributionsSuite(): void {
       await vscode.commands.executeCommand(`${Views.results}.focus`);
     });
 
-    test('the welcome view offers Set API Key, Get a Key and the emulator, keyed on the context key', () => {
+    test('the welcome views offer Set API Key, Get a Key and the emulator, keyed on the context key', () => {
       const welcome = manifest().contributes.viewsWelcome;
-      const noKey = welcome.find((w) => w.when === `!${ContextKeys.hasKey}`);
+      const noKey = welcome.find((w) => w.when === `!${ContextKeys.hasKey}` && w.view === Views.results);
       assert.ok(noKey, 'no welcome content for the no-key state');
-      assert.equal(noKey.view, Views.results);
       const nls = readNls();
       const contents = resolveNls(noKey.contents, nls);
       for (const id of [Commands.setApiKey, Commands.getKey, Commands.useEmulator]) {
         assert.ok(contents.includes(`(command:${id})`), `the welcome view lacks a button for ${id}`);
       }
+      // The Threads view asks for the key too, and offers the agent only with a key.
+      const threadsNoKey = welcome.find((w) => w.when === `!${ContextKeys.hasKey}` && w.view === Views.threads);
+      assert.ok(threadsNoKey && resolveNls(threadsNoKey.contents, nls).includes(`(command:${Commands.setApiKey})`), 'the Threads view asks for a key');
+      const threadsKey = welcome.find((w) => w.when === ContextKeys.hasKey && w.view === Views.threads);
+      assert.ok(threadsKey && resolveNls(threadsKey.contents, nls).includes(`(command:${Commands.askAgent})`), 'the Threads view offers the agent with a key');
+      for (const w of welcome) assert.ok(w.when, `welcome content for ${w.view} shows whether or not a key is set`);
       for (const w of welcome) {
         for (const [, id] of resolveNls(w.contents, nls).matchAll(/\(command:([\w.]+)\)/g)) {
           assert.ok((Object.values(Commands) as string[]).includes(id!), `welcome links to unknown command ${id}`);
