@@ -184,7 +184,10 @@ export class AnswerCitations implements AnswerCitationActions {
     const before = line.slice(0, selection.start.character);
     const after = document.lineAt(selection.end.line).text.slice(selection.end.character);
     const body = text.replace(/\s+$/u, '');
-    const inserted = `${before.trim() ? newline + newline : ''}${body}${newline}${after.trim() ? newline : ''}`;
+    // A line of text right above an empty cursor line (a heading, a paragraph) gets a blank line between.
+    const above = !before.trim() && selection.start.line > 0 ? document.lineAt(selection.start.line - 1).text.trim() : '';
+    const lead = before.trim() ? newline + newline : above ? newline : '';
+    const inserted = `${lead}${body}${newline}${after.trim() ? newline : ''}`;
     edit.replace(document.uri, selection, inserted);
     const openBib = (): vscode.TextDocument | undefined => (bibliography ? vscode.workspace.textDocuments.find((d) => d.uri.toString() === bibliography.toString()) : undefined);
     const bibWasDirty = openBib()?.isDirty === true;
