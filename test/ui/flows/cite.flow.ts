@@ -123,6 +123,7 @@ export const flow = defineFlow({
       await driver.runCommand('Research Desk: Set API Key');
       await driver.answerInput(emulator.keys.pro!, { password: true });
       await driver.webviewElement('#thread-title');
+      await driver.clearNotifications();
       // A wider side bar, so the results show author, year and journal.
       const box = await boundingBox(page.locator('.part.sidebar'));
       if (box) {
@@ -211,10 +212,18 @@ export const flow = defineFlow({
       await line.waitFor({ state: 'visible', timeout: driver.timeoutMs });
       const key = /\\cite\{([^}]+)\}/.exec((await line.innerText()).replace(/\u00a0/g, ' '))?.[1];
       assert.ok(key, 'the key cited in step 2');
-      const token = page.locator('.monaco-editor .view-line span', { hasText: key }).first();
+      // The token's own span (monaco splits a line into mtk* spans), hovered as a person does.
+      const token = line.locator('span[class^="mtk"]', { hasText: key }).first();
       await token.hover();
       const hover = page.locator('.monaco-hover').filter({ hasText: /\d{4}/ }).first();
-      await hover.waitFor({ state: 'visible', timeout: 10_000 });
+      try {
+        await hover.waitFor({ state: 'visible', timeout: 5000 });
+      } catch {
+        // Keyboard route: the cursor on the key, then Show or Focus Hover.
+        await token.click();
+        await driver.runCommand('Show or Focus Hover');
+        await hover.waitFor({ state: 'visible', timeout: 10_000 });
+      }
       const text = await hover.innerText();
       assert.ok(text.length > 20, text);
       await shot('07-tex-hover');
