@@ -14,7 +14,8 @@
  *      plus ranking alone (engine, no HTTP) for reference.
  *
  * Then bench/search.ts (calls charged for paging and repeats), bench/render.ts (renderAnswer) and
- * bench/threads.ts (polls per finished thread, open → answer painted, in a real VS Code).
+ * bench/threads.ts (polls per finished thread, open → answer painted, in a real VS Code), and bench/cite.ts
+ * (Insert Citation's pure path with a 1,000–10,000-entry bibliography, growth 1k → 10k).
  *
  * Then the real-VS Code activation benchmark (bench/activation.ts, someone else's) runs as a
  * child process when that file exists and the `.vscode-test/code-server` cache is present. It
@@ -32,6 +33,7 @@ import { createClient, type SearchParams } from '../src/api';
 import { searchQueryString } from '../src/api/params';
 import { getEngine, sampleQueries, startEmulator } from '../test/emulator';
 import { type BenchResult, median, recordResults, RESULTS_FILE } from './results';
+import { runCiteBench } from './cite';
 import { runRenderBench } from './render';
 import { measureResultsView, measureSearchPlan } from './search';
 import { measureThreads } from './threads';
@@ -207,6 +209,8 @@ async function main(): Promise<void> {
   recordResults(await runRenderBench());
   console.log('\nResearch agent in VS Code (bench/threads.ts): polls per finished thread, open → answer painted');
   recordResults(measureThreads());
+  console.log('\nInsert Citation (bench/cite.ts): pure path into a LaTeX document, bibliographies of 1,000 to 10,000 entries');
+  recordResults(await runCiteBench());
 
   const vs = vscodeWanted();
   if (vs.run) {
