@@ -10,6 +10,11 @@
  *   position   LineIndex(bib text).position(append offset) — the append's line/column for the WorkspaceEdit;
  *   cite       insertCitation(document text, cursor, 'latex', key) — the citation (or extension of one) at the cursor.
  *
+ * A writing session is measured too: inserts one after another, each appending its entry, the parse carried over
+ * as the bibliography service does it (cached per version; after our own append only the appended text is parsed:
+ * src/citations/incrementalParse.ts). That is what every insert after the first costs; the first insert after the
+ * file is opened (or changed by someone else) pays the full parse.
+ *
  * Papers and bibliographies come from the emulator's corpus (seeded, deterministic); every timed insert cites a paper
  * that is not in the file yet (the costly case: nothing short-cuts the scans); a second series cites papers already in
  * the file (the DOI is found, no entry written). Medians of RUNS inserts after WARMUP, per size.
@@ -27,6 +32,7 @@ import { LineIndex } from '../src/cite/edit';
 import { baseKey } from '../src/cite/keys';
 import { loadBibtexLibrary } from '../src/cite/library';
 import { insertCitation } from '../src/cite/syntax';
+import { canExtend, extendParse } from '../src/citations/incrementalParse';
 import { generateCorpus, mulberry32, type Paper } from '../test/emulator/corpus';
 import { type BenchResult, median, recordResults } from './results';
 
@@ -104,7 +110,7 @@ function insertOnce(bibText: string, doc: { text: string; offset: number }, pape
 const r3 = (v: number): number => Math.round(v * 1000) / 1000;
 
 export interface CiteBenchFigures {
-  perSize: { size: number; bytes: number; newMedian: number; cachedMedian: number; existingMedian: number; parse: number; ensure: number; cite: number }[];
+  perSize: { size: number; bytes: number; newMedian: number; cachedMedian: number; existingMedian: number; sessionMedian: number; parse: number; ensure: number; cite: number }[];
 }
 
 export async function measureCite(): Promise<CiteBenchFigures> {
@@ -137,8 +143,26 @@ export async function measureCite(): Promise<CiteBenchFigures> {
         cached.push(c1 - c0);
       }
     }
+    // A session: each insert appends its entry; the next one extends the previous parse (as the service's cache does).
+    const session: number[] = [];
+    let text = bib;
+    let parsed = file;
+    for (let i = 0; i < WARMUP + RUNS; i++) {
+      const paper = fresh[(i + 7) % fresh.length]!;
+      const t0 = performance.now();
+      const current = parsed.text === text ? parsed : canExtend(parsed, text) ? extendParse(parsed, text) : parseBibFile(text);
+      const r = ensureEntry(current, paper, { reservedKeys: [] });
+      if (!r.edit) throw new Error('bench: the session paper should be new');
+      new LineIndex(text).position(r.edit.offset);
+      insertCitation(doc.text, doc.offset, 'latex', r.key);
+      const t1 = performance.now();
+      if (i >= WARMUP) session.push(t1 - t0);
+      parsed = current;
+      text = text.slice(0, r.edit.offset) + r.edit.text + text.slice(r.edit.offset + r.edit.length);
+    }
     perSize.push({
       size,
+      sessionMedian: median(session),
       bytes: bib.length,
       newMedian: median(samples.map((s) => s.total)),
       cachedMedian: median(cached),
@@ -149,7 +173,7 @@ export async function measureCite(): Promise<CiteBenchFigures> {
     });
     const last = perSize[perSize.length - 1]!;
     console.log(
-      `  ${String(size).padStart(6)} entries (${(last.bytes / 1e6).toFixed(2)} MB): new paper ${r3(last.newMedian)} ms (parse ${r3(last.parse)}, ensure ${r3(last.ensure)}, cite ${r3(last.cite)}); parse cached ${r3(last.cachedMedian)} ms; paper already in the file ${r3(last.existingMedian)} ms`,
+      `  ${String(size).padStart(6)} entries (${(last.bytes / 1e6).toFixed(2)} MB): new paper ${r3(last.newMedian)} ms (parse ${r3(last.parse)}, ensure ${r3(last.ensure)}, cite ${r3(last.cite)}); parse cached ${r3(last.cachedMedian)} ms; paper already in the file ${r3(last.existingMedian)} ms; in a session (incremental parse) ${r3(last.sessionMedian)} ms`,
     );
   }
   return { perSize };
@@ -162,12 +186,21 @@ export async function runCiteBench(): Promise<BenchResult[]> {
   const small = at(1000);
   const growth = perSize.map((p) => `${p.size}: ${r3(p.newMedian)} ms`).join(', ');
   const setting = `pure path in Node ${process.version} (parseBibFile + ensureEntry + LineIndex + insertCitation), emulator corpus, median of ${RUNS} inserts after ${WARMUP} warm-up, each a paper not yet in the file`;
+  const sessionGrowth = perSize.map((p) => `${p.size}: ${r3(p.sessionMedian)} ms`).join(', ');
   return [
+    {
+      name: 'insert citation, 10,000-entry bibliography, in a session (incremental parse), median (ms)',
+      value: r3(big.sessionMedian),
+      unit: 'ms',
+      goal: `< ${GOAL_MS} ms`,
+      met: big.sessionMedian < GOAL_MS,
+      note: `successive inserts of new papers, each appending its entry; the parse carried over (extendParse of the append, as the bibliography service's cache does), then ensureEntry + insertCitation; per size: ${sessionGrowth}; ratio 10k/1k ${r3(big.sessionMedian / small.sessionMedian)}`,
+    },
     {
       name: 'insert citation, 10,000-entry bibliography, pure path with parse, median (ms)',
       value: r3(big.newMedian),
       unit: 'ms',
-      goal: `< ${GOAL_MS} ms`,
+      goal: `< ${GOAL_MS} ms (first insert after opening)`,
       met: big.newMedian < GOAL_MS,
       note: `${setting}; parse ${r3(big.parse)} ms, ensureEntry ${r3(big.ensure)} ms, insertCitation ${r3(big.cite)} ms; file ${(big.bytes / 1e6).toFixed(2)} MB`,
     },
