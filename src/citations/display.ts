@@ -14,7 +14,8 @@ const MACROS: Record<string, string> = {
 const GREEK = 'alpha α beta β gamma γ delta δ epsilon ε zeta ζ eta η theta θ iota ι kappa κ lambda λ mu μ nu ν xi ξ pi π rho ρ sigma σ tau τ upsilon υ phi φ chi χ psi ψ omega ω Gamma Γ Delta Δ Theta Θ Lambda Λ Xi Ξ Pi Π Sigma Σ Phi Φ Psi Ψ Omega Ω'.split(' ');
 for (let i = 0; i + 1 < GREEK.length; i += 2) MACROS[GREEK[i]!] = GREEK[i + 1]!;
 
-/** Escaped specials, kept out of the way of the brace and tilde rules (private-use stand-ins). */
+/** Escaped specials, kept out of the way of the brace and tilde rules (private-use stand-ins). `\~{}` and `\^{}` are
+ * the characters; `\~n`, `\~{n}` and `\^o` are accents (the accent rule below). */
 const SPECIALS = '&%$#_{}~^';
 const STANDIN = 0xe000;
 
@@ -22,7 +23,7 @@ const STANDIN = 0xe000;
 export function displayLatex(raw: string): string {
   return oneLine(
     raw
-      .replace(/\\([&%$#_{}~^])(?:\{\})?/gu, (_m, c: string) => String.fromCharCode(STANDIN + SPECIALS.indexOf(c)))
+      .replace(/\\([&%$#_{}])(?:\{\})?|\\([~^])\{\}/gu, (_m, c: string | undefined, t: string | undefined) => String.fromCharCode(STANDIN + SPECIALS.indexOf((c ?? t)!)))
       .replace(/\\([`'^"~=.])\s*(?:\{\s*)?(\\[ij](?![A-Za-z])|[A-Za-z])\s*\}?/gu, (_m, a: string, l: string) => (l.startsWith('\\') ? l.slice(1) : l) + (ACCENTS[a] ?? ''))
       .replace(/\\([cvuHk])\s*\{([A-Za-z])\}/gu, (_m, a: string, l: string) => l + (ACCENTS[a] ?? ''))
       .replace(/\\([A-Za-z]+)\s*/gu, (_m, name: string) => MACROS[name] ?? '')

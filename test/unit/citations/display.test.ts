@@ -11,5 +11,7 @@ describe('citations/display', () => {
     assert.equal(displayLatex('{DNA} in {mRNA}: 1--2, a---b'), 'DNA in mRNA: 1–2, a—b');
     assert.equal(displayLatex('Effect of $\\alpha$-synuclein\n   on   \\emph{mice}'), 'Effect of α-synuclein on mice');
     assert.equal(displayLatex('Hello~world'), 'Hello world');
+    // A tilde or circumflex accent is not the escaped character: only `\~{}` / `\^{}` are.
+    assert.equal(displayLatex('Espa\\~na, Espa{\\~n}a, Espa\\~{n}a, Cr\\^ete, 2\\^{}3'), 'España, España, España, Crête, 2^3');
   });
 });
