@@ -35,14 +35,31 @@ export function citePaperOf(p: Paper): CitePaper {
   return out;
 }
 
-function identities(p: CitePaper): string[] {
-  const out: string[] = [];
-  if (p.id) out.push(`id:${p.id}`);
-  const doi = normaliseDoi(p.doi);
-  if (doi) out.push(`doi:${doi.toLowerCase()}`);
-  const title = titleKey(p.title ?? '');
-  if (title) out.push(`title:${title}`);
-  return out;
+interface Identity {
+  id?: string;
+  doi?: string;
+  title?: string;
+  year?: number;
+}
+
+function identityOf(p: CitePaper): Identity | undefined {
+  const doi = normaliseDoi(p.doi)?.toLowerCase();
+  const title = titleKey(p.title ?? '') || undefined;
+  if (!p.id && !doi && !title) return undefined;
+  return { id: p.id || undefined, doi, title, year: typeof p.publish_year === 'number' ? p.publish_year : undefined };
+}
+
+/**
+ * Whether two papers are the same: the same id or DOI; or the same title when nothing tells them apart (ids, DOIs
+ * or years that differ mean two papers: answers and searches repeat titles).
+ */
+function samePaper(a: Identity, b: Identity): boolean {
+  if (a.id && b.id && a.id === b.id) return true;
+  if (a.doi && b.doi && a.doi === b.doi) return true;
+  if (!a.title || a.title !== b.title) return false;
+  if (a.id && b.id) return false;
+  if (a.doi && b.doi) return false;
+  return !(a.year !== undefined && b.year !== undefined && a.year !== b.year);
 }
 
 /** Fields of `next` that carry a value override `prev`'s; absent or null ones keep what was known. */
@@ -61,14 +78,17 @@ export class RecentPapersList implements RecentPapers {
     return this.papers;
   }
 
-  /** `papers` in their order go to the top; a paper already known (same id, DOI or title) is merged and moved. */
+  /** `papers` in their order go to the top; a paper already known (see samePaper) is merged and moved. */
   remember(papers: readonly CitePaper[]): void {
     if (!papers.length) return;
     const batch: CitePaper[] = [];
     for (const p of papers) {
-      const ids = identities(p);
-      if (!ids.length) continue;
-      const same = (q: CitePaper): boolean => identities(q).some((i) => ids.includes(i));
+      const ids = identityOf(p);
+      if (!ids) continue;
+      const same = (q: CitePaper): boolean => {
+        const other = identityOf(q);
+        return other !== undefined && samePaper(ids, other);
+      };
       let merged = p;
       const inBatch = batch.findIndex(same);
       if (inBatch >= 0) {

@@ -1,0 +1,39 @@
+import * as assert from 'node:assert/strict';
+import { RecentPapersList } from '../../../src/citations/recentPapers';
+
+describe('citations/recentPapers', () => {
+  it('merges the same paper (id, DOI, or a title nothing tells apart) and moves it to the top', () => {
+    const r = new RecentPapersList();
+    r.remember([{ id: 'p1', title: 'Sleep and memory', authors: ['A. Smith'], doi: '10.1/a' }, { id: 'p2', title: 'Caffeine' }]);
+    r.remember([{ id: 'p1', title: 'Sleep and memory', journal_name: 'Sleep' }]);
+    assert.deepEqual(r.list().map((p) => p.id), ['p1', 'p2']);
+    assert.deepEqual(r.list()[0]!.authors, ['A. Smith'], 'what was known is kept');
+    assert.equal(r.list()[0]!.journal_name, 'Sleep', 'new fields are added');
+    r.remember([{ title: 'caffeine!', publish_year: 2020 }]);
+    assert.equal(r.list().length, 2, 'a citation without id/DOI whose title matches is the same paper');
+    r.remember([{ doi: 'https://doi.org/10.1/A', title: 'Other title' }]);
+    assert.equal(r.list().length, 2, 'same DOI');
+  });
+
+  it('never merges papers whose ids, DOIs or years differ, even with the same title', () => {
+    const r = new RecentPapersList();
+    r.remember([{ id: 'p1', title: 'Effects of feedback', authors: ['A. Smith'] }]);
+    r.remember([{ id: 'p9', title: 'Effects of feedback', authors: ['B. Jones'] }]);
+    assert.equal(r.list().length, 2, 'different ids');
+    const d = new RecentPapersList();
+    d.remember([{ doi: '10.1/x', title: 'Effects of feedback' }]);
+    d.remember([{ doi: '10.1/y', title: 'Effects of feedback' }]);
+    assert.equal(d.list().length, 2, 'different DOIs');
+    const s = new RecentPapersList();
+    s.remember([{ title: 'Effects of feedback', publish_year: 2019 }, { title: 'Effects of feedback', publish_year: 2021 }]);
+    assert.equal(s.list().length, 2, 'different years');
+    assert.deepEqual(r.byId('p1')?.authors, ['A. Smith'], 'p1 kept its own metadata');
+  });
+
+  it('keeps at most the cap, most recent first', () => {
+    const r = new RecentPapersList(3);
+    r.remember([{ id: 'a', title: 'A' }, { id: 'b', title: 'B' }]);
+    r.remember([{ id: 'c', title: 'C' }, { id: 'd', title: 'D' }]);
+    assert.deepEqual(r.list().map((p) => p.id), ['c', 'd', 'a']);
+  });
+});
