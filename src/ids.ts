@@ -97,6 +97,8 @@ export const Settings = {
   citationsTitleProtection: 'researchDesk.citations.titleProtection',
   /** Citations: Insert Answer puts an answer's quotes in footnotes (Pandoc documents). */
   citationsQuotesAsFootnotes: 'researchDesk.citations.quotesAsFootnotes',
+  /** Citations from an answer lack authors/DOI: 'ask' | 'always' | 'never' look them up with a search (a paid call each). User settings only. */
+  citationsLookUpMissingMetadata: 'researchDesk.citations.lookUpMissingMetadata',
 } as const;
 
 /** Settings that decide where the key is sent: read from user settings only. */

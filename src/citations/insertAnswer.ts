@@ -17,6 +17,7 @@
  *   Markers without a matching citation stay as written and are reported.
  */
 import * as vscode from 'vscode';
+import type { PaperLookup } from './lookup';
 import type { AnswerCitationActions, ShownAnswer } from '../answer/answerPanel';
 import type { CiteAction } from '../answer/messages';
 import { isThreadId } from '../answer/messages';
@@ -40,6 +41,8 @@ export interface AnswerCitationsDeps {
   getThread: (threadId: string) => Promise<Thread>;
   /** The text editor citations go to: the active one, else the last active (CitationCommands.targetEditor). */
   targetEditor: () => Promise<vscode.TextEditor | undefined>;
+  /** Fills in what the answer's citations lack (authors, DOI) from a search, as the setting allows. */
+  lookup?: PaperLookup;
   log: LogSink;
 }
 
@@ -87,7 +90,11 @@ export class AnswerCitations implements AnswerCitationActions {
   }
 
   async run(action: CiteAction, reference: ReferenceEntry): Promise<void> {
-    await vscode.commands.executeCommand(COMMAND_OF[action], citePaperOfReference(reference, this.deps.recent));
+    const paper = citePaperOfReference(reference, this.deps.recent);
+    const target = action === 'insertCitation' ? vscode.window.activeTextEditor?.document.uri : undefined;
+    const completed = this.deps.lookup ? await this.deps.lookup.complete([paper], target) : [paper];
+    if (!completed) return;
+    await vscode.commands.executeCommand(COMMAND_OF[action], completed[0] ?? paper);
   }
 
   private fail(message: string, level: 'info' | 'warning' | 'error' = 'warning'): InsertAnswerResult {
@@ -125,7 +132,11 @@ export class AnswerCitations implements AnswerCitationActions {
     // Which papers the text cites, in order of first use (a dry run with every citation resolvable).
     const probe = convertAnswer(response, citations, { flavour: 'plain', keys: new Map(citations.map((c) => [idOf(c.n), idOf(c.n)])) });
     const citedNs = probe.keys.map((k) => Number(k.slice(1)));
-    const papers = citedNs.map((n) => citePaperOfReference(refByN.get(n)!, this.deps.recent));
+    const answered = citedNs.map((n) => citePaperOfReference(refByN.get(n)!, this.deps.recent));
+    // The answer's citations lack authors and DOIs: completed from a search where the writer allows it.
+    const papers = this.deps.lookup ? await this.deps.lookup.complete(answered, document.uri) : answered;
+    if (!papers) return (this.last = { done: false, message: 'cancelled' });
+    const paperByN = new Map(citedNs.map((n, i) => [n, papers[i]!]));
 
     const edit = new vscode.WorkspaceEdit();
     const keyOfN = new Map<number, string>();
@@ -163,7 +174,7 @@ export class AnswerCitations implements AnswerCitationActions {
       });
       text = answerMarkup(converted.text, flavour, { cite: (i) => formatCitation(flavour, groups[i] ?? [], { latexCommand: settings.latexCommand }), newline });
     } else {
-      const paperOfN = (n: number): CitePaper => citePaperOfReference(refByN.get(n)!, this.deps.recent);
+      const paperOfN = (n: number): CitePaper => paperByN.get(n) ?? citePaperOfReference(refByN.get(n)!, this.deps.recent);
       converted = convertAnswer(response, citations, {
         flavour: 'plain',
         keys,

@@ -26,6 +26,7 @@ import { Disposable } from '../util/disposable';
 import { Bibliographies } from '../citations/bibliography';
 import { CitationCommands } from '../citations/citationCommands';
 import { AnswerCitations } from '../citations/insertAnswer';
+import { PaperLookup } from '../citations/lookup';
 import { Inserter } from '../citations/insert';
 import { CiteCompletion } from '../citations/completion';
 import { CiteHover } from '../citations/hover';
@@ -70,6 +71,8 @@ class CoreImpl extends Disposable implements Core {
   readonly citationCommands: CitationCommands;
   /** Citations (issue 6, CITE-ANSWER): the answer view's citation actions and Insert Answer (`last` for tests). */
   readonly answerCitations: AnswerCitations;
+  /** Completing an answer's citations (authors, DOI) from a search, with the writer's consent (`ask`/`last` for tests). */
+  readonly paperLookup: PaperLookup;
 
   constructor(private readonly services: CoreServices) {
     super();
@@ -178,9 +181,25 @@ class CoreImpl extends Disposable implements Core {
         log,
       }),
     );
+    this.paperLookup = new PaperLookup({
+      search: async (params) => {
+        try {
+          const r = await clients.get().client.search(params);
+          this.usage.recordSearch({ resultCount: r.results.length, requestedPageSize: params.page_size ?? 10, appliedPageSize: r.page_size });
+          return r;
+        } catch (err) {
+          this.usage.recordError(err);
+          throw err;
+        }
+      },
+      recent: this.recentPapers,
+      baseUrl: () => settings.service.baseUrl,
+      log: (m) => log.warn(m),
+    });
     this.answerCitations = new AnswerCitations({
       bibliographies: this.bibliographies,
       recent: this.recentPapers,
+      lookup: this.paperLookup,
       shown: (threadId) => this.answers.shown(threadId),
       getThread: (threadId) => clients.get().client.getThread(threadId),
       targetEditor: () => this.citationCommands.targetEditor(),

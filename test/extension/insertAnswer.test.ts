@@ -9,6 +9,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { AnswerPanels } from '../../src/answer/answerPanel';
 import type { AnswerCitations } from '../../src/citations/insertAnswer';
+import type { PaperLookup } from '../../src/citations/lookup';
 import type { CitePaper } from '../../src/citations/types';
 import { parseBibFile } from '../../src/cite/bibFile';
 import { Settings } from '../../src/ids';
@@ -17,6 +18,7 @@ import { api, control, emulatorUrl, eventually, setUserSettings, useEmulatorSett
 interface CoreForAnswers {
   answers: AnswerPanels;
   answerCitations: AnswerCitations;
+  paperLookup: PaperLookup;
   recentPapers: { remember(p: readonly CitePaper[]): void };
   bibliographies: { clearCache(): void };
 }
@@ -97,6 +99,8 @@ export function insertAnswerSuite(): void {
         [Settings.citationsLatexCommand]: undefined,
         [Settings.citationsQuotesAsFootnotes]: undefined,
         [Settings.citationsDefaultBibliography]: 'answer-cite-tests/default.bib',
+        // The lookup of missing authors has its own tests below; the others use what the answer gives.
+        [Settings.citationsLookUpMissingMetadata]: 'never',
       });
       c = await core();
       c.bibliographies.clearCache();
@@ -252,6 +256,63 @@ export function insertAnswerSuite(): void {
       const text = vscode.workspace.textDocuments.find((d) => d.uri.toString() === bib.toString())?.getText() ?? (await readDisk(bib));
       assert.match(text ?? '', /doi = \{10\.5555\/answer-test\.1\}/);
       assert.match(text ?? '', /author = \{Lovelace, Ada\}/);
+    });
+
+    test('lookup "always": the cited papers get their authors and DOI from one search each (charged), keys from the authors', async () => {
+      const label = `insert-answer-lookup-${Date.now()}`;
+      const key = await control<string>('provisionKey', { plan: 'pro', label });
+      await (await api()).keys.set(key, new URL(await emulatorUrl()).origin);
+      const id = await finishedThread(key, 'Does mindfulness training reduce anxiety in university students?');
+      const undo = await setUserSettings({ [Settings.citationsLookUpMissingMetadata]: 'always' });
+      try {
+        const dir = freshDir();
+        const bib = vscode.Uri.joinPath(dir, 'looked.bib');
+        const editor = await openDoc(vscode.Uri.joinPath(dir, 'l.md'), '---\nbibliography: looked.bib\n---\n\n|');
+        await c.answers.show(id, { preserveFocus: true });
+        c.answerCitations.last = undefined;
+        await c.answers.receive(id, { type: 'insertAnswer' });
+        const r = c.answerCitations.last as AnswerCitations['last'];
+        assert.equal(r?.done, true, r?.message);
+        const lookup = c.paperLookup.last;
+        assert.ok(lookup && lookup.calls > 0, 'searches were sent');
+        const charged = (await control<{ keyLabel: string; reason: string; calls: number }[]>('charges')).filter((x) => x.keyLabel === label && x.reason === 'search');
+        assert.equal(charged.length, lookup.calls, 'one charged search per lookup, no more');
+        assert.ok(lookup.completed > 0, 'papers were found by their title');
+        await eventually(async () => (await keysNow(bib)).length > 0, 'the entries in the .bib');
+        const text = vscode.workspace.textDocuments.find((d) => d.uri.toString() === bib.toString())?.getText() ?? (await readDisk(bib)) ?? '';
+        const authored = parseBibFile(text).entries.filter((e) => /\bauthor\s*=/.test(text.slice(e.start, e.end)));
+        assert.equal(authored.length, lookup.completed, `entries with authors: ${text.slice(0, 400)}`);
+        assert.ok(!/\[@anon/.test(editor.document.getText()) || lookup.completed < (r?.keys?.length ?? 0), 'completed papers are not cited as anon');
+      } finally {
+        await undo();
+      }
+    });
+
+    test('lookup "ask": cancelling the question writes nothing and spends nothing; "use the answer\'s details" spends nothing', async () => {
+      const undo = await setUserSettings({ [Settings.citationsLookUpMissingMetadata]: 'ask' });
+      const ask = c.paperLookup.ask;
+      try {
+        const dir = freshDir();
+        const editor = await openDoc(vscode.Uri.joinPath(dir, 'a.md'), '---\nbibliography: asked.bib\n---\n\n|');
+        const before = editor.document.getText();
+        let asked = 0;
+        c.paperLookup.ask = (n) => {
+          asked = n;
+          return Promise.resolve(undefined);
+        };
+        const cancelled = await insertAnswer();
+        assert.equal(cancelled.done, false);
+        assert.ok(asked > 0, 'the question names the number of calls');
+        assert.equal(editor.document.getText(), before, 'nothing written');
+        assert.equal(await readDisk(vscode.Uri.joinPath(dir, 'asked.bib')), undefined, 'no .bib written');
+        c.paperLookup.ask = () => Promise.resolve('skip');
+        const skipped = await insertAnswer();
+        assert.equal(skipped.done, true, skipped.message);
+        assert.equal(c.paperLookup.last?.calls, 0, 'no search sent');
+      } finally {
+        c.paperLookup.ask = ask;
+        await undo();
+      }
     });
 
     test('Copy Reference and Copy BibTeX from the answer view put the paper on the clipboard', async () => {

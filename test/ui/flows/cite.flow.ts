@@ -82,7 +82,12 @@ const thread = {
 export const flow = defineFlow({
   name: 'cite',
   env: { RESEARCH_DESK_UI_FIXTURE: FIXTURE },
-  userSettings: { 'workbench.colorTheme': 'Default Light Modern', 'editor.quickSuggestions': { other: false, comments: false, strings: false } },
+  userSettings: {
+    'workbench.colorTheme': 'Default Light Modern',
+    'editor.quickSuggestions': { other: false, comments: false, strings: false },
+    // The fixture answer's papers are not in the emulator's corpus: a lookup by title would find nothing.
+    'researchDesk.citations.lookUpMissingMetadata': 'never',
+  },
   files: {
     [FIXTURE]: JSON.stringify(thread),
     'paper.tex': '\\documentclass{article}\n\\begin{document}\nFeedback improves mathematics performance.\n\n\\bibliography{references}\n\\end{document}\n',
