@@ -64,6 +64,8 @@ export interface CitePickItem extends vscode.QuickPickItem {
 }
 
 const CITE_FILES = '**/*.{tex,ltx,md,markdown,qmd,Rmd,rmd,typ}';
+/** Quiet time after a document becomes active before its bibliography is prepared. */
+const PREPARE_DELAY_MS = 400;
 const MAX_SCANNED_FILES = 2000;
 const clip = (s: string, n: number): string => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 /** One line of untrusted text for a Quick Pick (no `$(icon)` rendering from a title or a .bib). */
@@ -114,12 +116,49 @@ export class CitationCommands extends Disposable {
 
   constructor(private readonly deps: CitationCommandsDeps) {
     super();
+    this.register({ dispose: () => clearTimeout(this.preparing) });
     this.noteEditor(vscode.window.activeTextEditor);
     this.register(vscode.window.onDidChangeActiveTextEditor((e) => this.noteEditor(e)));
   }
 
   private noteEditor(editor: vscode.TextEditor | undefined): void {
-    if (editor && isWritingDocument(editor.document)) this.lastEditor = editor;
+    if (editor && isWritingDocument(editor.document)) {
+      this.lastEditor = editor;
+      this.prepare(editor.document);
+    }
+  }
+
+  /**
+   * Opens (without showing) each existing bibliography of the document, as the WorkspaceEdit of an insert would,
+   * then parses it against that buffer: a 2 MB .bib costs VS Code about half a second to open.
+   */
+  private async prepareNow(document: vscode.TextDocument): Promise<void> {
+    for (const b of await this.deps.bibliographies.find(document)) {
+      const stat = await Promise.resolve(vscode.workspace.fs.stat(b.uri)).catch(() => undefined);
+      if (stat?.type === vscode.FileType.File) await vscode.workspace.openTextDocument(b.uri);
+    }
+    await this.deps.bibliographies.entries(document);
+  }
+
+  private preparing: ReturnType<typeof setTimeout> | undefined;
+  /** The last bibliography preparation (tests). */
+  prepared: Promise<unknown> | undefined;
+
+  /**
+   * While the core is loaded, a document that cites becoming active has its bibliography read and parsed in the
+   * background (once per version: the parse is cached), so the first Insert Citation or completion does not wait for
+   * a large .bib (10,000 entries: about 150 ms). Nothing is read for a document that declares none.
+   */
+  private prepare(document: vscode.TextDocument): void {
+    if (flavourOf(document.languageId, document.fileName) === 'plain') return;
+    if (this.preparing) clearTimeout(this.preparing);
+    this.preparing = setTimeout(() => {
+      this.preparing = undefined;
+      if (document.isClosed || this.isDisposed) return;
+      this.prepared = this.prepareNow(document).catch((err: unknown) => {
+        this.deps.log.warn(`Preparing the bibliography of ${vscode.workspace.asRelativePath(document.uri)} failed: ${err instanceof Error ? err.message : String(err)}`);
+      });
+    }, PREPARE_DELAY_MS);
   }
 
   /** The text editor citations go to: the active one, else the last active (re-shown if it was closed). */

@@ -17,7 +17,11 @@ interface CoreWithCitations {
   bibliographies: { pick: (d: vscode.TextDocument) => Promise<vscode.Uri | undefined>; clearCache(): void };
   citations: { askLocator: () => Thenable<string | undefined> };
   recentPapers: { remember(p: readonly CitePaper[]): void; list(): readonly CitePaper[]; clear(): void };
-  citationCommands: { active: vscode.QuickPick<CitePickItem> | undefined; declare(d: vscode.TextDocument, bib: vscode.Uri): Promise<boolean> };
+  citationCommands: {
+    active: vscode.QuickPick<CitePickItem> | undefined;
+    declare(d: vscode.TextDocument, bib: vscode.Uri): Promise<boolean>;
+    prepared: Promise<unknown> | undefined;
+  };
 }
 
 const run = <T>(id: string, ...args: unknown[]): Thenable<T | undefined> => vscode.commands.executeCommand<T>(id, ...args);
@@ -463,7 +467,14 @@ export function citationsSuite(): void {
       for (let i = 0; i < 10_000; i++)
         parts.push(`@article{smith${i},\n  author = {Smith, Ann and Jones, Bo},\n  title = {Paper number ${i} on things},\n  journal = {Journal},\n  year = {${1990 + (i % 30)}},\n  doi = {10.1000/x${i}}\n}\n`);
       await write(bib, parts.join('\n'));
+      const c = await core();
+      c.citationCommands.prepared = undefined;
+      const t0 = performance.now();
       const editor = await openDoc(vscode.Uri.joinPath(dir, 'big.tex'), '\\bibliography{big}\nB |\n');
+      // The document became active: its bibliography is read and parsed in the background.
+      await eventually(() => c.citationCommands.prepared !== undefined, 'the bibliography prepared in the background');
+      await (c.citationCommands.prepared as Promise<unknown> | undefined);
+      const preparedMs = performance.now() - t0;
       const times: number[] = [];
       const papers = [PAPER_A, PAPER_B, PAPER_C, { title: 'Paper number 77 on things', doi: '10.1000/X77', publish_year: 1997 }];
       for (const p of papers) {
@@ -474,7 +485,7 @@ export function citationsSuite(): void {
       }
       assert.match(editor.document.lineAt(1).text, /^B \\cite\{sandkuhler2023creatine,thorsson2021sleep,garcia2022dna,smith77\}$/u);
       assert.equal(entryCount(await bibText(bib)), 10_003);
-      console.log(`    (Insert Citation into a 10,000-entry .bib: ${times.map((x) => x.toFixed(0)).join(', ')} ms — first read, appends, a reuse)`);
+      console.log(`    (10,000-entry .bib prepared in the background ${preparedMs.toFixed(0)} ms after opening; Insert Citation: ${times.map((x) => x.toFixed(0)).join(', ')} ms — appends, a reuse)`);
     });
 
     test('a read-only document: a clear message, nothing written anywhere', async () => {
