@@ -18,15 +18,12 @@
  * SearchCache, cacheKey) with the real client; the extension-host suite checks that the session
  * in VS Code sends exactly these requests (test/extension/search.test.ts).
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createClient, type Client, type SearchParams, type SearchResponse } from '../src/api';
 import { cacheKey, SearchCache } from '../src/search/cache';
 import { displayStep, fetchPageSize, planLoadMore, type PagingState } from '../src/search/paging';
 import { startEmulator } from '../test/emulator';
 import { type BenchResult, recordResults } from './results';
+import { runExtHostEntry, vscodeBenchSkipped } from './vscode';
 
 const QUERY = 'effect of formative feedback on mathematics performance in secondary school students';
 const TARGET = 100;
@@ -121,27 +118,15 @@ export async function measureSearchPlan(): Promise<BenchResult[]> {
   }
 }
 
-const ROOT = join(__dirname, '..');
 
 /** Time for the Research view to show 1,000 results in a real VS Code ([] when skipped). */
 export function measureResultsView(): BenchResult[] {
-  const skip =
-    process.argv.includes('--no-vscode') || process.env.RESEARCH_DESK_BENCH_VSCODE === '0' || !existsSync(join(ROOT, '.vscode-test', 'code-server'));
-  if (skip) {
-    console.log('results view in VS Code: skipped (--no-vscode, RESEARCH_DESK_BENCH_VSCODE=0 or no .vscode-test cache)');
+  const skipped = vscodeBenchSkipped();
+  if (skipped) {
+    console.log(`results view in VS Code: skipped (${skipped})`);
     return [];
   }
-  const out = join(tmpdir(), `research-desk-results-view-${process.pid}.json`);
-  const build = spawnSync(process.execPath, ['esbuild.mjs'], { cwd: ROOT, stdio: 'ignore' });
-  if (build.status !== 0) throw new Error('node esbuild.mjs failed');
-  const r = spawnSync(
-    process.execPath,
-    ['--import', 'tsx', join('scripts', 'vscode', 'run-ext-tests.ts'), '--no-build', '--only', 'trusted', '--entry', join('bench', 'fixtures', 'results-view-entry.js')],
-    { cwd: ROOT, stdio: 'inherit', env: { ...process.env, RESEARCH_DESK_BENCH_OUT: out }, timeout: 300_000 },
-  );
-  if (r.status !== 0 || !existsSync(out)) throw new Error(`the results-view entry failed (exit ${r.status})`);
-  const m = JSON.parse(readFileSync(out, 'utf8')) as { showAllMs?: number; lastStepMs?: number; fillMs?: number; shown?: number };
-  rmSync(out, { force: true });
+  const m = runExtHostEntry<{ showAllMs?: number; lastStepMs?: number; fillMs?: number; shown?: number }>('results-view-entry.js', 'results-view');
   if (m.shown !== 1000 || m.showAllMs === undefined) throw new Error(`the results view showed ${m.shown} papers`);
   return [
     {

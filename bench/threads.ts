@@ -10,13 +10,8 @@
  *
  * Skipped with --no-vscode, RESEARCH_DESK_BENCH_VSCODE=0, or without the .vscode-test/code-server cache.
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { type BenchResult, median, recordResults } from './results';
-
-const ROOT = join(__dirname, '..');
+import { runExtHostEntry, vscodeBenchSkipped } from './vscode';
 
 interface ThreadFigures {
   threads?: { runSeconds: number; polls: number; minimum: number; logged: number }[];
@@ -26,23 +21,12 @@ interface ThreadFigures {
 }
 
 export function measureThreads(): BenchResult[] {
-  const skip =
-    process.argv.includes('--no-vscode') || process.env.RESEARCH_DESK_BENCH_VSCODE === '0' || !existsSync(join(ROOT, '.vscode-test', 'code-server'));
-  if (skip) {
-    console.log('threads in VS Code: skipped (--no-vscode, RESEARCH_DESK_BENCH_VSCODE=0 or no .vscode-test cache)');
+  const skipped = vscodeBenchSkipped();
+  if (skipped) {
+    console.log(`threads in VS Code: skipped (${skipped})`);
     return [];
   }
-  const out = join(tmpdir(), `research-desk-threads-${process.pid}.json`);
-  const build = spawnSync(process.execPath, ['esbuild.mjs'], { cwd: ROOT, stdio: 'ignore' });
-  if (build.status !== 0) throw new Error('node esbuild.mjs failed');
-  const r = spawnSync(
-    process.execPath,
-    ['--import', 'tsx', join('scripts', 'vscode', 'run-ext-tests.ts'), '--no-build', '--only', 'trusted', '--entry', join('bench', 'fixtures', 'threads-entry.js')],
-    { cwd: ROOT, stdio: 'inherit', env: { ...process.env, RESEARCH_DESK_BENCH_OUT: out }, timeout: 300_000 },
-  );
-  if (r.status !== 0 || !existsSync(out)) throw new Error(`the threads entry failed (exit ${r.status})`);
-  const m = JSON.parse(readFileSync(out, 'utf8')) as ThreadFigures;
-  rmSync(out, { force: true });
+  const m = runExtHostEntry<ThreadFigures>('threads-entry.js', 'threads');
   const threads = m.threads ?? [];
   if (threads.length !== 3 || !m.paintMs?.length) throw new Error(`the threads entry measured ${threads.length} threads, ${m.paintMs?.length ?? 0} opens`);
   const polls = threads.reduce((s, t) => s + t.polls, 0);

@@ -7,7 +7,7 @@
  */
 import { doiKey, entryDoi, findEntry, titleKey, type BibEntry } from '../cite/bibFile';
 import { yearOf } from '../cite/bibtex';
-import { baseKey } from '../cite/keys';
+import { baseKey, suffix } from '../cite/keys';
 import { asciiFold } from '../cite/names';
 import { displayLatex } from './display';
 import type { BibliographyEntry, CitePaper, LoadedBibliography } from './types';
@@ -136,17 +136,6 @@ export class EntryIndex {
     }
     return undefined;
   }
-}
-
-/** Suffix n (0 → 'a', 25 → 'z', 26 → 'aa'): the same as keys.ts disambiguate. */
-function suffix(n: number): string {
-  let s = '';
-  let i = n;
-  do {
-    s = String.fromCharCode(97 + (i % 26)) + s;
-    i = Math.floor(i / 26) - 1;
-  } while (i >= 0);
-  return s;
 }
 
 /** keys.ts citeKey against a prebuilt set of taken keys (lower case), reserving the key it returns. */

@@ -59,7 +59,7 @@ export function baseKey(paper: CitablePaper, scheme: string = DEFAULT_KEY_SCHEME
 }
 
 /** Suffix n (0 → 'a', 25 → 'z', 26 → 'aa'). */
-function suffix(n: number): string {
+export function suffix(n: number): string {
   let s = '';
   let i = n;
   do {

@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import type { AnswerPanels } from '../../src/answer/answerPanel';
 import type { Thread } from '../../src/api/index';
 import { Commands } from '../../src/ids';
-import { api, control, emulatorUrl, eventually, useEmulatorSettings } from './support';
+import { api, control, emulatorUrl, eventually, finishedThread, useEmulatorSettings } from './support';
 
 
 async function answers(): Promise<AnswerPanels> {
@@ -21,19 +21,6 @@ async function freshKey(): Promise<string> {
   const key = await control<string>('provisionKey', { plan: 'pro', label: `answer-test-${Date.now()}-${++counter}` });
   await (await api()).keys.set(key, new URL(await emulatorUrl()).origin);
   return key;
-}
-
-/** A finished thread created over plain HTTP (what the THREADS helper's commands do). */
-async function finishedThread(key: string, message: string): Promise<string> {
-  const res = await fetch(`${await emulatorUrl()}/v1/threads`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-api-key': key },
-    body: JSON.stringify({ input_message: message, mode: 'pro' }),
-  });
-  assert.equal(res.status, 200, await res.clone().text());
-  const { thread_id } = (await res.json()) as { thread_id: string };
-  await control('completeRuns');
-  return thread_id;
 }
 
 /** Checks the page: one CSP meta with the nonce, every script external with that nonce, no inline style or handler. */

@@ -11,7 +11,7 @@ import type { CitePaper } from '../../src/citations/types';
 import { Commands, Settings } from '../../src/ids';
 import type { SearchOutcome } from '../../src/search/searchSession';
 import type { ResultNode } from '../../src/views/resultsTree';
-import { api, control, emulatorUrl, eventually, setUserSettings, sleep, useEmulatorSettings } from './support';
+import { api, control, emulatorUrl, eventually, openDoc, readDisk, setUserSettings, sleep, useEmulatorSettings, workspaceDir, writeFile as write } from './support';
 
 interface CoreWithCitations {
   bibliographies: { pick: (d: vscode.TextDocument) => Promise<vscode.Uri | undefined>; clearCache(): void };
@@ -54,8 +54,6 @@ const PAPER_C: CitePaper = {
   doi: '10.1016/vac.2022.7',
 };
 
-let dirCounter = 0;
-
 function root(): vscode.Uri {
   const f = vscode.workspace.workspaceFolders?.[0];
   if (!f) throw new Error('The extension-host run opens a workspace folder (RESEARCH_DESK_WORKSPACE).');
@@ -63,21 +61,7 @@ function root(): vscode.Uri {
 }
 
 /** A fresh folder of the workspace for one test. */
-function freshDir(): vscode.Uri {
-  return vscode.Uri.joinPath(root(), 'cite-tests', `t${Date.now()}-${++dirCounter}`);
-}
-
-async function write(uri: vscode.Uri, text: string): Promise<void> {
-  await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
-}
-
-async function readDisk(uri: vscode.Uri): Promise<string | undefined> {
-  try {
-    return new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
-  } catch {
-    return undefined;
-  }
-}
+const freshDir = (): vscode.Uri => workspaceDir('cite-tests');
 
 /** The .bib's current text: its open buffer (unsaved edits included), else the disk. */
 async function bibText(uri: vscode.Uri): Promise<string | undefined> {
@@ -85,17 +69,6 @@ async function bibText(uri: vscode.Uri): Promise<string | undefined> {
   return open ? open.getText() : readDisk(uri);
 }
 
-/** Writes a document, opens it in an editor and puts the cursor at `|` (removed from the text). */
-async function openDoc(uri: vscode.Uri, textWithCursor: string): Promise<vscode.TextEditor> {
-  const at = textWithCursor.indexOf('|');
-  const text = textWithCursor.replace('|', '');
-  await write(uri, text);
-  const doc = await vscode.workspace.openTextDocument(uri);
-  const editor = await vscode.window.showTextDocument(doc, { preview: false });
-  const pos = doc.positionAt(at < 0 ? text.length : at);
-  editor.selection = new vscode.Selection(pos, pos);
-  return editor;
-}
 
 const entryCount = (bib: string | undefined): number => (bib ?? '').match(/^@\w+\{/gmu)?.length ?? 0;
 

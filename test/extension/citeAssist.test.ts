@@ -10,7 +10,7 @@ import type { CitePaper } from '../../src/citations/types';
 import { registerCiteProviders, type CoreAccess } from '../../src/citeProviders';
 import type { Core } from '../../src/core/types';
 import { Commands, Settings } from '../../src/ids';
-import { api, eventually, setUserSettings, sleep } from './support';
+import { api, eventually, setUserSettings, sleep, workspaceDir, writeAndOpen as openDoc, writeFile as write } from './support';
 
 interface CoreWithCitations {
   bibliographies: { clearCache(): void };
@@ -65,26 +65,7 @@ const RECENT_NEW: CitePaper = {
   sjr_best_quartile: 2,
 };
 
-let dirCounter = 0;
-
-function freshDir(): vscode.Uri {
-  const f = vscode.workspace.workspaceFolders?.[0];
-  if (!f) throw new Error('The extension-host run opens a workspace folder (RESEARCH_DESK_WORKSPACE).');
-  return vscode.Uri.joinPath(f.uri, 'cite-assist-tests', `t${Date.now()}-${++dirCounter}`);
-}
-
-async function write(uri: vscode.Uri, text: string): Promise<void> {
-  await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
-}
-
-/** Writes a document and opens it; returns it with the offset of `|` (removed from the text). */
-async function openDoc(uri: vscode.Uri, textWithCursor: string): Promise<{ doc: vscode.TextDocument; at: vscode.Position }> {
-  const offset = textWithCursor.indexOf('|');
-  const text = textWithCursor.replace('|', '');
-  await write(uri, text);
-  const doc = await vscode.workspace.openTextDocument(uri);
-  return { doc, at: doc.positionAt(offset < 0 ? text.length : offset) };
-}
+const freshDir = (): vscode.Uri => workspaceDir('cite-assist-tests');
 
 /** A folder with refs.bib and the given documents. */
 async function folder(files: Record<string, string> = {}): Promise<vscode.Uri> {

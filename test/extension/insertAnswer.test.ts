@@ -13,7 +13,7 @@ import type { PaperLookup } from '../../src/citations/lookup';
 import type { CitePaper } from '../../src/citations/types';
 import { parseBibFile } from '../../src/cite/bibFile';
 import { Settings } from '../../src/ids';
-import { api, control, emulatorUrl, eventually, setUserSettings, useEmulatorSettings } from './support';
+import { api, control, emulatorUrl, eventually, finishedThread, openDoc, readDisk, setUserSettings, useEmulatorSettings, workspaceDir, writeFile as write } from './support';
 
 interface CoreForAnswers {
   answers: AnswerPanels;
@@ -34,48 +34,7 @@ async function freshKey(): Promise<string> {
   return key;
 }
 
-/** A finished thread created over plain HTTP (what Ask the Research Agent does). */
-async function finishedThread(key: string, message: string): Promise<string> {
-  const res = await fetch(`${await emulatorUrl()}/v1/threads`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-api-key': key },
-    body: JSON.stringify({ input_message: message, mode: 'pro' }),
-  });
-  assert.equal(res.status, 200, await res.clone().text());
-  const { thread_id } = (await res.json()) as { thread_id: string };
-  await control('completeRuns');
-  return thread_id;
-}
-
-let dirCounter = 0;
-function freshDir(): vscode.Uri {
-  const f = vscode.workspace.workspaceFolders?.[0];
-  if (!f) throw new Error('The extension-host run opens a workspace folder (RESEARCH_DESK_WORKSPACE).');
-  return vscode.Uri.joinPath(f.uri, 'answer-cite-tests', `t${Date.now()}-${++dirCounter}`);
-}
-
-async function write(uri: vscode.Uri, text: string): Promise<void> {
-  await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
-}
-
-async function readDisk(uri: vscode.Uri): Promise<string | undefined> {
-  try {
-    return new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
-  } catch {
-    return undefined;
-  }
-}
-
-/** Writes a document, opens it and puts the cursor at `|` (removed from the text). */
-async function openDoc(uri: vscode.Uri, textWithCursor: string): Promise<vscode.TextEditor> {
-  const at = textWithCursor.indexOf('|');
-  await write(uri, textWithCursor.replace('|', ''));
-  const doc = await vscode.workspace.openTextDocument(uri);
-  const editor = await vscode.window.showTextDocument(doc, { preview: false });
-  const pos = doc.positionAt(at);
-  editor.selection = new vscode.Selection(pos, pos);
-  return editor;
-}
+const freshDir = (): vscode.Uri => workspaceDir('answer-cite-tests');
 
 /** Keys of a .bib text. */
 const bibKeys = (text: string | undefined): string[] => parseBibFile(text ?? '').entries.map((e) => e.key);

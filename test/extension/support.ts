@@ -116,3 +116,57 @@ export function nextEvent<T>(event: vscode.Event<T>, what: string, ms = 5000): P
     });
   });
 }
+
+// ---- Workspace documents (the runner opens RESEARCH_DESK_WORKSPACE as the workspace folder) ----
+
+let dirCounter = 0;
+
+/** A fresh folder under `area` of the test workspace, for one test. */
+export function workspaceDir(area: string): vscode.Uri {
+  const f = vscode.workspace.workspaceFolders?.[0];
+  if (!f) throw new Error('The extension-host run opens a workspace folder (RESEARCH_DESK_WORKSPACE).');
+  return vscode.Uri.joinPath(f.uri, area, `t${Date.now()}-${++dirCounter}`);
+}
+
+export async function writeFile(uri: vscode.Uri, text: string): Promise<void> {
+  await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
+}
+
+/** The file's text on disk, or undefined when it does not exist. */
+export async function readDisk(uri: vscode.Uri): Promise<string | undefined> {
+  try {
+    return new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Writes a document and opens it (not shown); returns it with the position of `|` (removed from the text; else the end). */
+export async function writeAndOpen(uri: vscode.Uri, textWithCursor: string): Promise<{ doc: vscode.TextDocument; at: vscode.Position }> {
+  const offset = textWithCursor.indexOf('|');
+  const text = textWithCursor.replace('|', '');
+  await writeFile(uri, text);
+  const doc = await vscode.workspace.openTextDocument(uri);
+  return { doc, at: doc.positionAt(offset < 0 ? text.length : offset) };
+}
+
+/** Writes a document, shows it in an editor and puts the cursor at `|` (removed from the text; else the end). */
+export async function openDoc(uri: vscode.Uri, textWithCursor: string): Promise<vscode.TextEditor> {
+  const { doc, at } = await writeAndOpen(uri, textWithCursor);
+  const editor = await vscode.window.showTextDocument(doc, { preview: false });
+  editor.selection = new vscode.Selection(at, at);
+  return editor;
+}
+
+/** A finished research-agent thread, created over plain HTTP with `key` (what Ask the Research Agent sends). */
+export async function finishedThread(key: string, message: string): Promise<string> {
+  const res = await fetch(`${await emulatorUrl()}/v1/threads`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-key': key },
+    body: JSON.stringify({ input_message: message, mode: 'pro' }),
+  });
+  if (res.status !== 200) throw new Error(`creating a thread: ${res.status} ${await res.text()}`);
+  const { thread_id } = (await res.json()) as { thread_id: string };
+  await control('completeRuns');
+  return thread_id;
+}
