@@ -69,11 +69,47 @@ function merge(prev: CitePaper, next: CitePaper): CitePaper {
   return out;
 }
 
+interface Slot {
+  paper: CitePaper;
+  ident: Identity;
+  /** Order in its list (lower = more recent): the first match wins, as in a linear scan. */
+  pos: number;
+}
+
+/** Slots by identity part, so finding the same paper is a few map look-ups, not a scan of every paper. */
+class SlotIndex {
+  private readonly maps = { id: new Map<string, Slot[]>(), doi: new Map<string, Slot[]>(), title: new Map<string, Slot[]>() };
+
+  add(slot: Slot): void {
+    for (const part of ['id', 'doi', 'title'] as const) {
+      const v = slot.ident[part];
+      if (!v) continue;
+      const list = this.maps[part].get(v);
+      if (list) list.push(slot);
+      else this.maps[part].set(v, [slot]);
+    }
+  }
+
+  /** The first slot (lowest pos) holding the same paper, skipping `gone`. */
+  find(ident: Identity, gone?: ReadonlySet<Slot>): Slot | undefined {
+    let best: Slot | undefined;
+    for (const part of ['id', 'doi', 'title'] as const) {
+      const v = ident[part];
+      if (!v) continue;
+      for (const slot of this.maps[part].get(v) ?? [])
+        if ((!best || slot.pos < best.pos) && !gone?.has(slot) && samePaper(ident, slot.ident)) best = slot;
+    }
+    return best;
+  }
+}
+
 export class RecentPapersList implements RecentPapers {
+  private slots: Slot[] = [];
   private papers: CitePaper[] = [];
 
   constructor(private readonly cap = RECENT_PAPERS_CAP) {}
 
+  /** A new array whenever the list changed (completion caches by identity). */
   list(): readonly CitePaper[] {
     return this.papers;
   }
@@ -81,28 +117,35 @@ export class RecentPapersList implements RecentPapers {
   /** `papers` in their order go to the top; a paper already known (see samePaper) is merged and moved. */
   remember(papers: readonly CitePaper[]): void {
     if (!papers.length) return;
-    const batch: CitePaper[] = [];
+    const known = new SlotIndex();
+    for (const slot of this.slots) known.add(slot);
+    const fresh = new SlotIndex();
+    const batch: Slot[] = [];
+    const moved = new Set<Slot>();
     for (const p of papers) {
-      const ids = identityOf(p);
-      if (!ids) continue;
-      const same = (q: CitePaper): boolean => {
-        const other = identityOf(q);
-        return other !== undefined && samePaper(ids, other);
-      };
-      let merged = p;
-      const inBatch = batch.findIndex(same);
-      if (inBatch >= 0) {
-        batch[inBatch] = merge(batch[inBatch]!, p);
+      const ident = identityOf(p);
+      if (!ident) continue;
+      const inBatch = fresh.find(ident);
+      if (inBatch) {
+        inBatch.paper = merge(inBatch.paper, p);
+        inBatch.ident = identityOf(inBatch.paper) ?? inBatch.ident;
+        fresh.add(inBatch);
         continue;
       }
-      const old = this.papers.findIndex(same);
-      if (old >= 0) {
-        merged = merge(this.papers[old]!, p);
-        this.papers.splice(old, 1);
+      let merged = p;
+      const old = known.find(ident, moved);
+      if (old) {
+        merged = merge(old.paper, p);
+        moved.add(old);
       }
-      batch.push(merged);
+      const slot: Slot = { paper: merged, ident: identityOf(merged) ?? ident, pos: batch.length };
+      batch.push(slot);
+      fresh.add(slot);
     }
-    this.papers = [...batch, ...this.papers].slice(0, this.cap);
+    if (!batch.length) return;
+    this.slots = [...batch, ...this.slots.filter((s) => !moved.has(s))].slice(0, this.cap);
+    this.slots.forEach((s, i) => (s.pos = i));
+    this.papers = this.slots.map((s) => s.paper);
   }
 
   byId(id: string): CitePaper | undefined {
@@ -110,6 +153,7 @@ export class RecentPapersList implements RecentPapers {
   }
 
   clear(): void {
+    this.slots = [];
     this.papers = [];
   }
 }

@@ -167,7 +167,16 @@ class CoreImpl extends Disposable implements Core {
     this.citeCompletion = new CiteCompletion(assist);
     this.citeHover = new CiteHover(assist);
     this.citations = new Inserter(this.bibliographies, this.recentPapers, (m) => log.warn(m));
-    const rememberShown = (): void => this.recentPapers.remember((services.results.current?.papers ?? []).map(citePaperOf));
+    // The papers the results view shows become recent papers; Load More adds only the newly shown ones (the view
+    // changes on every step: 1,000 results would otherwise be merged again 50 times).
+    let seen = { generation: -1, count: 0 };
+    const rememberShown = (): void => {
+      const model = services.results.current;
+      if (!model) return;
+      const from = model.generation === seen.generation ? Math.min(seen.count, model.papers.length) : 0;
+      if (model.papers.length > from) this.recentPapers.remember(model.papers.slice(from).map(citePaperOf));
+      seen = { generation: model.generation, count: model.papers.length };
+    };
     rememberShown();
     this.register(services.results.onDidChangeTreeData(rememberShown));
     this.citationCommands = this.register(
