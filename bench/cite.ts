@@ -34,6 +34,7 @@ import { loadBibtexLibrary } from '../src/cite/library';
 import { insertCitation } from '../src/cite/syntax';
 import { canExtend, extendParse } from '../src/citations/incrementalParse';
 import { generateCorpus, mulberry32, type Paper } from '../test/emulator/corpus';
+import { corpusCitePaper } from '../test/unit/cite/corpusPaper';
 import { type BenchResult, median, recordResults } from './results';
 
 export const SIZES = [1000, 2000, 5000, 10_000] as const;
@@ -41,20 +42,10 @@ const RUNS = 30;
 const WARMUP = 5;
 const GOAL_MS = 100;
 
-/** The emulator corpus' paper as the service returns it (the fields a citation uses). */
+/** The emulator corpus' paper as the service returns it (the fields a citation uses; no id, as before). */
 function citable(p: Paper): CitablePaper {
-  return {
-    title: p.title,
-    authors: p.authors,
-    journal_name: p.journal,
-    publish_year: p.year,
-    volume: p.volume ?? null,
-    pages: p.pages ?? null,
-    doi: p.doi,
-    url: p.url,
-    publisher_name: p.publisher,
-    is_preprint: p.isPreprint,
-  };
+  const { id: _id, ...paper } = corpusCitePaper(p);
+  return paper;
 }
 
 /** A .bib of the first `n` papers, keys made free the way citeKey does it (a Set instead of rescanning). */

@@ -6,6 +6,7 @@ import { loadBibtexLibrary } from '../../src/cite/library';
 import { byline, EntryIndex, matchRank, predictKey, rawFamilies, rawText } from '../../src/citations/citeMatch';
 import type { BibliographyEntry, CitePaper, LoadedBibliography } from '../../src/citations/types';
 import { getCorpus, mulberry32 } from '../emulator/corpus';
+import { corpusCitePaper } from './cite/corpusPaper';
 
 /** BibliographyEntry records of a parsed file, as BibliographyService.entries gives them. */
 function entriesOf(file: BibFile): BibliographyEntry[] {
@@ -19,17 +20,11 @@ function entriesOf(file: BibFile): BibliographyEntry[] {
   }));
 }
 
-const corpusPaper = (p: ReturnType<typeof getCorpus>[number]): CitePaper => ({
-  id: p.id,
-  title: p.title,
-  authors: p.authors,
-  journal_name: p.journal,
-  publish_year: p.year,
-  volume: p.volume ?? null,
-  pages: p.pages ?? null,
-  doi: p.doi,
-  url: p.url,
-});
+const corpusPaper = (p: ReturnType<typeof getCorpus>[number]): CitePaper => {
+  // Without the publisher and preprint flag, as this suite has always checked it.
+  const { publisher_name: _pub, is_preprint: _pre, ...paper } = corpusCitePaper(p);
+  return paper;
+};
 
 describe('citations/citeMatch (completion and hover data)', () => {
   before(async () => {
