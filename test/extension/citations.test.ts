@@ -11,7 +11,7 @@ import type { CitePaper } from '../../src/citations/types';
 import { Commands, Settings } from '../../src/ids';
 import type { SearchOutcome } from '../../src/search/searchSession';
 import type { ResultNode } from '../../src/views/resultsTree';
-import { api, control, emulatorUrl, eventually, openDoc, readDisk, setUserSettings, sleep, useEmulatorSettings, workspaceDir, writeFile as write } from './support';
+import { api, control, eventually, openDoc, readDisk, setUserSettings, sleep, useEmulatorKeepingKey, workspaceDir, writeFile as write } from './support';
 
 interface CoreWithCitations {
   bibliographies: { pick: (d: vscode.TextDocument) => Promise<vscode.Uri | undefined>; clearCache(): void };
@@ -552,24 +552,16 @@ export function citationsSuite(): void {
 
     suite('with the emulator (search results)', () => {
       let restoreEmu: (() => Promise<void>) | undefined;
-      let savedKey: string | undefined;
-      let origin = '';
 
       suiteSetup(async () => {
-        const desk = await api();
-        const s = await useEmulatorSettings();
-        origin = new URL(s.url).origin;
-        savedKey = await desk.keys.get(origin);
+        const s = await useEmulatorKeepingKey();
         const key = await control<string>('provisionKey', { plan: 'pro', label: `cite-test-${Date.now()}` });
-        await desk.keys.set(key, new URL(await emulatorUrl()).origin);
+        await (await api()).keys.set(key, s.origin);
         restoreEmu = s.restore;
       });
 
       suiteTeardown(async () => {
         await run(Commands.clearResults);
-        const desk = await api();
-        if (savedKey) await desk.keys.set(savedKey, origin);
-        else await desk.keys.delete(origin);
         await restoreEmu?.();
       });
 

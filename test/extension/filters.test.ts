@@ -13,7 +13,7 @@ import { Commands, Settings } from '../../src/ids';
 import { searchQueryString } from '../../src/api/params';
 import type { SearchOutcome } from '../../src/search/searchSession';
 import type { UsageLedger } from '../../src/usage/usageLedger';
-import { api, control, emulatorUrl, eventually, setUserSettings, sleep, useEmulatorSettings } from './support';
+import { api, control, emulatorUrl, eventually, setUserSettings, sleep, useEmulatorKeepingKey } from './support';
 
 export interface CoreForTests {
   filters: FilterStore;
@@ -77,14 +77,9 @@ type Pick = vscode.QuickPick<vscode.QuickPickItem & { field?: { id: string }; ac
 export function filtersSuite(): void {
   suite('Filters (real VS Code against the emulator)', () => {
     let restore: (() => Promise<void>) | undefined;
-    let savedKey: string | undefined;
-    let origin = '';
 
     suiteSetup(async () => {
-      const desk = await api();
-      const s = await useEmulatorSettings();
-      origin = new URL(s.url).origin;
-      savedKey = await desk.keys.get(origin);
+      const s = await useEmulatorKeepingKey();
       const restorePlan = await setUserSettings({ [Settings.plan]: undefined, [Settings.searchCacheMinutes]: 0 });
       restore = async () => {
         await restorePlan();
@@ -96,9 +91,6 @@ export function filtersSuite(): void {
       const core = await testCore();
       await core.filters.clear();
       await run(Commands.clearResults);
-      const desk = await api();
-      if (savedKey) await desk.keys.set(savedKey, origin);
-      else await desk.keys.delete(origin);
       await restore?.();
     });
 

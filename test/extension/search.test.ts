@@ -5,7 +5,7 @@ import { Commands, Settings } from '../../src/ids';
 import type { SearchOutcome } from '../../src/search/searchSession';
 import { escapeMarkdown } from '../../src/search/query';
 import type { ResultNode } from '../../src/views/resultsTree';
-import { acceptQuickInput, api, control, emulatorUrl, setUserSettings, useEmulatorSettings } from './support';
+import { acceptQuickInput, api, control, emulatorUrl, setUserSettings, useEmulatorKeepingKey } from './support';
 
 /** A query with 1,000 matches in the emulator's corpus (its own sample queries). */
 const BIG = 'effect of formative feedback on mathematics performance in secondary school students';
@@ -66,14 +66,9 @@ function paperNodes(nodes: ResultNode[]): Extract<ResultNode, { kind: 'paper' }>
 export function searchSuite(): void {
   suite('Search (real VS Code against the emulator)', () => {
     let restore: (() => Promise<void>) | undefined;
-    let savedKey: string | undefined;
-    let origin = '';
 
     suiteSetup(async () => {
-      const desk = await api();
-      const s = await useEmulatorSettings();
-      origin = new URL(s.url).origin;
-      savedKey = await desk.keys.get(origin);
+      const s = await useEmulatorKeepingKey();
       const restoreCache = await setUserSettings({ [Settings.searchCacheMinutes]: 30 });
       restore = async () => {
         await restoreCache();
@@ -84,9 +79,6 @@ export function searchSuite(): void {
     suiteTeardown(async () => {
       await run(Commands.clearResults);
       await control('clearFaults');
-      const desk = await api();
-      if (savedKey) await desk.keys.set(savedKey, origin);
-      else await desk.keys.delete(origin);
       await restore?.();
     });
 

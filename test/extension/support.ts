@@ -68,6 +68,26 @@ export async function useEmulatorSettings(): Promise<{ url: string; restore: () 
   return { url, restore };
 }
 
+/**
+ * useEmulatorSettings, for suites that store their own keys: `restore()` also puts back the key that was stored
+ * for the emulator's origin before (or deletes the suite's key when there was none), then the settings.
+ */
+export async function useEmulatorKeepingKey(): Promise<{ url: string; origin: string; restore: () => Promise<void> }> {
+  const desk = await api();
+  const s = await useEmulatorSettings();
+  const origin = new URL(s.url).origin;
+  const savedKey = await desk.keys.get(origin);
+  return {
+    url: s.url,
+    origin,
+    restore: async () => {
+      if (savedKey) await desk.keys.set(savedKey, origin);
+      else await desk.keys.delete(origin);
+      await s.restore();
+    },
+  };
+}
+
 /** Calls a method of the emulator's control API (the runner starts it with `controlApi: true`). */
 export async function control<T>(method: string, ...args: unknown[]): Promise<T> {
   const url = await emulatorUrl();
