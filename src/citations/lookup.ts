@@ -24,8 +24,8 @@ export const LOOKUP_POLICIES: readonly LookupPolicy[] = ['ask', 'always', 'never
 const LOOKUP_PAGE_SIZE = 10;
 
 export interface PaperLookupDeps {
-  /** One search through the client (counted in the monthly calls like any search). */
-  search: (params: SearchParams) => Promise<SearchResponse>;
+  /** One search through the search session (its cache, the monthly-calls ledger); `sent` false = from the cache. */
+  search: (params: SearchParams) => Promise<{ response: SearchResponse; sent: boolean }>;
   recent: RecentPapers;
   baseUrl: () => string;
   log: (message: string) => void;
@@ -36,7 +36,7 @@ export const needsLookup = (p: CitePaper): boolean => !p.authors?.length && !!ti
 
 export interface LookupOutcome {
   papers: CitePaper[];
-  /** Searches sent. */
+  /** Searches sent (a search the session cache answered costs nothing and is not counted). */
   calls: number;
   /** Papers completed from a search. */
   completed: number;
@@ -71,7 +71,7 @@ export class PaperLookup {
    */
   async complete(papers: readonly CitePaper[], resource?: vscode.Uri): Promise<CitePaper[] | undefined> {
     let out = papers.map((p) => (p.id && needsLookup(p) ? (this.deps.recent.byId(p.id) ?? p) : p));
-    const missing = [...new Set(out.map((p, i) => (needsLookup(p) ? i : -1)).filter((i) => i >= 0))];
+    const missing = out.map((p, i) => (needsLookup(p) ? i : -1)).filter((i) => i >= 0);
     this.last = { papers: out, calls: 0, completed: 0 };
     if (!missing.length) return out;
     const setting = vscode.workspace.getConfiguration(undefined, resource).get<string>(Settings.citationsLookUpMissingMetadata, 'ask');
@@ -94,10 +94,11 @@ export class PaperLookup {
           const paper = out[i]!;
           progress.report({ message: `${k + 1}/${missing.length}`, increment: 100 / missing.length });
           try {
-            calls++;
-            const hit = await this.find(paper);
+            const { hit, sent } = await this.find(paper);
+            if (sent) calls++;
             if (hit) result.set(i, hit);
           } catch (err) {
+            calls++;
             const why = describeError(err, { baseUrl: this.deps.baseUrl() })?.message ?? (err instanceof Error ? err.message : String(err));
             this.deps.log(`Looking up "${paper.title ?? ''}" failed: ${why}`);
             void vscode.window.showWarningMessage(vscode.l10n.t("Looking up the cited papers stopped: {0} The rest keep the answer's details.", why));
@@ -117,12 +118,12 @@ export class PaperLookup {
   }
 
   /** One search by title (and year): the result with the paper's id, else the one with its title and year. */
-  private async find(paper: CitePaper): Promise<CitePaper | undefined> {
+  private async find(paper: CitePaper): Promise<{ hit: CitePaper | undefined; sent: boolean }> {
     const title = paper.title ?? '';
     const year = typeof paper.publish_year === 'number' ? paper.publish_year : undefined;
     const params: SearchParams = { query: title.slice(0, 500), page_size: LOOKUP_PAGE_SIZE };
     if (year) Object.assign(params, { year_min: year, year_max: year });
-    const response = await this.deps.search(params);
+    const { response, sent } = await this.deps.search(params);
     const candidates = response.results.map(citePaperOf);
     const want = titleKey(title);
     const hit =
@@ -130,9 +131,9 @@ export class PaperLookup {
       candidates.find((c) => titleKey(c.title ?? '') === want && (!year || c.publish_year === year));
     if (!hit) {
       this.deps.log(`Looking up "${title}": no search result has its id or title.`);
-      return undefined;
+      return { hit: undefined, sent };
     }
     // The answer's id stays (recent papers and the answer view find it by that id).
-    return { ...hit, ...(paper.id ? { id: paper.id } : {}) };
+    return { hit: { ...hit, ...(paper.id ? { id: paper.id } : {}) }, sent };
   }
 }

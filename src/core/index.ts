@@ -191,16 +191,7 @@ class CoreImpl extends Disposable implements Core {
       }),
     );
     this.paperLookup = new PaperLookup({
-      search: async (params) => {
-        try {
-          const r = await clients.get().client.search(params);
-          this.usage.recordSearch({ resultCount: r.results.length, requestedPageSize: params.page_size ?? 10, appliedPageSize: r.page_size });
-          return r;
-        } catch (err) {
-          this.usage.recordError(err);
-          throw err;
-        }
-      },
+      search: (params) => this.search.searchOnce(params),
       recent: this.recentPapers,
       baseUrl: () => settings.service.baseUrl,
       log: (m) => log.warn(m),

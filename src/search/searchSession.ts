@@ -259,6 +259,16 @@ export class SearchSession extends Disposable {
     return fromSetting ?? learnt;
   }
 
+  /**
+   * One search outside the results view (the citation lookup): the session cache, the monthly-calls ledger and the
+   * plan learning apply as for the view's pages; nothing is shown. `sent` is false when the cache answered (no call).
+   */
+  async searchOnce(params: SearchParams): Promise<{ response: SearchResponse; sent: boolean }> {
+    const { query, page = 0, page_size: pageSize = 10, ...filters } = params;
+    const scope = await this.scope(this.deps.clients.get().service);
+    return this.fetch(scope, query, filters, page, pageSize, false, new AbortController().signal);
+  }
+
   /** The cache scope: service address and a hash of the key (a new key never sees another account's pages). */
   private async scope(service: ServiceSettings): Promise<string> {
     const key = await this.deps.keyFor(service.origin);
