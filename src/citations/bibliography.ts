@@ -213,13 +213,20 @@ export class Bibliographies extends Disposable implements BibliographyService {
     return loaded;
   }
 
-  async entries(document: vscode.TextDocument): Promise<BibliographyEntry[]> {
-    // Completion and hover ask on every keystroke: the bibliographies found stay valid for a few seconds per
-    // document version (new files appear after that; a chosen file clears it).
+  /**
+   * `find`, remembered for a few seconds per document version: completion and hover ask on every keystroke (new
+   * files appear after that; a chosen file clears it).
+   */
+  async findRecent(document: vscode.TextDocument): Promise<ResolvedBibliography[]> {
     const key = `${document.uri.toString()}@${document.version}`;
     const hit = this.found.get(document.uri.toString());
     const bibs = hit && hit.key === key && Date.now() - hit.at < FIND_TTL_MS ? hit.bibs : await this.find(document);
     if (!hit || hit.bibs !== bibs) this.found.set(document.uri.toString(), { key, at: Date.now(), bibs });
+    return bibs;
+  }
+
+  async entries(document: vscode.TextDocument): Promise<BibliographyEntry[]> {
+    const bibs = await this.findRecent(document);
     if (!bibs.length) return [];
     await loadBibtexLibrary();
     const out: BibliographyEntry[] = [];

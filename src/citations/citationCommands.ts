@@ -133,7 +133,8 @@ export class CitationCommands extends Disposable {
    * then parses it against that buffer: a 2 MB .bib costs VS Code about half a second to open.
    */
   private async prepareNow(document: vscode.TextDocument): Promise<void> {
-    for (const b of await this.deps.bibliographies.find(document)) {
+    // findRecent: the entries() call below reuses what this finds.
+    for (const b of await this.deps.bibliographies.findRecent(document)) {
       const stat = await Promise.resolve(vscode.workspace.fs.stat(b.uri)).catch(() => undefined);
       if (stat?.type === vscode.FileType.File) await vscode.workspace.openTextDocument(b.uri);
     }

@@ -126,7 +126,7 @@ export class CiteHover {
       cache.list = list;
       cache.recents = new RecentIndex(list);
     }
-    const bibNames = (await this.options.bibliographies.find(document)).map((b) => vscode.workspace.asRelativePath(b.uri));
+    const bibNames = (await this.options.bibliographies.findRecent(document)).map((b) => vscode.workspace.asRelativePath(b.uri));
     return { byKey: cache.byKey, recents: cache.recents, bibNames };
   }
 

@@ -48,6 +48,8 @@ export interface BibliographyEntry {
 export interface BibliographyService extends vscode.Disposable {
   /** The bibliographies the document declares (or _quarto.yml, or the default setting when that file exists); no prompt. */
   find(document: vscode.TextDocument): Promise<ResolvedBibliography[]>;
+  /** `find`, remembered for a few seconds per document version (for requests on every keystroke or hover). */
+  findRecent(document: vscode.TextDocument): Promise<ResolvedBibliography[]>;
   /**
    * The bibliography new entries go to: the first declared one, else _quarto.yml's, else the default setting's
    * (created on first write), else the writer is asked (undefined = cancelled).
