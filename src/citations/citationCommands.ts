@@ -49,9 +49,8 @@ export interface CitationCommandsDeps {
   bibliographies: Bibliographies;
   citations: Inserter;
   recent: RecentPapers;
-  /** Papers the results view shows now, and the ones selected there. */
+  /** Papers the results view shows now. */
   shownPapers: () => readonly Paper[];
-  selectedPapers: () => readonly Paper[];
   /** Runs a search (a paid call) and shows it in the results view. */
   search: (query: string) => Promise<unknown>;
   log: Logger;

@@ -185,7 +185,6 @@ class CoreImpl extends Disposable implements Core {
         citations: this.citations,
         recent: this.recentPapers,
         shownPapers: () => services.results.current?.papers ?? [],
-        selectedPapers: () => services.results.selectedPapers(),
         search: (query) => search.searchPapers(query),
         log,
       }),
