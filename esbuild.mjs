@@ -6,7 +6,9 @@
 //   dist/webview.js    the answer webview script (browser).
 //   out/test/extension/index.js  (with --tests) the extension-host Mocha suite; mocha and vscode external.
 // `--production` minifies without source maps; `--watch` rebuilds.
+import { writeFileSync } from 'node:fs';
 import * as esbuild from 'esbuild';
+import { thirdPartyNotices } from './scripts/licenses.mjs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -60,6 +62,7 @@ const configs = [
     },
     outfile: 'dist/bibtex.js',
     mainFields: ['module', 'main'],
+    metafile: true,
   },
   {
     ...common,
@@ -68,8 +71,10 @@ const configs = [
     platform: 'browser',
     format: 'iife',
     target: 'es2022',
+    metafile: true,
   },
 ];
+const SHIPPED = configs.length;
 
 if (tests) {
   configs.push({
@@ -106,4 +111,11 @@ if (watch) {
   const results = await Promise.all(configs.map((c) => esbuild.build(c)));
   checkEntry(results[0]);
   checkCore(results[1]);
+  // Shipped in the VSIX (.vscodeignore): the notices of exactly the packages the shipped bundles contain.
+  const notices = thirdPartyNotices(
+    results.slice(0, SHIPPED).map((r) => r.metafile),
+    import.meta.dirname,
+    'Research Desk bundles the following third-party packages into dist/. Their licence notices follow.',
+  );
+  writeFileSync('dist/THIRD-PARTY-NOTICES.txt', notices);
 }
