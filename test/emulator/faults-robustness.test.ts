@@ -51,8 +51,10 @@ describe('emulator: faults and robustness', function () {
     const b = await call(emu.url, '/v1/threads', { key, body: { input_message: 'sleep and memory' } });
     assert.equal(b.status, 500);
     assert.equal(emu.control.threads(key).length, 1, 'the thread exists although the client saw a 500');
-    const listed = await call<{ threads: { title: string }[] }>(emu.url, '/v1/threads', { key });
-    assert.equal(listed.body.threads[0]!.title, 'Sleep and memory');
+    const listed = await call<{ threads: { title: string; preview: string }[] }>(emu.url, '/v1/threads', { key });
+    assert.match(listed.body.threads[0]!.title, /sleep and memory/i);
+    assert.notEqual(listed.body.threads[0]!.title, 'Sleep and memory', 'a generated title');
+    assert.equal(listed.body.threads[0]!.preview, 'Looking into sleep and memory', 'a running thread: a rephrasing, not the brief');
 
     emu.control.injectFault({ route: 'search', kind: 'status_after', status: 502 });
     assert.equal((await call(emu.url, S, { key })).status, 502);

@@ -2,7 +2,7 @@
 // per-second rate limits, the endpoints, fault injection and the control interface.
 import * as http from 'node:http';
 import { type AddressInfo, type Socket } from 'node:net';
-import { runAgent, titleFrom, type AgentOutput, type Citation } from './agent';
+import { previewOf, runAgent, titleFrom, type AgentOutput, type Citation } from './agent';
 import { mulberry32, type Paper } from './corpus';
 import { getEngine, type Hit, SearchEngine } from './engine';
 import {
@@ -920,8 +920,7 @@ export class EmulatorServer {
       const latest = t.interactions[t.interactions.length - 1]!;
       const s: Record<string, unknown> = { thread_id: t.id, title, url: this.threadUrl(t.id) };
       if (now - last <= STATUS_WINDOW_MS) s.status = this.statusOf(latest, now);
-      const msg = latest.body.input_message.replace(/\s+/g, ' ').trim();
-      s.preview = msg.length > 160 ? `${msg.slice(0, 157)}...` : msg;
+      s.preview = previewOf(latest.body.input_message, this.statusOf(latest, now), latest.output.response);
       s.interaction_count = t.interactions.length;
       s.last_activity_at = iso(last);
       return s;
