@@ -12,7 +12,7 @@ import {
   validateSearchParams, validateThreadId, validateThreadRequest,
   type ListThreadsParams, type SearchParams, type ThreadRequest,
 } from './params';
-import { matchCreatedThread, matchNewInteraction, type Outcome } from './reconcile';
+import { confirmCreatedThread, matchCreatedThread, matchNewInteraction, type Outcome } from './reconcile';
 import { backoffMs, parseRetryAfter, shouldRetry } from './retry';
 import { realClock, Scheduler, type Clock, type Priority, type RateClass, type RateLimits } from './scheduler';
 import {
@@ -326,19 +326,22 @@ export function createClient(options: ClientOptions): Client {
       check(validateThreadRequest(body));
       const json = JSON.stringify(threadRequestJson(body));
       const signal = o.signal;
+      // Snapshot first (listing is free of the monthly pool): after an ambiguous failure, a thread id
+      // that was not listed before is the evidence of creation, whatever title the service gave it.
+      const before = await tryRead(() => listThreads({ limit: 100, offset: 0, signal }));
+      if (before instanceof ApiError && (before.kind === 'unauthorized' || before.kind === 'payment_required')) throw before;
       return postWithReconcile(
         'Creating the thread',
         () => call({ method: 'POST', path: '/v1/threads', body: json, cls: 'search', schema: ThreadDispatchSchema, signal }),
         async (startedAt) => {
-          const list = await tryRead(() => listThreads({ limit: 20, offset: 0, signal }));
-          if (list instanceof ApiError) return { kind: 'unknown', reason: `the threads list could not be read: ${list.kind}` };
-          const match = matchCreatedThread(list, body.input_message, startedAt);
+          const after = await tryRead(() => listThreads({ limit: 100, offset: 0, signal }));
+          if (after instanceof ApiError) return { kind: 'unknown', reason: `the threads list could not be read: ${after.kind}` };
+          const match = matchCreatedThread(before instanceof ApiError ? undefined : before, after, startedAt);
           if (match.kind !== 'found') return match;
           const thread = await tryRead(() => getThread(match.value.thread_id, { signal }));
-          if (thread instanceof ApiError) return { kind: 'unknown', reason: `the matching thread could not be polled: ${thread.kind}` };
-          const first = thread.interactions[0];
-          if (!first || thread.interactions.length > 1) return { kind: 'unknown', reason: 'the matching thread does not look new' };
-          return { kind: 'found', value: reconciledDispatch(thread, first, body.mode) };
+          if (thread instanceof ApiError) return { kind: 'unknown', reason: `the new thread could not be polled: ${thread.kind}` };
+          const first = confirmCreatedThread(thread, body.input_message);
+          return first.kind === 'found' ? { kind: 'found', value: reconciledDispatch(thread, first.value, body.mode) } : first;
         },
       );
     },

@@ -82,6 +82,7 @@ describe('integration: faults, retries and POST reconciliation', function () {
 
     it('getThread and listThreads: two 5xx in a row → third attempt succeeds', async () => {
       const d = await client.createThread({ input_message: MSG });
+      ctl().clearRequests();
       ctl().injectFault({ route: 'get_thread', kind: 'status_before', status: 502, times: 2 });
       ctl().injectFault({ route: 'list_threads', kind: 'status_before', status: 504, times: 2 });
       assert.equal((await client.getThread(d.thread_id)).thread_id, d.thread_id);

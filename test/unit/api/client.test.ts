@@ -307,7 +307,8 @@ describe('api/client over HTTP', function () {
           const body = JSON.parse(raw) as { input_message: string };
           const m = /^\/v1\/threads\/([^/]+)\/interactions$/.exec(url);
           const id = m ? m[1]! : `th_${threads.size + 1}`;
-          const t = threads.get(id) ?? { preview: body.input_message.slice(0, 60), last: '', interactions: [] };
+          // A generated preview, unlike the brief (as the service may write it).
+          const t = threads.get(id) ?? { preview: `Summary of a question (${body.input_message.length} characters)`, last: '', interactions: [] };
           const iid = `in_${id}_${t.interactions.length + 1}`;
           t.interactions.forEach((i) => (i.status = 'idle'));
           t.interactions.push({ interaction_id: iid, status: 'running', mode: 'pro' });
@@ -342,7 +343,7 @@ describe('api/client over HTTP', function () {
       assert.equal(d.interaction_id, 'in_th_1_1');
       assert.equal(svc.posts(), 1);
       assert.equal(svc.threads.size, 1);
-      assert.equal(reqs('GET', '/v1/threads?').length, 1);
+      assert.equal(reqs('GET', '/v1/threads?').length, 2, 'listed before sending and after the failure');
       assert.equal(reqs('GET', '/v1/threads/th_1').length, 1);
     });
 
