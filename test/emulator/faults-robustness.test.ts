@@ -75,7 +75,7 @@ describe('emulator: faults and robustness', function () {
     assert.equal(e.status, 422);
     const forms = KEY_ENCODINGS.map((f) => encodeKey(key, f));
     assert.deepEqual(e.body.detail.map((i) => i.loc[1]), forms);
-    assert.ok(e.body.detail.every((i, n) => i.type === forms[n] && i.msg.includes(forms[n]!)));
+    assert.ok(e.body.detail.every((i, n) => i.type === forms[n] && i.msg.includes(forms[n])));
     assert.equal(e.body.code, key);
     assert.ok(forms.includes('%' + [...Buffer.from(key)].map((b) => b.toString(16).toUpperCase()).join('%')));
     assert.ok(e.text.includes('\\\\u0064\\\\u0065'), 'json_u: literal backslash-u escapes inside the string');
