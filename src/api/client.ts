@@ -6,20 +6,20 @@
 import { type Dispatcher } from 'undici';
 import type * as z from 'zod/mini';
 import { callsForSearch } from './budget';
-import { ApiError, errorFromResponse, isApiError, redact, validationError, type ApiErrorKind, type ValidationIssue } from './errors';
+import { ApiError, errorFromResponse, isApiError, scrubError, validationError, type ApiErrorKind, type ValidationIssue } from './errors';
 import {
   listQueryString, searchQueryString, threadQueryString, threadRequestJson, validateInteractionId, validateListParams,
   validateSearchParams, validateThreadId, validateThreadRequest,
   type ListThreadsParams, type SearchParams, type ThreadRequest,
 } from './params';
-import { matchCreatedThread, matchNewInteraction, type Outcome } from './reconcile';
+import { confirmCreatedThread, matchCreatedThread, matchNewInteraction, type Outcome } from './reconcile';
 import { backoffMs, parseRetryAfter, shouldRetry } from './retry';
 import { realClock, Scheduler, type Clock, type Priority, type RateClass, type RateLimits } from './scheduler';
 import {
-  defaultMaxWaitSeconds, DEFAULT_POLL_AFTER_SECONDS, paperGaps, parseBody, parseSearchResponse, SearchResponseSchema, ThreadDispatchSchema,
+  boundSeconds, defaultMaxWaitSeconds, DEFAULT_POLL_AFTER_SECONDS, MAX_WAIT_SECONDS, paperGaps, POLL_AFTER_SECONDS, parseBody, parseSearchResponse, SearchResponseSchema, ThreadDispatchSchema,
   ThreadListSchema, ThreadSchema, type Interaction, type SearchResponse, type Thread, type ThreadDispatch, type ThreadList,
 } from './schemas';
-import { Transport } from './transport';
+import { Transport, type RawResponse } from './transport';
 import { QUICK_SEARCH_REMOVAL_DATE, type ThreadMode } from './vocab';
 
 export interface Logger {
@@ -76,9 +76,12 @@ export interface ListThreadsOptions extends ListThreadsParams, RequestOptions {}
 export interface WaitForThreadOptions extends RequestOptions {
   /** Called with every polled thread (running ones included). */
   onUpdate?: (thread: Thread) => void;
-  /** Seconds between polls (default: the dispatch's value, else 30); 0 = as fast as the poll rate allows. */
+  /**
+   * Seconds between polls (default: the dispatch's value, else 30), bounded to 0.1..300: a caller
+   * may poll faster than the service may ask (the poll class's 3/s limit still spaces real polls).
+   */
   pollAfterSeconds?: number;
-  /** Give up after this many seconds (default: the dispatch's value, else 180 for pro / 600 for deep). */
+  /** Give up after this many seconds (default: the dispatch's value, else 180 for pro / 600 for deep), bounded to 1..3600. */
   maxWaitSeconds?: number;
 }
 
@@ -109,10 +112,14 @@ interface Call<S extends z.ZodMiniType> {
   signal: AbortSignal | undefined;
   /** Extra text for the log line of a success (e.g. calls charged). */
   note?: (data: z.output<S>) => string;
+  /** Charged by the service (a search): retried only when it provably never reached it. */
+  billable?: boolean;
 }
 
-/** Kinds after which a POST may or may not have taken effect. */
-const AMBIGUOUS: ReadonlySet<ApiErrorKind> = new Set(['server', 'network', 'timeout']);
+/** Poll interval a caller may choose (see `WaitForThreadOptions.pollAfterSeconds`). */
+const POLL_OPTION_SECONDS = { min: 0.1, max: POLL_AFTER_SECONDS.max } as const;
+/** Said of a search that failed after it may have been charged: the writer decides whether to try again. */
+const MAY_HAVE_COST = 'The search may already have been charged (a call from the monthly pool): searching again may cost another call.';
 const TRANSIENT: ReadonlySet<ApiErrorKind> = new Set(['server', 'network', 'timeout', 'rate_limited']);
 
 function check(issues: ValidationIssue[]): void {
@@ -156,18 +163,29 @@ export function createClient(options: ClientOptions): Client {
     return key;
   }
 
-  /** Re-create an error whose text echoes the key (a service could echo it back). */
-  function scrub(e: ApiError, key: string): ApiError {
-    const hit = (s: string) => s.includes(key);
-    if (!hit(e.message) && !e.detail?.some((d) => hit(d.msg) || d.loc.some((l) => hit(String(l))))) return e;
-    const detail = e.detail?.map((d) => ({ loc: d.loc.map((l) => (typeof l === 'string' ? redact(l, key) : l)), msg: redact(d.msg, key), type: d.type }));
-    return new ApiError(e.kind, redact(e.message, key), { ...e, detail });
+  function toApiError(e: unknown, c: Call<z.ZodMiniType>, where: string): ApiError {
+    if (isApiError(e)) return e;
+    if (c.signal?.aborted) return new ApiError('aborted', `The request ${where} was cancelled before it was sent.`);
+    // Not an error of the transport (which names every failure): nothing says the request stayed here.
+    return new ApiError('network', `The request ${where} failed.`, { mayHaveTakenEffect: c.method === 'POST' || !!c.billable });
   }
 
-  function toApiError(e: unknown, signal: AbortSignal | undefined, where: string): ApiError {
-    if (isApiError(e)) return e;
-    if (signal?.aborted) return new ApiError('aborted', `The request ${where} was cancelled before it was sent.`);
-    return new ApiError('network', `The request ${where} failed before it was sent.`);
+  /** The answer as data, or the error it stands for (a non-2xx, or a 2xx that cannot be read). */
+  function answer<S extends z.ZodMiniType>(c: Call<S>, res: RawResponse, where: string, key: string): z.output<S> | ApiError {
+    if (res.status >= 200 && res.status < 300) {
+      // The status is kept: a thread POST that was accepted but is unreadable gets reconciled.
+      if (res.unreadable) return new ApiError('invalid_response', `The service's answer to ${where} is unusable: ${res.unreadable}.`, { status: res.status });
+      if (res.notJson) return new ApiError('invalid_response', `The service's answer to ${where} was not JSON.`, { status: res.status });
+      try {
+        return c.parse ? c.parse(res.body, where) : parseBody(c.schema, res.body, where);
+      } catch (e) {
+        if (isApiError(e)) return new ApiError(e.kind, e.message, { status: res.status });
+        throw e;
+      }
+    }
+    return errorFromResponse(res.status, res.body, {
+      method: c.method, path: c.path, retryAfterSeconds: parseRetryAfter(res.headers['retry-after']), secret: key, unreadable: res.unreadable,
+    });
   }
 
   async function call<S extends z.ZodMiniType>(c: Call<S>): Promise<z.output<S>> {
@@ -178,6 +196,7 @@ export function createClient(options: ClientOptions): Client {
     const key = await readKey();
     const headers: Record<string, string> = options.authScheme === 'bearer' ? { authorization: `Bearer ${key}` } : { 'x-api-key': key };
     if (c.body !== undefined) headers['content-type'] = 'application/json';
+    const effectful = c.method === 'POST' || !!c.billable;
 
     for (let retries = 0; ; retries++) {
       let error: ApiError;
@@ -186,28 +205,31 @@ export function createClient(options: ClientOptions): Client {
         if (scheduler.intervalOf(c.cls)) await scheduler.acquire(c.cls, c.priority, c.signal);
         started = clock.now();
         const res = await transport
-          .send({ method: c.method, path: c.path, query: c.query ?? '', headers, body: c.body, signal: c.signal, secret: key })
+          .send({ method: c.method, path: c.path, query: c.query ?? '', headers, body: c.body, signal: c.signal, secret: key, effectful })
           .finally(() => scheduler.done(c.cls));
         const ms = Math.round(clock.now() - started);
-        if (res.status >= 200 && res.status < 300) {
-          if (res.notJson) throw new ApiError('invalid_response', `The service's answer to ${where} was not JSON.`, { status: res.status });
-          let data: z.output<S>;
-          try {
-            data = c.parse ? c.parse(res.body, where) : parseBody(c.schema, res.body, where);
-          } catch (e) {
-            // Keep the 2xx status: a thread POST that was accepted but unreadable gets reconciled.
-            throw isApiError(e) ? new ApiError(e.kind, e.message, { status: res.status }) : e;
-          }
-          if (sink) log[c.cls === 'search' ? 'info' : 'debug'](`${c.method} ${shown} ${res.status} ${ms}ms${c.note ? c.note(data) : ''}`);
-          return data;
+        let out: z.output<S> | ApiError;
+        try {
+          out = answer(c, res, where, key);
+        } catch {
+          // Anything unexpected while reading an answer is the answer's fault: never a network
+          // error, never retried.
+          out = new ApiError('invalid_response', `The service's answer to ${where} (HTTP ${res.status}) could not be read.`, { status: res.status });
         }
-        error = errorFromResponse(res.status, res.body, { method: c.method, path: c.path, retryAfterSeconds: parseRetryAfter(res.headers['retry-after']) });
+        if (!isApiError(out)) {
+          if (sink) log[c.cls === 'search' ? 'info' : 'debug'](`${c.method} ${shown} ${res.status} ${ms}ms${c.note ? c.note(out) : ''}`);
+          return out;
+        }
+        error = out;
+        // The service saw it: after a 5xx or an unusable answer it may have created or charged something.
+        if (effectful && (error.kind === 'server' || error.kind === 'invalid_response')) error = new ApiError(error.kind, error.message, { ...error, mayHaveTakenEffect: true });
       } catch (e) {
-        error = toApiError(e, c.signal, where);
+        error = toApiError(e, c, where);
       }
-      error = scrub(error, key);
+      if (c.billable && error.mayHaveTakenEffect) error = new ApiError(error.kind, `${error.message.replace(/\.?$/, '.')} ${MAY_HAVE_COST}`, { ...error });
+      error = scrubError(error, key);
       const ms = Math.round(clock.now() - started);
-      const retry = shouldRetry(c.method, error, retries, maxRetries);
+      const retry = shouldRetry(c, error, retries, maxRetries);
       log[retry ? 'info' : 'warn'](`${c.method} ${shown} ${error.status ?? error.kind} ${ms}ms${retry ? ` (retry ${retries + 1})` : ''}`);
       if (!retry) throw error;
       try {
@@ -221,7 +243,7 @@ export function createClient(options: ClientOptions): Client {
   async function doSearch(path: string, params: SearchParams, signal?: AbortSignal): Promise<SearchResponse> {
     check(validateSearchParams(params));
     const data = await call({
-      method: 'GET', path, query: searchQueryString(params), cls: 'search', schema: SearchResponseSchema, parse: parseSearchResponse, signal,
+      method: 'GET', path, query: searchQueryString(params), cls: 'search', schema: SearchResponseSchema, parse: parseSearchResponse, signal, billable: true,
       note: (d) => ` results=${d.results.length} charged=${callsForSearch(d.results.length)}`,
     });
     const gaps = options.logger ? paperGaps(data.results) : undefined;
@@ -281,9 +303,11 @@ export function createClient(options: ClientOptions): Client {
       try {
         return remember(await send());
       } catch (e) {
+        // Only a failure after which the POST may have reached the service is reconciled (a
+        // cancelled one is not: the writer asked to stop, not for more requests).
+        if (!isApiError(e) || !e.mayHaveTakenEffect || e.kind === 'aborted') throw e;
         // A 2xx whose body could not be read did take effect: find it, but never send again.
-        const acceptedUnreadable = isApiError(e) && e.kind === 'invalid_response' && e.status !== undefined && e.status >= 200 && e.status < 300;
-        if (!isApiError(e) || !(AMBIGUOUS.has(e.kind) || acceptedUnreadable)) throw e;
+        const acceptedUnreadable = e.kind === 'invalid_response' && e.status !== undefined && e.status >= 200 && e.status < 300;
         log.warn(`${what}: ${e.kind}${e.status ? ` ${e.status}` : ''}; checking whether it took effect before anything else`);
         const outcome = await reconcile(startedAt);
         if (outcome.kind === 'found') {
@@ -326,19 +350,22 @@ export function createClient(options: ClientOptions): Client {
       check(validateThreadRequest(body));
       const json = JSON.stringify(threadRequestJson(body));
       const signal = o.signal;
+      // Snapshot first (listing is free of the monthly pool): after an ambiguous failure, a thread id
+      // that was not listed before is the evidence of creation, whatever title the service gave it.
+      const before = await tryRead(() => listThreads({ limit: 100, offset: 0, signal }));
+      if (before instanceof ApiError && (before.kind === 'unauthorized' || before.kind === 'payment_required')) throw before;
       return postWithReconcile(
         'Creating the thread',
         () => call({ method: 'POST', path: '/v1/threads', body: json, cls: 'search', schema: ThreadDispatchSchema, signal }),
         async (startedAt) => {
-          const list = await tryRead(() => listThreads({ limit: 20, offset: 0, signal }));
-          if (list instanceof ApiError) return { kind: 'unknown', reason: `the threads list could not be read: ${list.kind}` };
-          const match = matchCreatedThread(list, body.input_message, startedAt);
+          const after = await tryRead(() => listThreads({ limit: 100, offset: 0, signal }));
+          if (after instanceof ApiError) return { kind: 'unknown', reason: `the threads list could not be read: ${after.kind}` };
+          const match = matchCreatedThread(before instanceof ApiError ? undefined : before, after, startedAt);
           if (match.kind !== 'found') return match;
           const thread = await tryRead(() => getThread(match.value.thread_id, { signal }));
-          if (thread instanceof ApiError) return { kind: 'unknown', reason: `the matching thread could not be polled: ${thread.kind}` };
-          const first = thread.interactions[0];
-          if (!first || thread.interactions.length > 1) return { kind: 'unknown', reason: 'the matching thread does not look new' };
-          return { kind: 'found', value: reconciledDispatch(thread, first, body.mode) };
+          if (thread instanceof ApiError) return { kind: 'unknown', reason: `the new thread could not be polled: ${thread.kind}` };
+          const first = confirmCreatedThread(thread, body.input_message);
+          return first.kind === 'found' ? { kind: 'found', value: reconciledDispatch(thread, first.value, body.mode) } : first;
         },
       );
     },
@@ -372,8 +399,13 @@ export function createClient(options: ClientOptions): Client {
       const dispatch = typeof thread === 'string' ? undefined : thread;
       const threadId = typeof thread === 'string' ? thread : thread.thread_id;
       check(validateThreadId(threadId));
-      const pollAfter = Math.max(0, o.pollAfterSeconds ?? dispatch?.poll_after_seconds ?? DEFAULT_POLL_AFTER_SECONDS);
-      let maxWait = o.maxWaitSeconds ?? dispatch?.max_wait_seconds;
+      // Bounded here too: a dispatch may come from storage rather than from the parser.
+      const pollAfter =
+        o.pollAfterSeconds !== undefined
+          ? boundSeconds(o.pollAfterSeconds, POLL_OPTION_SECONDS, DEFAULT_POLL_AFTER_SECONDS)
+          : boundSeconds(dispatch?.poll_after_seconds, POLL_AFTER_SECONDS, DEFAULT_POLL_AFTER_SECONDS);
+      const askedMax = boundSeconds(o.maxWaitSeconds ?? dispatch?.max_wait_seconds, MAX_WAIT_SECONDS, NaN);
+      let maxWait = Number.isNaN(askedMax) ? undefined : askedMax;
       const start = clock.now();
       for (;;) {
         let polled: Thread | undefined;

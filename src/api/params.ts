@@ -123,6 +123,11 @@ export const MAX_COLLECTION_IDS = 10;
 export const MAX_RESULTS_PER_QUERY = 1000;
 export const DEFAULT_PAGE_SIZE = 20;
 const THREAD_ID = /^[A-Za-z0-9_-]+$/;
+/**
+ * Longest thread or interaction id sent (the spec gives no bound). Ids come from the service and
+ * go into paths, queries and messages; real ones are a few dozen characters.
+ */
+export const MAX_ID_LENGTH = 512;
 const COUNTRY = /^[A-Za-z]{2}$/;
 const studyTypeSet = new Set<string>(STUDY_TYPES);
 const domainSet = new Set<string>(DOMAIN_CODES);
@@ -274,15 +279,15 @@ export function validateThreadRequest(body: ThreadRequest): ValidationIssue[] {
 }
 
 export function validateThreadId(threadId: unknown): ValidationIssue[] {
-  return typeof threadId === 'string' && THREAD_ID.test(threadId)
+  return typeof threadId === 'string' && threadId.length <= MAX_ID_LENGTH && THREAD_ID.test(threadId)
     ? []
-    : [{ loc: ['path', 'thread_id'], msg: 'thread_id must match ^[A-Za-z0-9_-]+$', type: 'string_pattern_mismatch' }];
+    : [{ loc: ['path', 'thread_id'], msg: `thread_id must match ^[A-Za-z0-9_-]+$ and have at most ${MAX_ID_LENGTH} characters`, type: 'string_pattern_mismatch' }];
 }
 
 export function validateInteractionId(interactionId: unknown): ValidationIssue[] {
-  return interactionId === undefined || (typeof interactionId === 'string' && interactionId.length > 0)
+  return interactionId === undefined || (typeof interactionId === 'string' && interactionId.length > 0 && interactionId.length <= MAX_ID_LENGTH)
     ? []
-    : [{ loc: ['query', 'interaction_id'], msg: 'interaction_id should be a non-empty string', type: 'string_type' }];
+    : [{ loc: ['query', 'interaction_id'], msg: `interaction_id should be a non-empty string of at most ${MAX_ID_LENGTH} characters`, type: 'string_type' }];
 }
 
 export function validateListParams(params: ListThreadsParams): ValidationIssue[] {

@@ -1,11 +1,22 @@
 /**
  * Retry policy (pure): which failures may be retried, how long to wait, and how Retry-After
- * is read. GETs retry after network errors, 5xx and the per-second 429; never after
- * quota_exhausted, 401, 402, 403, 404, 409, 422, invalid responses, timeouts (a slow search may
- * already have been charged) or aborts. POSTs are not retried here (see reconciliation in the
- * client), except after a per-second 429, which the service rejects before doing anything.
+ * is read. A request that can spend or create something — a thread POST, or a billed search
+ * (`GET /v1/search`, `/v1/quick_search`) — is retried only when it provably never reached the
+ * service: a network failure before anything was sent (refused connection, no address), or the
+ * per-second 429, which the service rejects before doing anything. After a 5xx, a dropped
+ * connection, a truncated or unreadable body or a timeout it may already have been charged, so
+ * it is not repeated (the caller says so and lets the writer decide). Free requests (polling a
+ * thread, listing threads) also retry after network errors and 5xx. Never retried:
+ * quota_exhausted, 401, 402, 403, 404, 409, 422, invalid responses, timeouts, aborts.
  */
 import { type ApiError } from './errors';
+
+/** What the retry decision needs to know about a request. */
+export interface RetryRequest {
+  method: string;
+  /** A GET that is charged (a search): as careful as a POST. */
+  billable?: boolean;
+}
 
 /** Hard ceiling on retries per request (the `maxRetries` option is clamped to it). */
 export const MAX_RETRIES = 2;
@@ -13,10 +24,10 @@ export const RETRY_AFTER_MAX_SECONDS = 60;
 const BASE_DELAY_MS = 500;
 const MAX_DELAY_MS = 8000;
 
-export function shouldRetry(method: string, error: ApiError, retriesSoFar: number, maxRetries = MAX_RETRIES): boolean {
+export function shouldRetry(request: RetryRequest, error: ApiError, retriesSoFar: number, maxRetries = MAX_RETRIES): boolean {
   if (retriesSoFar >= Math.min(maxRetries, MAX_RETRIES)) return false;
   if (error.kind === 'rate_limited') return true;
-  if (method !== 'GET') return false;
+  if (request.method !== 'GET' || request.billable) return error.kind === 'network' && !error.mayHaveTakenEffect;
   return error.kind === 'network' || error.kind === 'server';
 }
 

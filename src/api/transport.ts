@@ -29,6 +29,11 @@ export interface Attempt {
   signal?: AbortSignal;
   /** Secret to scrub from anything that could reach a message. */
   secret?: string;
+  /**
+   * Whether the request can spend or create something (a thread POST, a billed search): a failure
+   * after it may have reached the service is then marked `mayHaveTakenEffect`.
+   */
+  effectful?: boolean;
 }
 
 export interface RawResponse {
@@ -38,9 +43,49 @@ export interface RawResponse {
   body: unknown;
   /** True when the body was non-empty and not JSON. */
   notJson: boolean;
+  /** Why the body was not read or parsed (too large, nested too deeply); `body` is then undefined. */
+  unreadable?: string;
 }
 
-const MAX_BODY_BYTES = 64 * 1024 * 1024;
+/** Largest body read, whether announced by Content-Length or streamed (chunked): counted as it arrives. */
+export const MAX_BODY_BYTES = 64 * 1024 * 1024;
+/** Deepest nesting of arrays and objects accepted in a body (the service's answers nest about 6 deep). */
+export const MAX_JSON_DEPTH = 64;
+/**
+ * Failures that happen before any byte of the request is written (no connection, no address,
+ * a refused or failed TLS handshake): the service cannot have seen the request.
+ */
+const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH', 'EADDRNOTAVAIL', 'UND_ERR_CONNECT_TIMEOUT']);
+const TLS_CODE = /^(ERR_TLS_|ERR_SSL_)|CERT|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)/;
+const codeOf = (e: unknown): string | undefined => (typeof e === 'object' && e !== null && 'code' in e && typeof e.code === 'string' ? e.code : undefined);
+function neverSent(e: unknown): boolean {
+  const code = codeOf(e);
+  if (code && (NOT_SENT_CODES.has(code) || TLS_CODE.test(code))) return true;
+  // Several addresses tried in turn (happy eyeballs): never sent only if none was reached.
+  return e instanceof AggregateError && e.errors.length > 0 && e.errors.every(neverSent);
+}
+
+/**
+ * Whether JSON text nests arrays or objects deeper than `limit`. A linear scan without recursion
+ * (characters inside strings skipped): JSON.parse has no depth limit, and a deeply nested value
+ * would later overflow the stack of anything that walks it (join, stringify, structured clone).
+ */
+export function nestsDeeper(text: string, limit: number): boolean {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 34) {
+      for (i++; i < text.length; i++) {
+        const d = text.charCodeAt(i);
+        if (d === 92) i++;
+        else if (d === 34) break;
+      }
+    } else if (c === 91 || c === 123) {
+      if (++depth > limit) return true;
+    } else if (c === 93 || c === 125) depth--;
+  }
+  return false;
+}
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT']);
 const isTimeout = (e: unknown) => typeof e === 'object' && e !== null && 'code' in e && TIMEOUT_CODES.has(String(e.code));
 
@@ -62,6 +107,25 @@ export function normalizeBaseUrl(baseUrl: string): string {
 function proxyFromEnv(): boolean {
   const e = process.env;
   return !!(e.HTTPS_PROXY || e.https_proxy || e.HTTP_PROXY || e.http_proxy);
+}
+
+/**
+ * Decode and parse a body that arrived whole. Anything that goes wrong here is the answer's fault,
+ * not the network's: it never surfaces as a network error (which could be retried).
+ */
+function parse(head: Pick<RawResponse, 'status' | 'headers'>, bytes: Buffer, where: string): RawResponse {
+  try {
+    const text = new TextDecoder().decode(bytes);
+    if (text === '') return { ...head, body: undefined, notJson: false };
+    if (nestsDeeper(text, MAX_JSON_DEPTH)) return { ...head, body: undefined, notJson: false, unreadable: `nested too deeply (more than ${MAX_JSON_DEPTH} levels)` };
+    try {
+      return { ...head, body: JSON.parse(text) as unknown, notJson: false };
+    } catch {
+      return { ...head, body: text, notJson: true };
+    }
+  } catch {
+    throw new ApiError('invalid_response', `The service's answer to ${where} could not be decoded.`, { status: head.status });
+  }
 }
 
 export class Transport {
@@ -90,40 +154,56 @@ export class Transport {
     const onAbort = () => ac.abort(a.signal?.reason);
     if (a.signal?.aborted) onAbort();
     else a.signal?.addEventListener('abort', onAbort, { once: true });
-    const fail = (e: unknown): never => {
+    // `reached`: the service answered (headers arrived), so it saw the request whatever failed next.
+    const fail = (e: unknown, reached: boolean): never => {
+      const mayHaveTakenEffect = !!a.effectful && (reached || !neverSent(e));
       const post = a.method === 'POST' ? ' It may already have taken effect: check the threads list before sending it again.' : '';
-      if (a.signal?.aborted) throw new ApiError('aborted', `The request ${where} was cancelled.${post}`, { mayHaveTakenEffect: !!post });
-      if (timedOut || isTimeout(e)) throw new ApiError('timeout', `No answer from the service within ${this.opts.timeoutMs < 1000 ? `${this.opts.timeoutMs} ms` : `${Math.round(this.opts.timeoutMs / 1000)} s`} (${where}).`);
+      if (a.signal?.aborted) throw new ApiError('aborted', `The request ${where} was cancelled.${mayHaveTakenEffect ? post : ''}`, { mayHaveTakenEffect });
+      if (timedOut || isTimeout(e)) throw new ApiError('timeout', `No answer from the service within ${this.opts.timeoutMs < 1000 ? `${this.opts.timeoutMs} ms` : `${Math.round(this.opts.timeoutMs / 1000)} s`} (${where}).`, { mayHaveTakenEffect });
       if (e instanceof ApiError) throw e;
-      const code = typeof e === 'object' && e !== null && 'code' in e && typeof e.code === 'string' ? e.code : 'connection failed';
-      throw new ApiError('network', redact(`Could not reach the service at ${this.origin} (${code}) for ${where}. Check the connection, proxy settings and base URL.`, a.secret));
+      const code = codeOf(e) ?? 'connection failed';
+      const sent = !reached && neverSent(e) ? '; nothing was sent' : '';
+      throw new ApiError('network', redact(`Could not reach the service at ${this.origin} (${code}) for ${where}${sent}. Check the connection, proxy settings and base URL.`, a.secret), { mayHaveTakenEffect });
     };
+    let res: Dispatcher.ResponseData;
     try {
-      const res = await request(`${this.base}${a.path}${a.query ? `?${a.query}` : ''}`, {
+      res = await request(`${this.base}${a.path}${a.query ? `?${a.query}` : ''}`, {
         method: a.method,
         headers: { accept: 'application/json', 'user-agent': this.opts.userAgent ?? 'research-desk', ...a.headers },
         body: a.body,
         signal: ac.signal,
         dispatcher: this.dispatcher,
       });
+    } catch (e) {
+      clearTimeout(timer);
+      a.signal?.removeEventListener('abort', onAbort);
+      return fail(e, false);
+    }
+    try {
+      const head = { status: res.statusCode, headers: res.headers };
       if (res.statusCode >= 300 && res.statusCode < 400) {
         await res.body.dump();
-        return { status: res.statusCode, headers: res.headers, body: undefined, notJson: false };
+        return { ...head, body: undefined, notJson: false };
       }
-      const length = Number(res.headers['content-length']);
-      if (length > MAX_BODY_BYTES) {
+      const tooLarge = { ...head, body: undefined, notJson: false, unreadable: `too large (over ${MAX_BODY_BYTES / 1024 / 1024} MB)` };
+      if (Number(res.headers['content-length']) > MAX_BODY_BYTES) {
         res.body.destroy();
-        throw new ApiError('invalid_response', `The service's answer to ${where} is too large (${length} bytes).`, { status: res.statusCode });
+        return tooLarge;
       }
-      const text = await res.body.text();
-      if (text === '') return { status: res.statusCode, headers: res.headers, body: undefined, notJson: false };
-      try {
-        return { status: res.statusCode, headers: res.headers, body: JSON.parse(text) as unknown, notJson: false };
-      } catch {
-        return { status: res.statusCode, headers: res.headers, body: text, notJson: true };
+      // Counted as it arrives: a chunked body has no Content-Length to check first.
+      const chunks: Buffer[] = [];
+      let size = 0;
+      for await (const chunk of res.body as AsyncIterable<Buffer>) {
+        size += chunk.length;
+        if (size > MAX_BODY_BYTES) {
+          res.body.destroy();
+          return tooLarge;
+        }
+        chunks.push(chunk);
       }
+      return parse(head, Buffer.concat(chunks, size), where);
     } catch (e) {
-      return fail(e);
+      return fail(e, true);
     } finally {
       clearTimeout(timer);
       a.signal?.removeEventListener('abort', onAbort);

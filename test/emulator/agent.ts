@@ -45,14 +45,51 @@ const READ = { pro: 20, deep: 50 } as const;
 const SCREEN = { pro: 60, deep: 150 } as const;
 const CITE = { pro: 8, deep: 15 } as const;
 
-/** Thread title from the first message: its first sentence, trimmed to 80 characters; null
- * when the message has no word of three or more letters (the list then shows a substitute). */
+const QUESTION_WORDS = /^(?:(?:does|do|did|is|are|was|were|can|could|should|would|will|has|have|what|which|how|why|when|where|who|whether|to what extent|in what ways?|please|tell me|find|review|summari[sz]e|compare|explain)\b[\s,:]*)+/i;
+
+/** FNV-1a over UTF-16 units: picks a title frame per message, deterministically. */
+function hash(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return h >>> 0;
+}
+
+/** The subject of a message: its first sentence without the leading question words or the final punctuation. */
+export function topicOf(message: string): string {
+  const first = (message.trim().split(/(?<=[.?!])\s+|\n/)[0] ?? message).replace(/\s+/g, ' ').trim();
+  return first.replace(QUESTION_WORDS, '').replace(/[\s.?!:;,]+$/, '').trim() || first;
+}
+
+const clip = (s: string, max: number): string => (s.length > max ? `${s.slice(0, max - 1).replace(/\s+\S*$/, '')}…` : s);
+const TITLE_FRAMES: ((topic: string) => string)[] = [
+  (t) => `Evidence on ${t}`,
+  (t) => `Research review — ${t}`,
+  (t) => `${t.charAt(0).toUpperCase()}${t.slice(1)}: what the studies show`,
+  (t) => `Studies of ${t}`,
+];
+
+/**
+ * Thread title generated from the first message, as the service's own summary would be: the
+ * message's subject in one of a few frames ("Evidence on …", "Research review — …"), at most
+ * 80 characters, so it rarely starts like the brief; null when the message has no word of three
+ * or more letters (the list then shows a substitute).
+ */
 export function titleFrom(message: string): string | null {
   if (!/\p{L}{3,}/u.test(message)) return null;
-  const first = message.trim().split(/(?<=[.?!])\s+|\n/)[0] ?? message.trim();
-  const t = first.replace(/\s+/g, ' ').trim();
-  const clipped = t.length > 80 ? `${t.slice(0, 77).replace(/\s+\S*$/, '')}…` : t;
-  return clipped.charAt(0).toUpperCase() + clipped.slice(1);
+  return clip(TITLE_FRAMES[hash(message) % TITLE_FRAMES.length]!(clip(topicOf(message), 60)), 80);
+}
+
+/**
+ * List preview of a thread's latest interaction: a rephrasing of the question while it runs,
+ * the answer's first sentence (without Markdown or citation markers) once it is idle, a notice
+ * when it failed; at most 160 characters. Never the brief as sent.
+ */
+export function previewOf(message: string, status: 'running' | 'idle' | 'failed', response: string): string {
+  if (status === 'failed') return 'The research agent could not complete this run.';
+  if (status === 'running') return clip(`Looking into ${topicOf(message)}`, 160);
+  const prose = response.split('\n').find((l) => l.trim() !== '' && !/^\s*(#|\||-|>)/.test(l)) ?? '';
+  const sentence = prose.replace(/\s*\[\d+(?:\.\d+)?\]/g, '').split(/(?<=[.!?])\s/)[0] ?? '';
+  return clip(sentence.trim() || 'Answer ready.', 160);
 }
 
 /** Markdown table cell: no pipes or line breaks can escape the cell. */

@@ -1,7 +1,7 @@
 // Fault injection, the HTTP control API, and robustness against hostile clients.
 import { strict as assert } from 'node:assert';
 import * as net from 'node:net';
-import { DEMO_KEYS, startEmulator, type RunningEmulator } from './index';
+import { DEMO_KEYS, encodeKey, KEY_ENCODINGS, startEmulator, type RunningEmulator } from './index';
 import { call } from './testHelpers';
 
 /** Send raw bytes and collect whatever comes back until the socket closes (or a short timeout). */
@@ -51,8 +51,10 @@ describe('emulator: faults and robustness', function () {
     const b = await call(emu.url, '/v1/threads', { key, body: { input_message: 'sleep and memory' } });
     assert.equal(b.status, 500);
     assert.equal(emu.control.threads(key).length, 1, 'the thread exists although the client saw a 500');
-    const listed = await call<{ threads: { title: string }[] }>(emu.url, '/v1/threads', { key });
-    assert.equal(listed.body.threads[0]!.title, 'Sleep and memory');
+    const listed = await call<{ threads: { title: string; preview: string }[] }>(emu.url, '/v1/threads', { key });
+    assert.match(listed.body.threads[0]!.title, /sleep and memory/i);
+    assert.notEqual(listed.body.threads[0]!.title, 'Sleep and memory', 'a generated title');
+    assert.equal(listed.body.threads[0]!.preview, 'Looking into sleep and memory', 'a running thread: a rephrasing, not the brief');
 
     emu.control.injectFault({ route: 'search', kind: 'status_after', status: 502 });
     assert.equal((await call(emu.url, S, { key })).status, 502);
@@ -60,6 +62,59 @@ describe('emulator: faults and robustness', function () {
     const log = emu.control.requests().filter((e) => e.route === 'search');
     assert.deepEqual(log.map((e) => [e.status, e.charged, e.fault]), [[502, 1, 'status_after']]);
     assert.equal((await call(emu.url, S, { key })).status, 200, 'faults apply once by default');
+  });
+
+  it('hostile answers: hints, echo_key, nested_loc, body, duplicate_ids (before or without any charge)', async () => {
+    emu.control.injectFault({ route: 'create_thread', kind: 'hints', pollAfterSeconds: -5, maxWaitSeconds: 1e9 });
+    const d = await call<{ thread_id: string; poll_after_seconds: number; max_wait_seconds: number }>(emu.url, '/v1/threads', { key, body: { input_message: 'sleep and memory' } });
+    assert.deepEqual([d.status, d.body.poll_after_seconds, d.body.max_wait_seconds], [200, -5, 1e9]);
+    assert.equal(emu.control.threads(key).length, 1, 'the thread was created as usual');
+
+    emu.control.injectFault({ route: 'search', kind: 'echo_key' });
+    const e = await call<{ detail: { loc: string[]; msg: string; type: string }[]; code: string }>(emu.url, S, { key });
+    assert.equal(e.status, 422);
+    const forms = KEY_ENCODINGS.map((f) => encodeKey(key, f));
+    assert.deepEqual(e.body.detail.map((i) => i.loc[1]), forms);
+    assert.ok(e.body.detail.every((i, n) => i.type === forms[n] && i.msg.includes(forms[n])));
+    assert.equal(e.body.code, key);
+    assert.ok(forms.includes('%' + [...Buffer.from(key)].map((b) => b.toString(16).toUpperCase()).join('%')));
+    assert.ok(e.text.includes('\\\\u0064\\\\u0065'), 'json_u: literal backslash-u escapes inside the string');
+    emu.control.injectFault({ route: 'list_threads', kind: 'echo_key', status: 401, encoding: 'upper' });
+    const u = await call<{ detail: string; code: string }>(emu.url, '/v1/threads', { key });
+    assert.deepEqual([u.status, u.body.code], [401, key.toUpperCase()]);
+    assert.match(u.body.detail, new RegExp(key.toUpperCase()));
+
+    emu.control.injectFault({ route: 'search', kind: 'nested_loc', depth: 50_000 });
+    const n = await call(emu.url, S, { key });
+    assert.equal(n.status, 422);
+    assert.ok(n.text.startsWith(`{"detail":[{"loc":${'['.repeat(1000)}`));
+    assert.equal(n.text.length, 50_000 * 2 + 79, 'the nesting as asked');
+
+    emu.control.injectFault({ route: 'search', kind: 'body', status: 403, body: { detail: '[Renew](command:workbench.action.quit)', code: 'x' } });
+    const b = await call<{ detail: string }>(emu.url, S, { key });
+    assert.deepEqual([b.status, b.body.detail], [403, '[Renew](command:workbench.action.quit)']);
+
+    emu.control.injectFault({ route: 'list_threads', kind: 'duplicate_ids' });
+    const l = await call<{ threads: { thread_id: string }[] }>(emu.url, '/v1/threads', { key });
+    assert.deepEqual(l.body.threads.map((t) => t.thread_id), [d.body.thread_id, d.body.thread_id]);
+    emu.control.completeRuns();
+    assert.deepEqual(emu.control.charges().map((c) => c.reason), ['thread'], 'only the thread run; no search was charged');
+  });
+
+  it('oversize: the search is charged, then a chunked 200 without Content-Length is streamed as the client reads, until it goes away', async function () {
+    this.timeout(10_000);
+    emu.control.injectFault({ route: 'search', kind: 'oversize', bytes: 64 * 1024 * 1024 });
+    const res = await fetch(`${emu.url}${S}`, { headers: { 'x-api-key': key } });
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get('content-length'), null);
+    assert.equal(res.headers.get('transfer-encoding'), 'chunked');
+    const reader = res.body!.getReader();
+    let got = 0;
+    while (got < 3 * 1024 * 1024) got += (await reader.read()).value?.length ?? 0;
+    await reader.cancel();
+    assert.equal(emu.control.getUsage(key).used, 1, 'charged before the body');
+    const all = await (await fetch(`${emu.url}${S}`, { headers: { 'x-api-key': key } })).text();
+    assert.ok(all.length < 1e6, 'the fault applied once');
   });
 
   it('times, delay, and clearFaults', async () => {

@@ -2,7 +2,7 @@
 // per-second rate limits, the endpoints, fault injection and the control interface.
 import * as http from 'node:http';
 import { type AddressInfo, type Socket } from 'node:net';
-import { runAgent, titleFrom, type AgentOutput, type Citation } from './agent';
+import { previewOf, runAgent, titleFrom, type AgentOutput, type Citation } from './agent';
 import { mulberry32, type Paper } from './corpus';
 import { getEngine, type Hit, SearchEngine } from './engine';
 import {
@@ -70,15 +70,54 @@ export interface EmulatorOptions {
   quiet?: boolean;
 }
 
+/** Forms in which the `echo_key` fault writes the key it received back into its answer. */
+export const KEY_ENCODINGS = ['raw', 'upper', 'lower', 'percent', 'json_u', 'base64', 'html'] as const;
+export type KeyEncoding = (typeof KEY_ENCODINGS)[number];
+
 export interface FaultSpec {
   route: RouteName;
-  kind: 'delay' | 'status_before' | 'status_after' | 'reset' | 'truncated' | 'malformed' | 'schema';
+  kind:
+    | 'delay' | 'status_before' | 'status_after' | 'reset' | 'truncated' | 'malformed' | 'schema'
+    | 'hints' | 'echo_key' | 'nested_loc' | 'body' | 'oversize' | 'duplicate_ids';
   status?: number;
   delayMs?: number;
   /** How many matching requests the fault applies to (default 1; Infinity = until cleared). */
   times?: number;
   /** For 'reset': destroy the socket after the request took effect (default false: before). */
   afterEffect?: boolean;
+  /** For 'hints': the polling hints written into the dispatch instead of the real ones. */
+  pollAfterSeconds?: number;
+  maxWaitSeconds?: number;
+  /** For 'echo_key': the form of the echoed key (default 'all': every form, in every field). */
+  encoding?: KeyEncoding | 'all';
+  /** For 'nested_loc': how deeply the `loc` of the 422 is nested (default 100,000). */
+  depth?: number;
+  /** For 'body': the JSON answered with `status` (default 422) before any effect. */
+  body?: unknown;
+  /** For 'oversize': bytes of the chunked 200 body (default 600 MiB). */
+  bytes?: number;
+}
+
+/** The key in one of the forms a careless service could echo it in. */
+export function encodeKey(key: string, encoding: KeyEncoding): string {
+  const bytes = [...Buffer.from(key, 'utf8')];
+  switch (encoding) {
+    case 'raw':
+      return key;
+    case 'upper':
+      return key.toUpperCase();
+    case 'lower':
+      return key.toLowerCase();
+    case 'percent':
+      return bytes.map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join('');
+    case 'json_u':
+      return [...key].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+    case 'base64':
+      // As in an echoed Basic credential: the key does not start on a base64 group boundary.
+      return `Basic ${Buffer.from(`apikey:${key}`).toString('base64')}`;
+    case 'html':
+      return bytes.map((b) => `&#${b};`).join('');
+  }
 }
 
 export interface ProvisionOptions {
@@ -519,6 +558,22 @@ export class EmulatorServer {
       finish(o);
       return;
     }
+    if (fault?.kind === 'echo_key' || fault?.kind === 'nested_loc' || fault?.kind === 'body') {
+      const status = fault.status ?? 422;
+      if (fault.kind === 'nested_loc') {
+        // Written as text: JSON.stringify would overflow the stack on this value.
+        const depth = Math.max(1, fault.depth ?? 100_000);
+        const text = `{"detail":[{"loc":${'['.repeat(depth)}"query"${']'.repeat(depth)},"msg":"Input should be valid","type":"value_error"}]}`;
+        res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+        res.end(text);
+        finish({ status, body: null });
+        return;
+      }
+      const o = fault.kind === 'body' ? { status, body: fault.body } : this.echoKey(req, status, fault.encoding ?? 'all');
+      this.send(res, o);
+      finish(o);
+      return;
+    }
     if (fault?.kind === 'reset' && !fault.afterEffect) {
       req.socket.destroy();
       finish({ status: 0, body: null });
@@ -552,6 +607,21 @@ export class EmulatorServer {
     const o = outcome;
     entry.charged = o.charged ?? 0;
 
+    if (fault?.kind === 'hints' && o.status === 200 && typeof o.body === 'object' && o.body !== null) {
+      const d = o.body as Record<string, unknown>;
+      if (fault.pollAfterSeconds !== undefined) d.poll_after_seconds = fault.pollAfterSeconds;
+      if (fault.maxWaitSeconds !== undefined) d.max_wait_seconds = fault.maxWaitSeconds;
+    }
+    if (fault?.kind === 'duplicate_ids' && o.status === 200) {
+      const l = o.body as { threads?: unknown[] };
+      if (Array.isArray(l.threads)) l.threads = l.threads.flatMap((t) => [t, { ...(t as object) }]);
+    }
+    if (fault?.kind === 'oversize' && o.status === 200) {
+      this.streamOversize(res, fault.bytes ?? 600 * 1024 * 1024);
+      finish(o);
+      return;
+    }
+
     if (fault && ['status_after', 'reset', 'truncated', 'malformed', 'schema'].includes(fault.kind)) {
       if (fault.kind === 'status_after') {
         const f = this.faultStatus(fault.status ?? 500);
@@ -582,6 +652,38 @@ export class EmulatorServer {
     if (method === 'HEAD') res.writeHead(o.status).end();
     else this.send(res, o);
     finish(o);
+  }
+
+  /** The `echo_key` answer: the key the request carried, in one form or all, in the detail, the code and (422) every item field. */
+  private echoKey(req: http.IncomingMessage, status: number, encoding: KeyEncoding | 'all'): Outcome {
+    const x = req.headers['x-api-key'];
+    const bearer = /^Bearer\s+(\S+)/i.exec(req.headers.authorization ?? '')?.[1];
+    const key = (typeof x === 'string' && x.trim()) || bearer || '';
+    const forms = (encoding === 'all' ? KEY_ENCODINGS : [encoding]).map((e) => encodeKey(key, e));
+    if (status === 422) {
+      return { status, body: { detail: forms.map((f) => ({ loc: ['query', f], msg: `The key ${f} is not valid for this parameter`, type: f })), code: forms[0] } };
+    }
+    return { status, body: { detail: `Request rejected for key ${forms.join(' / ')}.`, code: forms[0] } };
+  }
+
+  /** A 200 without Content-Length (chunked) of `bytes` bytes, written as the client reads it and stopped when it goes away. */
+  private streamOversize(res: http.ServerResponse, bytes: number): void {
+    const chunk = Buffer.alloc(1024 * 1024, 'x');
+    let sent = 0;
+    res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
+    res.write('{"results":[{"title":"');
+    const pump = (): void => {
+      while (sent < bytes) {
+        if (res.destroyed) return;
+        sent += chunk.length;
+        if (!res.write(chunk)) {
+          res.once('drain', pump);
+          return;
+        }
+      }
+      res.end('"}],"page":0,"is_end":true}');
+    };
+    pump();
   }
 
   private faultStatus(status: number): Outcome {
@@ -920,8 +1022,7 @@ export class EmulatorServer {
       const latest = t.interactions[t.interactions.length - 1]!;
       const s: Record<string, unknown> = { thread_id: t.id, title, url: this.threadUrl(t.id) };
       if (now - last <= STATUS_WINDOW_MS) s.status = this.statusOf(latest, now);
-      const msg = latest.body.input_message.replace(/\s+/g, ' ').trim();
-      s.preview = msg.length > 160 ? `${msg.slice(0, 157)}...` : msg;
+      s.preview = previewOf(latest.body.input_message, this.statusOf(latest, now), latest.output.response);
       s.interaction_count = t.interactions.length;
       s.last_activity_at = iso(last);
       return s;

@@ -109,7 +109,8 @@ describe('integration: error table', function () {
       assert.equal(e.status, 403);
       assert.equal(e.code, 'feature_not_allowed');
     }
-    assert.equal(requests().length, 2);
+    // One request each, plus the free thread list read before a thread POST (its reconciliation snapshot).
+    assert.deepEqual(requests().map((r) => r.route), ['search', 'list_threads', 'create_thread']);
     assert.equal(h.emu.control.charges().length, 0);
   });
 
@@ -176,7 +177,7 @@ describe('integration: error table', function () {
       const pe = await h.expectError(p.createThread({ input_message: 'Sleep?' }), 'validation');
       assert.deepEqual(pe.detail!.map((d) => d.loc), [['body', 'filters', 'domain']]);
       assert.equal(requests().filter((r) => r.route === 'create_thread').length, 1);
-      assert.equal(requests().filter((r) => r.route === 'list_threads').length, 0, 'no reconciliation');
+      assert.equal(requests().filter((r) => r.route === 'list_threads').length, 1, 'only the snapshot before sending: no reconciliation');
       assert.deepEqual(h.emu.control.threads(DEMO_KEYS.pro), []);
     });
   });
@@ -191,7 +192,7 @@ describe('integration: error table', function () {
       assert.match(e.message, /2026-12-01/);
       const t = await h.expectError(client.createThread({ input_message: 'Is sleep good for memory?' }), 'quota_exhausted');
       assert.equal(t.resetDate, '2026-12-01');
-      assert.equal(requests().length, 2, 'one request each, no retry, no reconciliation');
+      assert.deepEqual(requests().map((r) => r.route), ['search', 'list_threads', 'create_thread'], 'one request each (and the snapshot), no retry, no reconciliation');
       assert.equal(h.emu.control.getUsage(DEMO_KEYS.pro).used, cap);
       assert.deepEqual(h.emu.control.threads(DEMO_KEYS.pro), []);
       // The free plan: 30 included calls, no additional usage.

@@ -1,6 +1,7 @@
 // 5xx, dropped connections, unreadable bodies, timeouts, aborts and a closed port, driven through
-// the client against the emulator's fault injection over real HTTP. GETs are retried where safe;
-// thread POSTs are never blindly repeated: the client finds out whether they took effect.
+// the client against the emulator's fault injection over real HTTP. Free GETs are retried; a
+// search is retried only when it provably never reached the service; thread POSTs are never
+// blindly repeated: the client finds out whether they took effect.
 import { strict as assert } from 'node:assert';
 import { connect, createServer, type Socket } from 'node:net';
 import { ApiError, createClient, type Client, type ThreadDispatch } from '../../src/api';
@@ -70,18 +71,19 @@ describe('integration: faults, retries and POST reconciliation', function () {
     await h.close();
   });
 
-  describe('5xx on GETs: retried (at most twice) and succeed', () => {
-    it('search: 503 before taking effect → retried once → results, charged once', async () => {
+  describe('5xx on GETs: free ones retried (at most twice); a search, which may have been charged, not', () => {
+    it('search: a 503 is not retried (the client cannot tell it from one after charging); the error says it may have cost a call', async () => {
       ctl().injectFault({ route: 'search', kind: 'status_before', status: 503 });
-      const r = await client.search({ query: 'sleep' });
-      assert.equal(r.results.length, 20);
-      assert.deepEqual(statuses('search'), [503, 200]);
-      assert.equal(ctl().charges().length, 1);
-      assert.ok(h.lines.some((l) => /GET \/v1\/search\?query=sleep 503 .*\(retry 1\)/.test(l)));
+      const e = await h.expectError(client.search({ query: 'sleep' }), 'server');
+      assert.equal(e.mayHaveTakenEffect, true);
+      assert.deepEqual(statuses('search'), [503]);
+      assert.equal(ctl().charges().length, 0);
+      assert.ok(h.lines.some((l) => /^warn GET \/v1\/search\?query=sleep 503 \d+ms$/.test(l)), h.lines.join('\n'));
     });
 
     it('getThread and listThreads: two 5xx in a row → third attempt succeeds', async () => {
       const d = await client.createThread({ input_message: MSG });
+      ctl().clearRequests();
       ctl().injectFault({ route: 'get_thread', kind: 'status_before', status: 502, times: 2 });
       ctl().injectFault({ route: 'list_threads', kind: 'status_before', status: 504, times: 2 });
       assert.equal((await client.getThread(d.thread_id)).thread_id, d.thread_id);
@@ -90,12 +92,13 @@ describe('integration: faults, retries and POST reconciliation', function () {
       assert.deepEqual(statuses('list_threads'), [504, 504, 200]);
     });
 
-    it('a 5xx that persists: kind server with the status after 1 + 2 attempts, nothing charged', async () => {
-      ctl().injectFault({ route: 'search', kind: 'status_before', status: 503, times: 5 });
-      const e = await h.expectError(client.search({ query: 'sleep' }), 'server');
+    it('a 5xx that persists on a free GET: kind server with the status after 1 + 2 attempts', async () => {
+      ctl().injectFault({ route: 'list_threads', kind: 'status_before', status: 503, times: 5 });
+      const e = await h.expectError(client.listThreads(), 'server');
       assert.equal(e.status, 503);
+      assert.equal(e.mayHaveTakenEffect, false);
       assert.match(e.message, /503/);
-      assert.deepEqual(statuses('search'), [503, 503, 503]);
+      assert.deepEqual(statuses('list_threads'), [503, 503, 503]);
       assert.equal(ctl().charges().length, 0);
     });
   });
@@ -240,16 +243,18 @@ describe('integration: faults, retries and POST reconciliation', function () {
       await h.expectError(client.listThreads(), 'invalid_response');
     });
 
-    it('search: a truncated body (connection closed mid-body) is a network failure: retried, and succeeds', async () => {
-      ctl().injectFault({ route: 'search', kind: 'truncated' });
-      const r = await client.search({ query: 'sleep' });
-      assert.equal(r.results.length, 20);
-      assert.deepEqual(statuses('search'), [200, 200]);
+    it('a truncated body (connection closed mid-body) is a network failure: a poll is retried and succeeds; a search, already charged, is not', async () => {
+      const d = await client.createThread({ input_message: MSG });
+      ctl().injectFault({ route: 'get_thread', kind: 'truncated' });
+      assert.equal((await client.getThread(d.thread_id)).thread_id, d.thread_id);
+      assert.deepEqual(statuses('get_thread'), [200, 200]);
       ctl().clearRequests();
       ctl().injectFault({ route: 'search', kind: 'truncated', times: 3 });
       const e = await h.expectError(client.search({ query: 'sleep' }), 'network');
-      assert.equal(statuses('search').length, 3, 'gave up after 1 + 2 attempts');
+      assert.equal(statuses('search').length, 1, 'not sent again');
+      assert.equal(ctl().charges().filter((c) => c.reason === 'search').length, 1);
       assert.equal(e.status, undefined);
+      assert.equal(e.mayHaveTakenEffect, true);
     });
 
     /** A create_thread whose 200 answer cannot be read: never a duplicate, and the user learns the thread exists. */
@@ -335,10 +340,11 @@ describe('integration: faults, retries and POST reconciliation', function () {
         assert.match(e.message, new RegExp(`127\\.0\\.0\\.1:${port}`));
         assert.equal(logs.filter((l) => /retry \d/.test(l)).length, 2, 'retried twice');
         for (const l of logs) assert.ok(!l.includes(DEMO_KEYS.pro));
-        // A POST that could not reach the service: the client cannot confirm anything either, and says so.
+        // A POST that could not connect was never sent: it cannot have created anything, and the error says so.
         const once = createClient({ baseUrl: `http://127.0.0.1:${port}`, apiKey: DEMO_KEYS.pro, maxRetries: 0 });
         const p = await h.expectError(once.createThread({ input_message: MSG }), 'network');
-        assert.equal(p.mayHaveTakenEffect, true);
+        assert.equal(p.mayHaveTakenEffect, false);
+        assert.match(p.message, /nothing was sent/);
         await once.close();
       } finally {
         await c.close();

@@ -56,7 +56,7 @@ describe('integration: threads', function () {
     assert.equal(d.mode, 'pro');
     assert.match(d.thread_id, /^[A-Za-z0-9_-]+$/);
     assert.equal(d.reconciled, false);
-    assert.equal(d.poll_after_seconds, 0, 'round(30 / 500)');
+    assert.equal(d.poll_after_seconds, 1, 'round(30 / 500) = 0, bounded to 1 s');
     assert.ok(d.max_wait_seconds >= 1);
     const updates: Thread[] = [];
     const t = await client.waitForThread(d, { onUpdate: (u) => updates.push(u), maxWaitSeconds: 20 });

@@ -161,17 +161,28 @@ describe('api/client over HTTP', function () {
   });
 
   describe('retries', () => {
-    it('retries a GET after 5xx, at most twice, with backoff', async () => {
+    it('retries a free GET (poll, list) after 5xx, at most twice, with backoff', async () => {
       let n = 0;
-      server.handle((_q, res) => (++n < 3 ? json(res, 503, { detail: 'busy' }) : json(res, 200, searchBody())));
-      await make().search({ query: 'x' });
+      server.handle((_q, res) => (++n < 3 ? json(res, 503, { detail: 'busy' }) : json(res, 200, threadBody())));
+      await make().getThread('th_1');
       assert.equal(server.seen.length, 3);
       assert.deepEqual(clock.sleeps, [500, 1000]);
       server.seen.length = 0;
       server.handle((_q, res) => json(res, 500, { detail: 'down' }));
+      const e = await caught(make().listThreads());
+      assert.equal(e.kind, 'server');
+      assert.equal(e.mayHaveTakenEffect, false, 'listing spends nothing');
+      assert.equal(server.seen.length, 3);
+    });
+
+    it('does not retry a search after a 5xx (it may have been charged) and says so', async () => {
+      server.handle((_q, res) => json(res, 503, { detail: 'busy' }));
       const e = await caught(make().search({ query: 'x' }));
       assert.equal(e.kind, 'server');
-      assert.equal(server.seen.length, 3);
+      assert.equal(e.mayHaveTakenEffect, true);
+      assert.match(e.message, /may already have been charged/);
+      assert.equal(server.seen.length, 1);
+      assert.deepEqual(clock.sleeps, []);
     });
 
     it('retries a per-second 429 honouring Retry-After; never a monthly 429 or 401/402/403/409/422', async () => {
@@ -307,7 +318,8 @@ describe('api/client over HTTP', function () {
           const body = JSON.parse(raw) as { input_message: string };
           const m = /^\/v1\/threads\/([^/]+)\/interactions$/.exec(url);
           const id = m ? m[1]! : `th_${threads.size + 1}`;
-          const t = threads.get(id) ?? { preview: body.input_message.slice(0, 60), last: '', interactions: [] };
+          // A generated preview, unlike the brief (as the service may write it).
+          const t = threads.get(id) ?? { preview: `Summary of a question (${body.input_message.length} characters)`, last: '', interactions: [] };
           const iid = `in_${id}_${t.interactions.length + 1}`;
           t.interactions.forEach((i) => (i.status = 'idle'));
           t.interactions.push({ interaction_id: iid, status: 'running', mode: 'pro' });
@@ -342,7 +354,7 @@ describe('api/client over HTTP', function () {
       assert.equal(d.interaction_id, 'in_th_1_1');
       assert.equal(svc.posts(), 1);
       assert.equal(svc.threads.size, 1);
-      assert.equal(reqs('GET', '/v1/threads?').length, 1);
+      assert.equal(reqs('GET', '/v1/threads?').length, 2, 'listed before sending and after the failure');
       assert.equal(reqs('GET', '/v1/threads/th_1').length, 1);
     });
 
@@ -455,12 +467,15 @@ describe('api/client over HTTP', function () {
       assert.equal(server.seen.length, 2);
     });
 
-    it('returns a failed thread; poll_after 0 means as soon as the poll rate allows', async () => {
+    it('returns a failed thread; a pollAfterSeconds option of 0 is bounded to 0.1 s, a dispatch\'s 0 to 1 s', async () => {
       let n = 0;
-      server.handle((_q, res) => json(res, 200, threadBody({ status: ++n < 2 ? 'running' : 'failed' })));
+      server.handle((_q, res) => json(res, 200, threadBody({ status: ++n % 2 ? 'running' : 'failed' })));
       const t = await make().waitForThread('th_1', { pollAfterSeconds: 0 });
       assert.equal(t.status, 'failed');
-      assert.deepEqual(clock.sleeps, [0]);
+      assert.deepEqual(clock.sleeps, [100]);
+      const stored = { ...parseBody(ThreadDispatchSchema, dispatchBody(), 'test'), poll_after_seconds: -1, max_wait_seconds: Number.NaN };
+      await make().waitForThread(stored);
+      assert.deepEqual(clock.sleeps, [100, 1000], 'a dispatch that did not come through the parser is bounded too');
     });
 
     it('keeps polling through a transient failure (after the GET retries), stops on a real one', async () => {

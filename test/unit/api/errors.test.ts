@@ -1,6 +1,6 @@
 /** The status → kind factory for every row of the spec's error table, the two 429s and reset dates. */
 import assert from 'node:assert/strict';
-import { ApiError, classify429, errorFromResponse, redact, sanitizeServiceText, validationError } from '../../../src/api/errors';
+import { ApiError, classify429, defangLinks, errorFromResponse, MAX_ISSUES, redact, sanitizeServiceText, scrubError, serviceText, validationError } from '../../../src/api/errors';
 
 const ctx = { method: 'GET', path: '/v1/search' };
 const MONTHLY = 'You have used all included calls for this month. Your usage resets on 2026-12-01.';
@@ -84,5 +84,127 @@ describe('api/errors: errorFromResponse', () => {
     assert.equal(sanitizeServiceText('x'.repeat(1000)).length, 300);
     assert.equal(redact('key sk-123456 and sk-123456', 'sk-123456'), 'key [redacted] and [redacted]');
     assert.equal(redact('short', ''), 'short');
+  });
+});
+
+/** VS Code's notification link syntax (src/vs/base/common/linkedText.ts), the oracle for "no clickable link". */
+const VSCODE_LINK = /\[([^\]]+)\]\(((?:https?:\/\/|command:|file:)[^)\s]+)(?: (["'])(.+?)(\3))?\)/gi;
+const KEY = 'sk-Live_9f8e7d6c5b4a&Q/z';
+
+/** The time `f` takes, in ms (the best of two runs, so a GC pause does not count). */
+function ms(f: () => unknown): number {
+  let best = Infinity;
+  for (let i = 0; i < 2; i++) {
+    const t = performance.now();
+    f();
+    best = Math.min(best, performance.now() - t);
+  }
+  return best;
+}
+
+describe('api/errors: redaction in every encoding', () => {
+  const bytes = [...Buffer.from(KEY)];
+  const forms: Record<string, string> = {
+    raw: KEY,
+    upper: KEY.toUpperCase(),
+    lower: KEY.toLowerCase(),
+    'percent (upper hex)': bytes.map((b) => `%${b.toString(16).toUpperCase()}`).join(''),
+    'percent (lower hex)': bytes.map((b) => `%${b.toString(16)}`).join(''),
+    'percent, only some characters': encodeURIComponent(KEY),
+    'percent, twice': bytes.map((b) => `%25${b.toString(16)}`).join(''),
+    'JSON \\u escapes': [...KEY].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join(''),
+    'JSON \\u escapes, upper hex': [...KEY].map((c) => `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`).join(''),
+    'JSON \\/': KEY.replace('/', '\\/'),
+    'HTML decimal entities': bytes.map((b) => `&#${b};`).join(''),
+    'HTML hex entities': bytes.map((b) => `&#x${b.toString(16)};`).join(''),
+    'HTML escaped (&amp;)': KEY.replace('&', '&amp;'),
+    'mixed': `${KEY.slice(0, 5).toUpperCase()}%${KEY.charCodeAt(5).toString(16)}\\u00${KEY.charCodeAt(6).toString(16)}${KEY.slice(7)}`,
+  };
+  for (const prefix of ['', 'a', 'ab']) {
+    const b64 = Buffer.from(`${prefix}${KEY}!`).toString('base64');
+    forms[`base64 after ${prefix.length} byte(s)`] = b64;
+    forms[`base64url after ${prefix.length} byte(s)`] = b64.replace(/\+/g, '-').replace(/\//g, '_');
+  }
+
+  for (const [name, form] of Object.entries(forms)) {
+    it(`${name}: redacted, the text around it kept`, () => {
+      const out = redact(`before ${form} after`, KEY);
+      assert.match(out, /^before .*\[redacted\].* after$/);
+      // Nothing long enough to rebuild the key is left: a few boundary characters (of base64 groups shared with the neighbours) at most.
+      assert.ok(out.length <= 'before [redacted] after'.length + 6, out);
+    });
+  }
+
+  it('leaves other text alone, and secrets under 4 characters are not redacted', () => {
+    assert.equal(redact('sk-Live_9f8e7d6c5b4a&Q/ but not the same key', KEY), 'sk-Live_9f8e7d6c5b4a&Q/ but not the same key');
+    assert.equal(redact('abc abc', 'abc'), 'abc abc');
+    assert.equal(redact('short', ''), 'short');
+  });
+
+  it('serviceText redacts before cutting: no start of a key survives where the text is cut', () => {
+    // White space folds away, so what stood at the cut becomes the visible start.
+    const raw = `${' '.repeat(300 * 4 + 3)}${KEY}${'z'.repeat(10_000)}`;
+    const out = serviceText(raw, KEY);
+    assert.ok(!out.includes(KEY.slice(0, 6)), out.slice(0, 80));
+    assert.ok(serviceText(`x ${KEY} y`, KEY) === 'x [redacted] y');
+  });
+
+  it('errorFromResponse and scrubError leave the key in no field (code, message, detail loc/msg/type)', () => {
+    const e = errorFromResponse(422, { code: `bad_${KEY.toUpperCase()}`, detail: [{ loc: ['query', encodeURIComponent(KEY)], msg: `got ${KEY}`, type: KEY.toLowerCase() }] }, { method: 'GET', path: '/v1/search', secret: KEY });
+    for (const t of [e.message, e.code ?? '', JSON.stringify(e.detail)]) assert.ok(!t.toLowerCase().includes(KEY.toLowerCase()) && !t.includes('%2F') && !t.includes('9f8e7d'), t);
+    const built = new ApiError('server', `x ${KEY}`, { code: KEY, detail: [{ loc: [KEY, 1], msg: KEY, type: KEY }] });
+    const s = scrubError(built, KEY);
+    assert.deepEqual([s.message, s.code, s.detail], ['x [redacted]', '[redacted]', [{ loc: ['[redacted]', 1], msg: '[redacted]', type: '[redacted]' }]]);
+    assert.ok(!(s.stack ?? '').includes(KEY));
+  });
+});
+
+describe('api/errors: service text is bounded and shows no link', () => {
+  it('Markdown and autolink syntax is defanged; the words stay', () => {
+    const cases = [
+      '[Renew](command:workbench.action.quit)',
+      '[docs](https://evil.example/a "title") and [f](FILE:///etc/passwd)',
+      '![img](https://evil.example/x.png)',
+      '[a]\u0000(command:y) [b]\n(command:z)',
+      '<command:workbench.action.quit> <https://evil.example>',
+    ];
+    for (const c of cases) {
+      const out = sanitizeServiceText(c);
+      assert.equal(out.match(VSCODE_LINK), null, out);
+      assert.ok(!/<[a-z][a-z0-9+.-]*:/i.test(out), out);
+      assert.match(out, /[a-z]/);
+    }
+    assert.equal(sanitizeServiceText('[Renew](command:x)'), '[Renew] (command:x)');
+    assert.equal(defangLinks('plain [text] (not a link) a<b'), 'plain [text] (not a link) a<b');
+  });
+
+  it('a loc nested 100,000 deep is neither walked nor thrown on; 100,000 items are bounded', () => {
+    let loc: unknown = 'query';
+    for (let i = 0; i < 100_000; i++) loc = [loc];
+    const e = errorFromResponse(422, { detail: [{ loc, msg: 'bad', type: 't' }, { loc: [['x']], msg: 'odd', type: 't' }] }, { method: 'GET', path: '/v1/search' });
+    assert.equal(e.kind, 'validation');
+    assert.deepEqual(e.detail?.map((d) => d.loc), [['…'], ['…']]);
+    const many = errorFromResponse(422, { detail: Array.from({ length: 100_000 }, (_, i) => ({ loc: ['query', `f${i}`], msg: 'm', type: 't' })) }, { method: 'GET', path: '/v1/search' });
+    assert.equal(many.detail?.length, MAX_ISSUES);
+    assert.match(many.message, /query\.f9: m; and 99990 more$/);
+  });
+
+  it('linear time: 1 MB of hostile text through sanitizeServiceText, serviceText and redact in well under a second each', () => {
+    const MB = 1024 * 1024;
+    const fill = (unit: string) => unit.repeat(Math.ceil(MB / unit.length));
+    const inputs = {
+      links: fill('[a](command:x)'),
+      brackets: fill('](<a:'),
+      'key prefixes': fill(KEY.slice(0, -1)),
+      'escape prefixes': fill('%25\\u00&#x0000'),
+      spaces: `${fill(' \u0000\u202e')}x`,
+    };
+    for (const [name, text] of Object.entries(inputs)) {
+      assert.ok(text.length >= MB * 0.99, name);
+      for (const [f, run] of [['sanitizeServiceText', () => sanitizeServiceText(text, 10 * MB)], ['serviceText', () => serviceText(text, KEY)], ['redact', () => redact(text, KEY)]] as const) {
+        const t = ms(run);
+        assert.ok(t < 500, `${f} on 1 MB of ${name}: ${Math.round(t)} ms`);
+      }
+    }
   });
 });

@@ -124,6 +124,11 @@ describe('api/params: thread, list and id validation', () => {
     for (const bad of ['', 'a/b', '../x', 'a b', 'a?b', 3]) assert.deepEqual(locs(validateThreadId(bad)), ['path.thread_id'], String(bad));
     assert.deepEqual(validateInteractionId(undefined), []);
     assert.deepEqual(locs(validateInteractionId('')), ['query.interaction_id']);
+    // Ids come from the service and end up in paths and messages: bounded in length.
+    assert.deepEqual(validateThreadId('a'.repeat(512)), []);
+    assert.deepEqual(locs(validateThreadId('a'.repeat(513))), ['path.thread_id']);
+    assert.deepEqual(validateInteractionId('i'.repeat(512)), []);
+    assert.deepEqual(locs(validateInteractionId('i'.repeat(100_000))), ['query.interaction_id']);
     assert.deepEqual(validateListParams({ limit: 1, offset: 0 }), []);
     assert.deepEqual(validateListParams({ limit: 100 }), []);
     assert.deepEqual(locs(validateListParams({ limit: 0, offset: -1 })), ['query.limit', 'query.offset']);

@@ -3,26 +3,36 @@ import assert from 'node:assert/strict';
 import { ApiError, type ApiErrorKind } from '../../../src/api/errors';
 import { backoffMs, MAX_RETRIES, parseRetryAfter, shouldRetry } from '../../../src/api/retry';
 
-const err = (kind: ApiErrorKind) => new ApiError(kind, 'x');
+const err = (kind: ApiErrorKind, mayHaveTakenEffect = false) => new ApiError(kind, 'x', { mayHaveTakenEffect });
+const GET = { method: 'GET' };
+const SEARCH = { method: 'GET', billable: true };
+const POST = { method: 'POST' };
 
 describe('api/retry', () => {
-  it('GET retries network, 5xx and per-second 429 only', () => {
-    for (const k of ['network', 'server', 'rate_limited'] as const) assert.equal(shouldRetry('GET', err(k), 0), true, k);
+  it('a free GET (poll, list) retries network, 5xx and per-second 429 only', () => {
+    for (const k of ['network', 'server', 'rate_limited'] as const) assert.equal(shouldRetry(GET, err(k), 0), true, k);
     const never: ApiErrorKind[] = ['quota_exhausted', 'unauthorized', 'payment_required', 'feature_not_allowed', 'conflict', 'validation', 'not_found', 'invalid_response', 'aborted', 'timeout'];
-    for (const k of never) assert.equal(shouldRetry('GET', err(k), 0), false, k);
+    for (const k of never) assert.equal(shouldRetry(GET, err(k), 0), false, k);
   });
 
-  it('POST is never retried except after a per-second 429 (rejected before any effect)', () => {
-    for (const k of ['network', 'server', 'timeout', 'quota_exhausted', 'conflict', 'validation'] as const) assert.equal(shouldRetry('POST', err(k), 0), false, k);
-    assert.equal(shouldRetry('POST', err('rate_limited'), 0), true);
+  it('a billed search and a POST retry only what provably never reached the service: nothing sent, or the per-second 429', () => {
+    for (const req of [SEARCH, POST]) {
+      assert.equal(shouldRetry(req, err('network', false), 0), true, 'connection refused: nothing was sent');
+      assert.equal(shouldRetry(req, err('rate_limited'), 0), true, 'rejected before anything');
+      assert.equal(shouldRetry(req, err('network', true), 0), false, 'dropped after it may have been charged');
+      for (const k of ['server', 'timeout', 'invalid_response', 'quota_exhausted', 'conflict', 'validation', 'aborted'] as const) {
+        assert.equal(shouldRetry(req, err(k, true), 0), false, `${req.method} ${k} (may have taken effect)`);
+        assert.equal(shouldRetry(req, err(k, false), 0), false, `${req.method} ${k}`);
+      }
+    }
   });
 
   it('at most 2 retries, whatever maxRetries says', () => {
     assert.equal(MAX_RETRIES, 2);
-    assert.equal(shouldRetry('GET', err('server'), 1), true);
-    assert.equal(shouldRetry('GET', err('server'), 2), false);
-    assert.equal(shouldRetry('GET', err('server'), 2, 10), false);
-    assert.equal(shouldRetry('GET', err('server'), 0, 0), false);
+    assert.equal(shouldRetry(GET, err('server'), 1), true);
+    assert.equal(shouldRetry(GET, err('server'), 2), false);
+    assert.equal(shouldRetry(GET, err('server'), 2, 10), false);
+    assert.equal(shouldRetry(GET, err('server'), 0, 0), false);
   });
 
   it('backoff grows exponentially, stays within [0.75, 1] × base, capped at 8 s', () => {

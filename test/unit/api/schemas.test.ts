@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { ApiError } from '../../../src/api/errors';
 import {
-  paperGaps, parseBody, parseExcerpt, parseSearchResponse, SearchResponseSchema, ThreadDispatchSchema, ThreadListSchema, ThreadSchema,
+  boundSeconds, MAX_WAIT_SECONDS, paperGaps, parseBody, POLL_AFTER_SECONDS, parseExcerpt, parseSearchResponse, SearchResponseSchema, ThreadDispatchSchema, ThreadListSchema, ThreadSchema,
 } from '../../../src/api/schemas';
 import { dispatchBody, paper, searchBody, threadBody } from './helpers';
 
@@ -102,5 +102,22 @@ describe('api/schemas', () => {
   it('parseExcerpt splits on the first pipe only', () => {
     assert.deepEqual(parseExcerpt('Section: Methods | We used a | b split.'), { section: 'Methods', passage: 'We used a | b split.' });
     assert.deepEqual(parseExcerpt('no pipe here'), { section: undefined, passage: 'no pipe here' });
+  });
+
+  it('polling hints are bounded where a dispatch is parsed: poll 1..300 s, max wait 1..3600 s, spec defaults for anything not a number', () => {
+    const hints = (poll: unknown, max: unknown, mode = 'pro') => {
+      const d = parseBody(ThreadDispatchSchema, dispatchBody({ poll_after_seconds: poll, max_wait_seconds: max, mode }), 'POST /v1/threads');
+      return [d.poll_after_seconds, d.max_wait_seconds];
+    };
+    assert.deepEqual(hints(30, 180), [30, 180]);
+    assert.deepEqual(hints(0, 0), [1, 1]);
+    assert.deepEqual(hints(-5, -1e9), [1, 1]);
+    assert.deepEqual(hints(3e6, 1e9), [300, 3600]);
+    assert.deepEqual(hints(null, undefined), [30, 180]);
+    assert.deepEqual(hints('30', '600', 'deep'), [30, 600], 'a string is not a number: the spec default');
+    assert.deepEqual(hints({ n: 1 }, [600], 'deep'), [30, 600]);
+    assert.equal(boundSeconds(Infinity, POLL_AFTER_SECONDS, 30), 30);
+    assert.equal(boundSeconds(Number.NaN, MAX_WAIT_SECONDS, 180), 180);
+    assert.equal(boundSeconds(0.5, POLL_AFTER_SECONDS, 30), 1);
   });
 });

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { getGlobalDispatcher } from 'undici';
 import { ApiError, createClient } from '../../../src/api/index';
-import { normalizeBaseUrl, Transport } from '../../../src/api/transport';
+import { MAX_JSON_DEPTH, nestsDeeper, normalizeBaseUrl, Transport } from '../../../src/api/transport';
 
 describe('api/transport', () => {
   it('normalises the base URL and refuses unsafe ones', () => {
@@ -27,6 +27,32 @@ describe('api/transport', () => {
       await assert.rejects(
         t.send({ method: 'GET', path: '/v1/search', query: 'query=x', headers: { 'x-api-key': 'sk-secret-123' }, secret: 'sk-secret-123' }),
         (e: unknown) => e instanceof ApiError && e.kind === 'network' && /127\.0\.0\.1:1 \(ECONNREFUSED\)/.test(e.message) && !e.message.includes('sk-secret'),
+      );
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('nestsDeeper counts array and object nesting outside strings, linearly and without recursion', () => {
+    assert.equal(nestsDeeper('{"a":[1,{"b":[]}]}', 4), false);
+    assert.equal(nestsDeeper('{"a":[1,{"b":[]}]}', 3), true);
+    assert.equal(nestsDeeper('["[[[[[[", "\\"[[[[", "\\\\"]', 1), false, 'brackets inside strings, escaped quotes and backslashes');
+    assert.equal(nestsDeeper(`${'['.repeat(MAX_JSON_DEPTH)}${']'.repeat(MAX_JSON_DEPTH)}`, MAX_JSON_DEPTH), false);
+    assert.equal(nestsDeeper(`${'['.repeat(MAX_JSON_DEPTH + 1)}${']'.repeat(MAX_JSON_DEPTH + 1)}`, MAX_JSON_DEPTH), true);
+    // 1 MB of shallow JSON with many strings: well under a second.
+    const wide = JSON.stringify(Array.from({ length: 40_000 }, (_, i) => ({ t: `[{"${i}`, n: [i] })));
+    assert.ok(wide.length > 1024 * 1024);
+    const t = performance.now();
+    assert.equal(nestsDeeper(wide, MAX_JSON_DEPTH), false);
+    assert.ok(performance.now() - t < 500);
+  });
+
+  it('a refused connection of a billed request is marked as never sent (so it may be retried), a dropped one is not', async () => {
+    const t = new Transport({ baseUrl: 'http://127.0.0.1:1', timeoutMs: 2000 });
+    try {
+      await assert.rejects(
+        t.send({ method: 'POST', path: '/v1/threads', query: '', headers: {}, body: '{}', effectful: true }),
+        (e: unknown) => e instanceof ApiError && e.kind === 'network' && !e.mayHaveTakenEffect && /nothing was sent/.test(e.message),
       );
     } finally {
       await t.close();
