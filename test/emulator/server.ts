@@ -79,6 +79,11 @@ export interface FaultSpec {
   times?: number;
   /** For 'reset': destroy the socket after the request took effect (default false: before). */
   afterEffect?: boolean;
+  /**
+   * For 'status_before' and 'status_after': the JSON body to answer (with `status`) instead of the standard error
+   * body, e.g. a 422 whose `msg` or `loc` carries hostile text, or a 200 list naming one thread twice.
+   */
+  body?: unknown;
 }
 
 export interface ProvisionOptions {
@@ -514,7 +519,7 @@ export class EmulatorServer {
     if (fault) entry.fault = fault.kind;
     if (fault?.kind === 'delay') await new Promise((ok) => setTimeout(ok, fault.delayMs ?? 1000));
     if (fault?.kind === 'status_before') {
-      const o = this.faultStatus(fault.status ?? 503);
+      const o = this.faultStatus(fault.status ?? 503, fault.body);
       this.send(res, o);
       finish(o);
       return;
@@ -554,7 +559,7 @@ export class EmulatorServer {
 
     if (fault && ['status_after', 'reset', 'truncated', 'malformed', 'schema'].includes(fault.kind)) {
       if (fault.kind === 'status_after') {
-        const f = this.faultStatus(fault.status ?? 500);
+        const f = this.faultStatus(fault.status ?? 500, fault.body);
         this.send(res, f);
         finish(f);
         return;
@@ -584,7 +589,8 @@ export class EmulatorServer {
     finish(o);
   }
 
-  private faultStatus(status: number): Outcome {
+  private faultStatus(status: number, body?: unknown): Outcome {
+    if (body !== undefined) return { status, body };
     const detail = status === 503 ? 'The service is temporarily unavailable. Try again later.' : status === 502 ? 'Bad gateway.' : status === 504 ? 'Gateway timeout.' : 'Internal server error.';
     const code = status === 503 ? 'service_unavailable' : status === 502 ? 'bad_gateway' : status === 504 ? 'gateway_timeout' : 'internal_error';
     return { status, body: { detail, code } };
