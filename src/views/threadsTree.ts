@@ -135,6 +135,12 @@ export class ThreadsTreeProvider extends Disposable implements vscode.TreeDataPr
     }
   }
 
+  /** An interaction's parent is its thread's node (what `reveal` walks); threads and Load More are roots. */
+  getParent(node: ThreadNode): ThreadNode | undefined {
+    if (node.kind !== 'interaction') return undefined;
+    return this.roots.find((r) => r.kind === 'thread' && r.row.threadId === node.row.threadId);
+  }
+
   getTreeItem(node: ThreadNode): vscode.TreeItem {
     switch (node.kind) {
       case 'thread': {
