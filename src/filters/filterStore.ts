@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { Settings } from '../ids';
 import { trustedWorkspaceSetting } from '../state/settings';
 import { Disposable } from '../util/disposable';
+import { plainText } from '../util/plainText';
 import { describeFilters, FILTER_KEYS, filterProblems, resolveFilterObject, resolvePreset, type SearchFilters } from './model';
 
 export type { SearchFilters } from './model';
@@ -103,9 +104,12 @@ export class FilterStore extends Disposable implements vscode.Disposable {
     await this.set({});
   }
 
-  /** Short text for the view description, '' when no filter is active. */
+  /**
+   * Short text for the view description, '' when no filter is active. Also shown in Quick Pick titles and CodeLens
+   * titles, which draw `$(icon)`: values from a preset or the default set (settings) are shown plain.
+   */
   describe(): string {
-    return describeFilters(this.current);
+    return plainText(describeFilters(this.current));
   }
 }
 
