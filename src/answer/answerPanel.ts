@@ -454,12 +454,13 @@ ${script ? `<script nonce="${nonce}" src="${js.toString()}"></script>` : ''}
     if (send) {
       const out = await send(entry.threadId, text, mode);
       if (out.outcome !== 'sent') {
+        // The page keeps the text; it says why (an uncertain send says it may have arrived after all).
         const message =
           out.outcome === 'conflict'
             ? t('The latest interaction is still running. Your follow-up is kept here; send it again when the answer is done.')
             : out.outcome === 'busy'
               ? t('A follow-up to this thread is already being sent; your text is kept here.')
-              : t('The follow-up was not sent; your text is kept here.');
+              : (out.message ?? t('The follow-up was not sent; your text is kept here.'));
         this.post(entry, { type: 'followUp', state: 'failed', message });
         return;
       }
