@@ -140,7 +140,9 @@ export function untrustedSuite(): void {
       const desk = await api();
       const node = desk.results.getChildren().find((n): n is Extract<ResultNode, { kind: 'paper' }> => n.kind === 'paper' && n.paper.title === HOSTILE);
       assert.ok(node, 'the hostile paper is not shown');
-      const tip = desk.results.resolveTreeItem(desk.results.getTreeItem(node), node).tooltip as vscode.MarkdownString;
+      const item = desk.results.getTreeItem(node);
+      assert.ok(!/\]\(|\$\(/.test(String(item.label)), `label: ${String(item.label)}`);
+      const tip = desk.results.resolveTreeItem(item, node).tooltip as vscode.MarkdownString;
       assert.ok(!tip.isTrusted && !unescapedLink(tip.value), tip.value);
       // Slow enough for the cancellable progress notification to show the query.
       await control('injectFault', { route: 'search', kind: 'delay', delayMs: 1500 });
@@ -176,6 +178,7 @@ export function untrustedSuite(): void {
       // The real tree: VS Code registers every root; a duplicate id makes it throw.
       await vscode.commands.executeCommand(`${Views.threads}.focus`);
       await tree.treeView!.reveal(roots[0]!, { select: false, focus: false, expand: false });
+      assert.ok(!/\]\(|\$\(/.test(String(items[0]!.label)), `label: ${String(items[0]!.label)}`);
       const tip = tree.resolveTreeItem(items[0]!, roots[0]!).tooltip as vscode.MarkdownString;
       assert.ok(!tip.isTrusted && !unescapedLink(tip.value), tip.value);
       // A listing that fails with hostile text: the view's message is plain text.
