@@ -104,6 +104,20 @@ export const Settings = {
 /** Settings that decide where the key is sent: read from user settings only. */
 export const KEY_ROUTING_SETTINGS = [Settings.baseUrl, Settings.authScheme] as const;
 
+/**
+ * Settings that decide what calls are spent (the plan shrinks pages and refuses deep mode, the cache saves calls, a
+ * short timeout fails searches that were charged, lookups search per citation): application or machine scope in
+ * package.json, and read from user settings only, so a cloned repository cannot spend the writer's calls.
+ */
+export const COST_SETTINGS = [Settings.plan, Settings.searchCacheMinutes, Settings.requestTimeoutSeconds, Settings.citationsLookUpMissingMetadata] as const;
+
+/**
+ * Settings a workspace may set only once it is trusted (restrictedConfigurations; Restricted Mode reads the user
+ * value): the filters searches run under. A project may share them, but an untrusted one must not silently narrow
+ * what the writer is shown.
+ */
+export const TRUSTED_WORKSPACE_SETTINGS = [Settings.searchDefaultFilters, Settings.searchPresets] as const;
+
 export const ContextKeys = {
   hasKey: 'researchDesk.hasKey',
   /** The Research view shows search results. */

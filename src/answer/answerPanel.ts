@@ -13,7 +13,9 @@ import { exportAnswerMarkdown } from '../render/exportMarkdown';
 import type { ResearchClient } from '../core/clientProvider';
 import type { LogSink } from '../state/logger';
 import { WebviewTypes } from '../ids';
+import { showInfo, showWarning, statusMessage } from '../ui/notify';
 import { Disposable } from '../util/disposable';
+import { boundedSeconds, MAX_WAIT_BOUNDS, POLL_AFTER_BOUNDS } from '../util/timing';
 import { isThreadId, parseViewState, parseWebviewMessage, type AnswerViewState, type CiteAction, type HostMessage, type WebviewMessage } from './messages';
 
 export const ANSWER_VIEW_TYPE = WebviewTypes.answer;
@@ -56,6 +58,11 @@ export interface AnswerPanelsOptions {
   watcher?: () => FollowUpWatcher | undefined;
   /** The citation actions (issue 6); absent = no citation buttons. */
   citations?: () => AnswerCitationActions | undefined;
+  /**
+   * Sends a follow-up the way every brief is sent (ThreadCommands.followUp: checks, deep mode on a free plan, kept
+   * drafts, one send per thread at a time, the watcher). Absent: the follow-up is sent here with the client.
+   */
+  sendFollowUp?: () => ((threadId: string, text: string, mode: 'pro' | 'deep') => Promise<{ outcome: string; message?: string }>) | undefined;
 }
 
 interface PanelEntry {
@@ -369,7 +376,7 @@ ${script ? `<script nonce="${nonce}" src="${js.toString()}"></script>` : ''}
         const ref = entry.rendered?.references.find((r) => r.n === m.n);
         const url = safeHttpsUrl(ref?.url);
         if (!url) {
-          void vscode.window.showWarningMessage(t('This paper has no https link to open.'));
+          void showWarning(t('This paper has no https link to open.'));
           return;
         }
         await vscode.env.openExternal(vscode.Uri.parse(url, true));
@@ -380,11 +387,11 @@ ${script ? `<script nonce="${nonce}" src="${js.toString()}"></script>` : ''}
         const ref = entry.rendered?.references.find((r) => r.n === n);
         const quote = m.marker.includes('.') ? ref?.quotes.find((q) => q.marker === m.marker) : ref?.quotes[0];
         if (!quote) {
-          void vscode.window.showWarningMessage(t('No quote for citation {0}.', m.marker));
+          void showWarning(t('No quote for citation {0}.', m.marker));
           return;
         }
         await vscode.env.clipboard.writeText(quote.quote);
-        void vscode.window.setStatusBarMessage(t('Quote {0} copied.', m.marker), 3000);
+        void statusMessage(t('Quote {0} copied.', m.marker), 3000);
         return;
       }
       case 'selectInteraction':
@@ -413,7 +420,7 @@ ${script ? `<script nonce="${nonce}" src="${js.toString()}"></script>` : ''}
 
   private citeActions(): AnswerCitationActions | undefined {
     const cite = this.o.citations?.();
-    if (!cite) void vscode.window.showWarningMessage(t('Citations are not available in this window.'));
+    if (!cite) void showWarning(t('Citations are not available in this window.'));
     return cite;
   }
 
@@ -443,6 +450,27 @@ ${script ? `<script nonce="${nonce}" src="${js.toString()}"></script>` : ''}
       return;
     }
     this.post(entry, { type: 'followUp', state: 'sending' });
+    const send = this.o.sendFollowUp?.();
+    if (send) {
+      const out = await send(entry.threadId, text, mode);
+      if (out.outcome !== 'sent') {
+        // The page keeps the text; it says why (an uncertain send says it may have arrived after all).
+        const message =
+          out.outcome === 'conflict'
+            ? t('The latest interaction is still running. Your follow-up is kept here; send it again when the answer is done.')
+            : out.outcome === 'busy'
+              ? t('A follow-up to this thread is already being sent; your text is kept here.')
+              : (out.message ?? t('The follow-up was not sent; your text is kept here.'));
+        this.post(entry, { type: 'followUp', state: 'failed', message });
+        return;
+      }
+      // Accepted: the watcher that ThreadCommands started refreshes this panel when the run ends.
+      entry.interactionId = undefined;
+      entry.seed = { threadId: entry.threadId, resetDraft: true, mode };
+      this.post(entry, { type: 'followUp', state: 'running' });
+      await this.load(entry);
+      return;
+    }
     let dispatch: ThreadDispatch;
     try {
       dispatch = await this.o.client().addInteraction(entry.threadId, { input_message: text, mode });
@@ -474,12 +502,15 @@ ${script ? `<script nonce="${nonce}" src="${js.toString()}"></script>` : ''}
     }
   }
 
-  /** Used only while no ThreadWatcher is wired: waits with the client (poll class, within 3/s). */
+  /** Used only while no ThreadWatcher is wired: waits with the client (poll class, within 3/s), within sane bounds. */
   private async poll(dispatch: ThreadDispatch): Promise<void> {
     if (this.polling.has(dispatch.thread_id)) return;
     this.polling.add(dispatch.thread_id);
     try {
-      await this.o.client().waitForThread(dispatch);
+      await this.o.client().waitForThread(dispatch, {
+        pollAfterSeconds: boundedSeconds(dispatch.poll_after_seconds, POLL_AFTER_BOUNDS),
+        maxWaitSeconds: boundedSeconds(dispatch.max_wait_seconds, MAX_WAIT_BOUNDS),
+      });
     } catch (err) {
       this.o.log.warn(`Answer view: waiting for ${dispatch.thread_id} ended: ${(err as { kind?: string }).kind ?? 'error'}`);
     } finally {
@@ -492,7 +523,7 @@ ${script ? `<script nonce="${nonce}" src="${js.toString()}"></script>` : ''}
   async exportMarkdown(threadId?: string, target?: vscode.Uri): Promise<vscode.Uri | undefined> {
     const entry = threadId ? this.panels.get(threadId) : [...this.panels.values()].find((e) => e.panel.active) ?? [...this.panels.values()][0];
     if (!entry?.thread) {
-      void vscode.window.showInformationMessage(t('Open an answer first, then export it.'));
+      void showInfo(t('Open an answer first, then export it.'));
       return undefined;
     }
     const i = entry.interaction;
@@ -517,7 +548,7 @@ ${script ? `<script nonce="${nonce}" src="${js.toString()}"></script>` : ''}
       await Promise.resolve(vscode.workspace.fs.delete(tmp)).catch(() => undefined);
       throw err;
     }
-    void vscode.window.setStatusBarMessage(t('Answer exported to {0}.', uri.fsPath || uri.toString()), 5000);
+    void statusMessage(t('Answer exported to {0}.', uri.fsPath || uri.toString()), 5000);
     return uri;
   }
 }

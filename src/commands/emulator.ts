@@ -3,6 +3,7 @@ import { Commands, EnvVars, Settings, Urls } from '../ids';
 import type { KeyStore } from '../state/keyStore';
 import type { Logger } from '../state/logger';
 import type { SettingsStore } from '../state/settings';
+import { showInfo } from '../ui/notify';
 import { isLoopbackHttpUrl, normalizeBaseUrl, originOf } from '../util/url';
 
 /**
@@ -98,18 +99,16 @@ export class EmulatorCommand {
     if (storedDemoKey) await this.keys.set(EMULATOR_DEMO_KEY, origin);
     this.log.info(`Now using the emulator at ${url}${storedDemoKey ? ' with the demo key' : ' with the key already stored for it'}.`);
     const test = vscode.l10n.t('Test Connection');
-    void vscode.window
-      .showInformationMessage(
-        vscode.l10n.t(
-          'Research Desk now uses the emulator at {0}; to return to the real service, reset the setting {1} (your key for it is kept).',
-          url,
-          Settings.baseUrl,
-        ),
-        test,
-      )
-      .then((choice) => {
-        if (choice === test) void vscode.commands.executeCommand(Commands.testConnection);
-      });
+    void showInfo(
+      vscode.l10n.t(
+        'Research Desk now uses the emulator at {0}; to return to the real service, reset the setting {1} (your key for it is kept).',
+        url,
+        Settings.baseUrl,
+      ),
+      test,
+    ).then((choice) => {
+      if (choice === test) void vscode.commands.executeCommand(Commands.testConnection);
+    });
     return { used: true, baseUrl: url, storedDemoKey };
   }
 }

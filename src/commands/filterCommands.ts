@@ -2,6 +2,8 @@ import * as vscode from 'vscode';
 import { FilterEditor } from '../filters/filterEditor';
 import type { FilterStore, PresetEntry } from '../filters/filterStore';
 import { EXCERPTS_NEED_PAID_PLAN, filterProblems, type SearchFilters } from '../filters/model';
+import { showError, showInfo } from '../ui/notify';
+import { plainText } from '../util/plainText';
 
 /** Result of a filter command run programmatically (tests, keybindings with args, other commands). */
 export type FilterCommandResult = { ok: true; filters: SearchFilters } | { ok: false; message: string };
@@ -70,14 +72,15 @@ export class FilterCommands {
   private async choosePreset(): Promise<PresetEntry | undefined> {
     const presets = this.store.presets();
     if (!presets.length) {
-      void vscode.window.showInformationMessage(vscode.l10n.t('No filter presets: add some in the setting researchDesk.search.presets.'));
+      void showInfo(vscode.l10n.t('No filter presets: add some in the setting researchDesk.search.presets.'));
       return undefined;
     }
     const picked = await vscode.window.showQuickPick(
+      // Preset names come from settings (a trusted workspace's too): shown without icon or link syntax.
       presets.map((p) => ({
-        label: p.filters ? p.name : `$(warning) ${p.name}`,
+        label: p.filters ? plainText(p.name, 200) : `$(warning) ${plainText(p.name, 200)}`,
         description: p.filters ? undefined : vscode.l10n.t('cannot be used'),
-        detail: p.problem,
+        detail: p.problem === undefined ? undefined : plainText(p.problem),
         entry: p,
       })),
       { title: vscode.l10n.t('Apply Filter Preset'), placeHolder: vscode.l10n.t('Presets from the setting researchDesk.search.presets') },
@@ -86,11 +89,11 @@ export class FilterCommands {
   }
 
   private noteWithheldExcerpts(): void {
-    if (this.store.excerptsWithheld) void vscode.window.showInformationMessage(vscode.l10n.t('{0}: searches leave the excerpts option out.', EXCERPTS_NEED_PAID_PLAN));
+    if (this.store.excerptsWithheld) void showInfo(vscode.l10n.t('{0}: searches leave the excerpts option out.', EXCERPTS_NEED_PAID_PLAN));
   }
 
   private fail(message: string): FilterCommandResult {
-    void vscode.window.showErrorMessage(message);
+    void showError(message);
     return { ok: false, message };
   }
 }

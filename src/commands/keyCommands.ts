@@ -4,6 +4,7 @@ import type { KeyStore } from '../state/keyStore';
 import type { Logger } from '../state/logger';
 import type { SettingsStore } from '../state/settings';
 import type { ErrorPresenter } from '../ui/errorPresenter';
+import { showInfo } from '../ui/notify';
 
 export interface SetKeyResult {
   saved: boolean;
@@ -47,7 +48,7 @@ export class KeyCommands {
     }
     await this.keys.set(value, origin);
     const test = vscode.l10n.t('Test Connection');
-    void vscode.window.showInformationMessage(vscode.l10n.t('API key saved for {0}.', baseUrl), test).then((choice) => {
+    void showInfo(vscode.l10n.t('API key saved for {0}.', baseUrl), test).then((choice) => {
       if (choice === test) void vscode.commands.executeCommand(Commands.testConnection);
     });
     return { saved: true, origin };
@@ -62,12 +63,12 @@ export class KeyCommands {
     const { baseUrl, origin } = this.settings.service;
     const previous = origin ? await this.keys.get(origin) : undefined;
     if (!origin || previous === undefined) {
-      void vscode.window.showInformationMessage(vscode.l10n.t('No API key is stored for {0}.', baseUrl));
+      void showInfo(vscode.l10n.t('No API key is stored for {0}.', baseUrl));
       return { cleared: false, origin };
     }
     await this.keys.delete(origin);
     const undo = vscode.l10n.t('Undo');
-    void vscode.window.showInformationMessage(vscode.l10n.t('Cleared the API key for {0}.', baseUrl), undo).then(async (choice) => {
+    void showInfo(vscode.l10n.t('Cleared the API key for {0}.', baseUrl), undo).then(async (choice) => {
       if (choice === undo && (await this.keys.get(origin)) === undefined) await this.keys.set(previous, origin);
     });
     return { cleared: true, origin };

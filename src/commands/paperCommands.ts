@@ -3,6 +3,7 @@ import type { Paper } from '../api/index';
 import type { Logger } from '../state/logger';
 import { doiUrl, escapeMarkdown, paperDescription, paperId, safeHttpsUrl } from '../search/query';
 import { Disposable } from '../util/disposable';
+import { showInfo, showWarning, statusMessage } from '../ui/notify';
 import type { ResultNode, ResultsTreeProvider } from '../views/resultsTree';
 
 /** Scheme of the read-only abstract documents. */
@@ -53,7 +54,7 @@ export class PaperCommands extends Disposable {
 
   private nothing(): PaperActionResult {
     const message = vscode.l10n.t('Select a paper in the Research view first.');
-    void vscode.window.showInformationMessage(message);
+    void showInfo(message);
     return { done: false, message };
   }
 
@@ -69,7 +70,7 @@ export class PaperCommands extends Disposable {
           ? vscode.l10n.t('This paper has no safe (https) link to open.')
           : vscode.l10n.t('{0} of the {1} papers have no safe (https) link to open.', papers.length - opened.length, papers.length);
       this.log.warn(`Open Paper: ${papers.length - opened.length} link(s) refused (not https).`);
-      void vscode.window.showWarningMessage(message);
+      void showWarning(message);
       return { done: opened.length > 0, value: opened.join('\n'), message };
     }
     return { done: true, value: opened.join('\n') };
@@ -81,7 +82,7 @@ export class PaperCommands extends Disposable {
     const urls = papers.map((p) => doiUrl(p.doi)).filter((u): u is string => !!u);
     if (!urls.length) {
       const message = vscode.l10n.t('This paper has no DOI.');
-      void vscode.window.showInformationMessage(message);
+      void showInfo(message);
       return { done: false, message };
     }
     for (const url of urls) await vscode.env.openExternal(vscode.Uri.parse(url, true));
@@ -94,12 +95,12 @@ export class PaperCommands extends Disposable {
     const dois = papers.map((p) => (p.doi ?? '').trim()).filter(Boolean);
     if (!dois.length) {
       const message = vscode.l10n.t('This paper has no DOI.');
-      void vscode.window.showInformationMessage(message);
+      void showInfo(message);
       return { done: false, message };
     }
     const text = dois.join('\n');
     await vscode.env.clipboard.writeText(text);
-    void vscode.window.setStatusBarMessage(vscode.l10n.t('Copied {0} DOI(s).', dois.length), 3000);
+    void statusMessage(vscode.l10n.t('Copied {0} DOI(s).', dois.length), 3000);
     return { done: true, value: text };
   }
 
@@ -108,7 +109,7 @@ export class PaperCommands extends Disposable {
     if (!papers.length) return this.nothing();
     const text = papers.map((p) => (p.title ?? '').replace(/\s+/g, ' ').trim()).join('\n');
     await vscode.env.clipboard.writeText(text);
-    void vscode.window.setStatusBarMessage(vscode.l10n.t('Copied {0} title(s).', papers.length), 3000);
+    void statusMessage(vscode.l10n.t('Copied {0} title(s).', papers.length), 3000);
     return { done: true, value: text };
   }
 

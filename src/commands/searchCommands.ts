@@ -1,6 +1,8 @@
 import * as vscode from 'vscode';
 import { MAX_SELECTION_QUERY, pushRecent, selectionToQuery } from '../search/query';
 import type { Filters, SearchOutcome, SearchSession } from '../search/searchSession';
+import { showInfo } from '../ui/notify';
+import { plainText } from '../util/plainText';
 
 /** globalState key of the recent queries (newest first, capped). */
 export const RECENT_QUERIES_KEY = 'researchDesk.search.recentQueries';
@@ -53,8 +55,9 @@ export class SearchCommands {
     pick.title = filters ? vscode.l10n.t('Search Papers (filters: {0})', filters) : vscode.l10n.t('Search Papers');
     pick.placeholder = vscode.l10n.t('Type a question or keywords, e.g. creatine supplementation and memory');
     pick.matchOnDescription = false;
+    // A recent query may be a paper's title (Find Similar): shown without icon syntax.
     const recentItems = recent.map((q) => ({
-      label: q,
+      label: plainText(q, 200),
       query: q,
       iconPath: new vscode.ThemeIcon('history'),
       description: vscode.l10n.t('recent'),
@@ -97,7 +100,7 @@ export class SearchCommands {
     const { query, truncated } = selectionToQuery(text);
     if (!query) {
       const message = vscode.l10n.t('Select some text in an editor first: the selection becomes the search query.');
-      void vscode.window.showInformationMessage(message);
+      void showInfo(message);
       return { ...NONE, message };
     }
     await this.remember(query);

@@ -2,11 +2,12 @@
  * Starting research-agent threads: from the palette (a brief), from an editor selection, from
  * papers selected in the Research view; follow-ups; Retry of a failed run. Every brief is checked
  * before sending (nothing invalid is paid for), deep mode is explained on a free plan instead of
- * sent, and a brief that is not sent is kept as a draft and offered again.
+ * sent, and a brief that is not sent is kept as a draft and offered again. A brief is sent once
+ * however often Send is clicked while it is on its way (every thread is billed).
  */
 import * as vscode from 'vscode';
 import { validateThreadRequest, type Client, type Paper, type ThreadDispatch, type ThreadRequest } from '../api/index';
-import { Views } from '../ids';
+import { Commands, Views } from '../ids';
 import { safeHttpsUrl } from '../render/links';
 import type { Logger } from '../state/logger';
 import type { ServiceSettings } from '../state/settings';
@@ -16,6 +17,7 @@ import type { RunningThread, SentRequest, ThreadModeName } from '../threads/pers
 import type { ThreadsModel } from '../threads/threadsModel';
 import type { ThreadWatcher } from '../threads/threadWatcher';
 import { isApiError, type ErrorPresenter } from '../ui/errorPresenter';
+import { showInfo, showWarning, statusMessage } from '../ui/notify';
 
 export const MAX_ATTACHED_PAPERS = 50;
 export const MAX_BRIEF = 10_000;
@@ -39,7 +41,8 @@ export interface AskArg {
   instructions?: string;
 }
 
-export type AskOutcomeKind = 'opened' | 'sent' | 'invalid' | 'refused' | 'cancelled' | 'error' | 'uncertain' | 'conflict';
+/** `busy`: another follow-up to the same thread was being sent; this one was not sent. */
+export type AskOutcomeKind = 'opened' | 'sent' | 'invalid' | 'refused' | 'cancelled' | 'error' | 'uncertain' | 'conflict' | 'busy';
 
 export interface AskOutcome {
   outcome: AskOutcomeKind;
@@ -97,6 +100,14 @@ export function selectionBrief(selection: string, instructions?: string): string
 
 export class ThreadCommands {
   readonly drafts: DraftStore;
+  /**
+   * Sends on their way: a new thread per brief text, a follow-up per thread. A second click on the same brief gets
+   * the first click's outcome (one billed thread); a different follow-up to a thread whose follow-up is on its way
+   * is not sent (the service would refuse it with 409).
+   */
+  private readonly sending = new Map<string, { message: string; promise: Promise<AskOutcome> }>();
+  /** Send Brief per brief document: the second click waits for the first, so the brief is sent and closed once. */
+  private readonly briefSends = new Map<string, Promise<AskOutcome>>();
 
   constructor(private readonly deps: ThreadCommandsDeps) {
     this.drafts = new DraftStore(deps.state);
@@ -113,7 +124,7 @@ export class ThreadCommands {
     // A multi-line brief: an untitled Markdown document (the unsent draft restored into it).
     const draft = this.drafts.get(NEW_THREAD);
     const editor = await openBriefDocument(draft?.input_message);
-    if (draft) void vscode.window.setStatusBarMessage(vscode.l10n.t('Your unsent brief is restored{0}.', draft.reason ? ` (${draft.reason})` : ''), 8000);
+    if (draft) void statusMessage(vscode.l10n.t('Your unsent brief is restored{0}.', draft.reason ? ` (${draft.reason})` : ''), 8000);
     return { outcome: 'opened', uri: editor.document.uri.toString() };
   }
 
@@ -124,9 +135,23 @@ export class ThreadCommands {
       typeof a.uri === 'string' ? vscode.workspace.textDocuments.find((d) => d.uri.toString() === a.uri) : vscode.window.activeTextEditor?.document;
     if (!doc || !isBriefDocument(doc)) {
       const message = vscode.l10n.t('Open a research brief first: Ask the Research Agent opens one.');
-      void vscode.window.showInformationMessage(message);
+      void showInfo(message);
       return { outcome: 'invalid', message };
     }
+    const key = doc.uri.toString();
+    const pending = this.briefSends.get(key);
+    if (pending) {
+      void statusMessage(vscode.l10n.t('This brief is already being sent; it is sent once.'), 4000);
+      return pending;
+    }
+    const sending = this.sendBriefDocument(doc, a);
+    this.briefSends.set(key, sending);
+    const done = (): void => void (this.briefSends.get(key) === sending && this.briefSends.delete(key));
+    sending.then(done, done);
+    return sending;
+  }
+
+  private async sendBriefDocument(doc: vscode.TextDocument, a: { mode?: ThreadModeName; useFilters?: boolean }): Promise<AskOutcome> {
     const message = briefText(doc.getText());
     let mode = a.mode;
     let useFilters = a.useFilters === true;
@@ -138,9 +163,10 @@ export class ThreadCommands {
     }
     const outcome = await this.send(NEW_THREAD, { message, mode, useFilters });
     if (outcome.outcome === 'sent' && !doc.isClosed) {
-      // Sent: the brief document has done its job (it is untitled, so close it without a save prompt).
+      // Sent: the brief document has done its job (it is untitled, so close it without a save prompt). The command
+      // reverts whatever editor is active, so it runs only while that is the brief, never the writer's own document.
       await vscode.window.showTextDocument(doc);
-      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+      if (vscode.window.activeTextEditor?.document === doc) await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
     }
     return outcome;
   }
@@ -152,7 +178,7 @@ export class ThreadCommands {
     const text = editor ? editor.selections.filter((s) => !s.isEmpty).map((s) => editor.document.getText(s)).join('\n…\n') : '';
     if (!text.trim()) {
       const message = vscode.l10n.t('Select a passage in an editor first: the selection becomes the research agent\'s brief.');
-      void vscode.window.showInformationMessage(message);
+      void showInfo(message);
       return { outcome: 'invalid', message };
     }
     let instructions = a?.instructions;
@@ -196,12 +222,12 @@ export class ThreadCommands {
     ids = [...new Set(ids)];
     if (!ids.length) {
       const message = vscode.l10n.t('Select one or more papers in the Research view first: they are attached to the thread.');
-      void vscode.window.showInformationMessage(message);
+      void showInfo(message);
       return { outcome: 'invalid', message };
     }
     if (ids.length > MAX_ATTACHED_PAPERS) {
       const message = vscode.l10n.t('A thread can read at most {0} attached papers, and {1} are selected: select {2} fewer, then ask again. Nothing was sent.', MAX_ATTACHED_PAPERS, ids.length, ids.length - MAX_ATTACHED_PAPERS);
-      void vscode.window.showWarningMessage(message);
+      void showWarning(message);
       return { outcome: 'invalid', message };
     }
     let message = a?.message;
@@ -256,7 +282,27 @@ export class ThreadCommands {
     return this.dispatch(target, request);
   }
 
-  private async dispatch(target: string, request: ThreadRequest): Promise<AskOutcome> {
+  /** Sends once per brief (and one follow-up per thread) while a send is on its way; see `sending`. */
+  private dispatch(target: string, request: ThreadRequest): Promise<AskOutcome> {
+    const key = target === NEW_THREAD ? `${NEW_THREAD}\u0000${request.input_message}` : target;
+    const pending = this.sending.get(key);
+    if (pending?.message === request.input_message) {
+      void statusMessage(vscode.l10n.t('This brief is already being sent; it is sent once.'), 4000);
+      return pending.promise;
+    }
+    if (pending) {
+      const message = vscode.l10n.t('A follow-up to this thread is already being sent, so this one was not sent; send it when the answer is ready.');
+      void showWarning(message);
+      return Promise.resolve({ outcome: 'busy', message, draftKept: false, request });
+    }
+    const promise = this.dispatchNow(target, request);
+    this.sending.set(key, { message: request.input_message, promise });
+    const done = (): void => void (this.sending.get(key)?.promise === promise && this.sending.delete(key));
+    promise.then(done, done);
+    return promise;
+  }
+
+  private async dispatchNow(target: string, request: ThreadRequest): Promise<AskOutcome> {
     const sent = toSentRequest(request);
     const keep = async (reason: string): Promise<void> => this.drafts.keep(target, sent, reason);
     const issues = validateThreadRequest(request);
@@ -268,7 +314,7 @@ export class ThreadCommands {
           ? vscode.l10n.t('The brief has {0} characters; the service accepts at most {1}. Shorten it by {2}; your draft is kept and nothing was sent.', len, MAX_BRIEF, len - MAX_BRIEF)
           : vscode.l10n.t('The thread cannot be sent: {0}. Your draft is kept.', issues.map((i) => `${i.loc.slice(1).join('.')}: ${i.msg}`).join('; '));
       if (request.input_message.trim()) await keep(vscode.l10n.t('it was not valid'));
-      void vscode.window.showWarningMessage(message);
+      void showWarning(message);
       return { outcome: 'invalid', message, draftKept: !!request.input_message.trim(), request };
     }
     if (request.mode === 'deep' && this.deps.isFreePlan()) {
@@ -276,7 +322,7 @@ export class ThreadCommands {
       const message = vscode.l10n.t('Deep research needs a paid plan, and this key is on the free plan, so nothing was sent. Your draft is kept: send it in pro mode (about 20 papers), or upgrade.');
       const pro = vscode.l10n.t('Send in Pro Mode');
       const billing = vscode.l10n.t('Open Billing');
-      void vscode.window.showWarningMessage(message, pro, billing).then((choice) => {
+      void showWarning(message, pro, billing).then((choice) => {
         if (choice === pro) void this.dispatch(target, { ...request, mode: 'pro' });
         else if (choice === billing) void this.deps.presenter.perform('openBilling');
       });
@@ -288,12 +334,19 @@ export class ThreadCommands {
       dispatch = target === NEW_THREAD ? await client.createThread(request) : await client.addInteraction(target, request);
     } catch (err) {
       this.deps.usage?.recordError(err);
-      if (isApiError(err) && (err as { mayHaveTakenEffect?: boolean }).mayHaveTakenEffect) {
+      if (isApiError(err) && err.mayHaveTakenEffect) {
+        // The client could not tell whether the service took it: sending again could bill a second thread, not
+        // sending could lose the brief. The brief is kept and the writer decides, with the Threads list at hand.
         await keep(vscode.l10n.t('the service may have received it'));
-        const message = vscode.l10n.t('The service failed while receiving the brief and may have started the thread anyway, so it was not sent again (no duplicate). Check the Threads view before sending again; your draft is kept.');
-        const view = vscode.l10n.t('Open Threads View');
-        void vscode.window.showWarningMessage(message, view).then((c) => {
-          if (c === view) void vscode.commands.executeCommand(`${Views.threads}.focus`);
+        const message =
+          target === NEW_THREAD
+            ? vscode.l10n.t('Sending the brief failed after the service may have received it, so it was not sent again (no duplicate thread, no second charge). Check the Threads list for it before sending it again; your brief is kept.')
+            : vscode.l10n.t('Sending the follow-up failed after the service may have received it, so it was not sent again (no second charge). Check the thread in the Threads list before sending it again; your text is kept.');
+        const check = vscode.l10n.t('Check Threads');
+        const anyway = vscode.l10n.t('Send Anyway (may cost a call)');
+        void showWarning(message, check, anyway).then((c) => {
+          if (c === check) void this.checkThreads();
+          else if (c === anyway) void this.dispatch(target, request);
         });
         this.deps.log.warn(`Thread dispatch uncertain: ${err.message}`);
         return { outcome: 'uncertain', message, draftKept: true, request };
@@ -301,7 +354,7 @@ export class ThreadCommands {
       if (isApiError(err) && err.kind === 'conflict') {
         await keep(vscode.l10n.t('the previous answer was still being written'));
         const message = vscode.l10n.t('The previous answer is still being written (409), so the follow-up was not sent; your draft is kept. Send it again when the answer is ready.');
-        void vscode.window.showWarningMessage(message);
+        void showWarning(message);
         return { outcome: 'conflict', message, draftKept: true, request };
       }
       await keep(vscode.l10n.t('sending failed'));
@@ -312,8 +365,14 @@ export class ThreadCommands {
     if (dispatch.reconciled) this.deps.log.info(`Thread ${dispatch.thread_id}: found after an ambiguous failure; not sent again.`);
     this.deps.watcher.watch(dispatch, request, target !== NEW_THREAD);
     const note = vscode.l10n.t('The research agent is working on it ({0} mode); you can keep writing, Research Desk tells you when the answer is ready.', dispatch.mode);
-    void vscode.window.setStatusBarMessage(note, 5000);
+    void statusMessage(note, 5000);
     return { outcome: 'sent', threadId: dispatch.thread_id, interactionId: dispatch.interaction_id, request };
+  }
+
+  /** Check Threads: the Threads view, listed again (a thread the service created despite the failure shows there). */
+  private async checkThreads(): Promise<void> {
+    await vscode.commands.executeCommand(`${Views.threads}.focus`);
+    await vscode.commands.executeCommand(Commands.refreshThreads);
   }
 
   /** An input box for a brief (the saved draft is offered as its value). */
@@ -436,7 +495,7 @@ export class ThreadsViewCommands {
     const t = threadTarget(arg);
     if (!t) return undefined;
     const safe = safeHttpsUrl(t.url ?? this.model.find(t.threadId)?.url);
-    if (!safe) void vscode.window.showWarningMessage(vscode.l10n.t('This thread has no https link to open or copy (the service sent none, or one that is not https).'));
+    if (!safe) void showWarning(vscode.l10n.t('This thread has no https link to open or copy (the service sent none, or one that is not https).'));
     return safe;
   }
 
@@ -450,7 +509,7 @@ export class ThreadsViewCommands {
     const url = this.link(arg);
     if (url) {
       await vscode.env.clipboard.writeText(url);
-      void vscode.window.setStatusBarMessage(vscode.l10n.t('Thread link copied.'), 3000);
+      void statusMessage(vscode.l10n.t('Thread link copied.'), 3000);
     }
     return url;
   }

@@ -19,6 +19,7 @@ import { BriefCodeLensProvider } from '../threads/briefDocument';
 import { ThreadsModel } from '../threads/threadsModel';
 import { ThreadWatcher } from '../threads/threadWatcher';
 import { describeError, ErrorPresenter } from '../ui/errorPresenter';
+import { showWarning } from '../ui/notify';
 import { UsageStatusBar } from '../usage/statusBar';
 import { UsageLedger } from '../usage/usageLedger';
 import { UsageMenu } from '../usage/usageMenu';
@@ -79,7 +80,9 @@ class CoreImpl extends Disposable implements Core {
     const { log, settings, keys } = services;
     this.presenter = new ErrorPresenter(log, () => settings.service.baseUrl);
     const clients = this.register(new ClientProvider(settings, keys, log));
-    this.usage = this.register(new UsageLedger({ state: services.context.globalState, origin: () => settings.service.origin }));
+    this.usage = this.register(
+      new UsageLedger({ state: services.context.globalState, origin: () => settings.service.origin, readPlan: () => settings.plan }),
+    );
     this.filters = this.register(
       new FilterStore({ state: services.context.workspaceState, planIsFree: () => this.usage.isFreePlan(), warn: (m) => log.warn(m) }),
     );
@@ -88,7 +91,7 @@ class CoreImpl extends Disposable implements Core {
     );
     this.filterCommands = new FilterCommands(this.filters, () => this.usage.isFreePlan());
     this.usageMenu = new UsageMenu(this.usage);
-    if (this.filters.defaultsProblem) void vscode.window.showWarningMessage(this.filters.defaultsProblem);
+    if (this.filters.defaultsProblem) void showWarning(this.filters.defaultsProblem);
     const keyCommands = new KeyCommands(keys, settings, log, this.presenter);
     const tester = new ConnectionTester(clients, keys, log, this.presenter);
     const emulator = new EmulatorCommand(keys, settings, log);
@@ -106,6 +109,7 @@ class CoreImpl extends Disposable implements Core {
         presenter: this.presenter,
         log,
         view: services.results,
+        cacheMinutes: () => settings.searchCacheMinutes,
       }),
     );
     const search = new SearchCommands(this.search, services.context.globalState, () => this.filters.describe());
@@ -126,6 +130,7 @@ class CoreImpl extends Disposable implements Core {
         client: () => clients.get().client,
         log,
         showError: (err, context, retry) => void this.presenter.show(err, { context, retry }),
+        sendFollowUp: () => (threadId, text, mode) => this.threads.followUp(threadId, text, mode),
       }),
     );
     this.threads = new ThreadCommands({

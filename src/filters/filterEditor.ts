@@ -16,6 +16,8 @@ import {
   type FilterField,
   type SearchFilters,
 } from './model';
+import { showError, showInfo } from '../ui/notify';
+import { plainText } from '../util/plainText';
 
 type Row = vscode.QuickPickItem & { action: 'apply' | 'clear' | 'defaults' | 'presets' | 'field'; field?: FilterField };
 type Choice<T> = vscode.QuickPickItem & { value: T };
@@ -54,7 +56,7 @@ export class FilterEditor {
         // which, and keep the editor open with everything typed so far.
         const problems = filterProblems(draft);
         if (problems.length) {
-          void vscode.window.showErrorMessage(vscode.l10n.t('These filters cannot be sent: {0}.', problems.join('; ')));
+          void showError(vscode.l10n.t('These filters cannot be sent: {0}.', problems.join('; ')));
           continue;
         }
         await this.store.set(draft);
@@ -67,7 +69,7 @@ export class FilterEditor {
       }
       if (row.action === 'defaults') {
         const d = this.store.defaults();
-        if (d.problem) void vscode.window.showErrorMessage(d.problem);
+        if (d.problem) void showError(d.problem);
         else draft = d.filters ?? {};
         continue;
       }
@@ -80,7 +82,7 @@ export class FilterEditor {
       if (!field) continue;
       focus = field.id;
       if (field.id === 'include_full_text_chunks' && this.isFreePlan()) {
-        void vscode.window.showInformationMessage(vscode.l10n.t('{0}. Set the plan from the status bar if it is not free.', EXCERPTS_NEED_PAID_PLAN));
+        void showInfo(vscode.l10n.t('{0}. Set the plan from the status bar if it is not free.', EXCERPTS_NEED_PAID_PLAN));
         continue;
       }
       const next = await this.stepTwo(field, draft);
@@ -101,8 +103,9 @@ export class FilterEditor {
     const rows: Row[] = [
       {
         label: `$(check) ${vscode.l10n.t('Apply')}`,
-        description: summary || vscode.l10n.t('no filters'),
-        detail: problems.length ? `$(warning) ${problems.join('; ')}` : undefined,
+        // The draft may come from a preset or the default filters (settings): its text is shown plain.
+        description: plainText(summary, 300) || vscode.l10n.t('no filters'),
+        detail: problems.length ? `$(warning) ${plainText(problems.join('; '))}` : undefined,
         action: 'apply',
         alwaysShow: true,
       },

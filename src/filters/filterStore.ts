@@ -1,6 +1,8 @@
 import * as vscode from 'vscode';
 import { Settings } from '../ids';
+import { trustedWorkspaceSetting } from '../state/settings';
 import { Disposable } from '../util/disposable';
+import { plainText } from '../util/plainText';
 import { describeFilters, FILTER_KEYS, filterProblems, resolveFilterObject, resolvePreset, type SearchFilters } from './model';
 
 export type { SearchFilters } from './model';
@@ -30,7 +32,8 @@ export interface PresetEntry {
 /**
  * The active search filters of this workspace. Filters the user edits (or clears) here are kept
  * in workspaceState; a workspace where they were never edited starts from the default filter
- * set (`researchDesk.search.defaultFilters`), resolved at start.
+ * set (`researchDesk.search.defaultFilters`), resolved at start. The default set and the presets
+ * may come from the workspace only once it is trusted (Restricted Mode reads the user's).
  */
 export class FilterStore extends Disposable implements vscode.Disposable {
   private readonly changed = this.register(new vscode.EventEmitter<SearchFilters>());
@@ -59,7 +62,7 @@ export class FilterStore extends Disposable implements vscode.Disposable {
 
   /** The default filter set from the setting, resolved now. */
   defaults(): { filters?: SearchFilters; problem?: string } {
-    const raw = vscode.workspace.getConfiguration().get<unknown>(DEFAULT_FILTERS_SETTING);
+    const raw = trustedWorkspaceSetting<unknown>(DEFAULT_FILTERS_SETTING);
     if (raw === undefined || raw === null) return { filters: {} };
     const res = resolveFilterObject(raw, this.now(), `The setting ${DEFAULT_FILTERS_SETTING}`);
     return res.ok ? { filters: res.filters } : { problem: res.message };
@@ -67,7 +70,7 @@ export class FilterStore extends Disposable implements vscode.Disposable {
 
   /** The presets of the setting, each resolved now (a malformed one carries its problem). */
   presets(): PresetEntry[] {
-    const raw = vscode.workspace.getConfiguration().get<unknown>(PRESETS_SETTING);
+    const raw = trustedWorkspaceSetting<unknown>(PRESETS_SETTING);
     if (raw === undefined || raw === null) return [];
     if (!Array.isArray(raw)) return [{ name: PRESETS_SETTING, problem: `The setting ${PRESETS_SETTING} must be a list of {"name", "filters"}` }];
     return raw.map((p, i) => {
@@ -101,9 +104,12 @@ export class FilterStore extends Disposable implements vscode.Disposable {
     await this.set({});
   }
 
-  /** Short text for the view description, '' when no filter is active. */
+  /**
+   * Short text for the view description, '' when no filter is active. Also shown in Quick Pick titles and CodeLens
+   * titles, which draw `$(icon)`: values from a preset or the default set (settings) are shown plain.
+   */
   describe(): string {
-    return describeFilters(this.current);
+    return plainText(describeFilters(this.current));
   }
 }
 

@@ -3,9 +3,11 @@ import * as vscode from 'vscode';
 import { inferPlanFromPageSize, type Client, type Paper, type SearchParams, type SearchResponse } from '../api/index';
 import { Commands, ContextKeys, Settings, Views } from '../ids';
 import type { Logger } from '../state/logger';
-import type { ServiceSettings } from '../state/settings';
+import { userSetting, type ServiceSettings } from '../state/settings';
 import { isApiError, type ErrorPresenter } from '../ui/errorPresenter';
+import { showInfo, statusMessage } from '../ui/notify';
 import { Disposable } from '../util/disposable';
+import { plainText } from '../util/plainText';
 import type { ResultsModel, ResultsTreeProvider } from '../views/resultsTree';
 import { cacheKey, SearchCache } from './cache';
 import { displayStep, fetchPageSize, planLoadMore, type PagingState } from './paging';
@@ -39,7 +41,7 @@ export interface SearchSessionDeps {
   presenter: ErrorPresenter;
   log: Logger;
   view: ResultsTreeProvider;
-  /** Defaults to the researchDesk.search.cacheMinutes setting. */
+  /** Defaults to the researchDesk.search.cacheMinutes user setting (a workspace's value never counts). */
   cacheMinutes?: () => number;
   /** Milliseconds before a running search also shows a cancellable notification (default 800). */
   notifyAfterMs?: number;
@@ -82,7 +84,10 @@ const DEFAULT_CACHE_MINUTES = 30;
  * One search at a time: query, the filters it ran with, the buffer of fetched papers and how
  * many the view shows, the paging plan (100 per request, 20 per Load More), the session cache,
  * progress with cancel, and errors through the ErrorPresenter. Every request is reported to
- * the usage ledger; cache and buffer hits are not requests.
+ * the usage ledger; cache and buffer hits are not requests. A search is paid for, so the same
+ * search asked again while it runs (a second click on Search, Refresh, Find Similar) waits for
+ * the one on its way instead of cancelling it and asking again, and an identical request on its
+ * way (a lookup, Load More) is shared rather than sent twice.
  */
 export class SearchSession extends Disposable {
   private run: Run | undefined;
@@ -97,11 +102,19 @@ export class SearchSession extends Disposable {
   private readonly learnt = new Map<string, { maxPageSize?: number; noExcerpts?: boolean }>();
   private lastScope: string | undefined;
   private filtersChanged = false;
+  /** The search on its way (query and filters), which an identical search joins. */
+  private pending: { key: string; promise: Promise<SearchOutcome> } | undefined;
+  /** Requests on their way, by cache key: an identical request waits for the answer instead of paying again. */
+  private readonly inFlight = new Map<string, Promise<SearchResponse>>();
 
   constructor(private readonly deps: SearchSessionDeps) {
     super();
     const minutes =
-      deps.cacheMinutes ?? ((): number => vscode.workspace.getConfiguration().get<number>(Settings.searchCacheMinutes, DEFAULT_CACHE_MINUTES));
+      deps.cacheMinutes ??
+      ((): number => {
+        const v = userSetting<unknown>(Settings.searchCacheMinutes).value;
+        return typeof v === 'number' && Number.isFinite(v) ? v : DEFAULT_CACHE_MINUTES;
+      });
     this.cache = new SearchCache<SearchResponse>({ minutes, maxEntries: 200 });
     if (deps.onKeyChange)
       this.register(
@@ -136,14 +149,33 @@ export class SearchSession extends Disposable {
     this.busy?.abort();
   }
 
-  /** Runs a new search. `filters` replaces the active filters for this search only. */
-  async search(query: string, options: { filters?: Filters; bypassCache?: boolean; note?: string } = {}): Promise<SearchOutcome> {
+  /**
+   * Runs a new search. `filters` replaces the active filters for this search only. The same query under the same
+   * filters while that search is on its way gets its outcome (one request); another search cancels it.
+   */
+  search(query: string, options: { filters?: Filters; bypassCache?: boolean; note?: string } = {}): Promise<SearchOutcome> {
     const q = query.replace(/\s+/g, ' ').trim();
-    if (!q) return { outcome: 'none', shown: 0, fetched: 0, requests: 0, more: false };
+    if (!q) return Promise.resolve({ outcome: 'none', shown: 0, fetched: 0, requests: 0, more: false });
+    const filters: Filters = { ...(options.filters ?? this.deps.filters?.current ?? {}) };
+    const key = JSON.stringify([q, filters]);
+    if (this.pending?.key === key) {
+      void statusMessage(vscode.l10n.t('Already searching for “{0}”: the search is sent once.', plainText(q, 60)), 4000);
+      return this.pending.promise;
+    }
+    const promise = this.runSearch(q, filters, options);
+    this.pending = { key, promise };
+    const done = (): void => {
+      if (this.pending?.promise === promise) this.pending = undefined;
+    };
+    promise.then(done, done);
+    return promise;
+  }
+
+  private async runSearch(q: string, requested: Filters, options: { bypassCache?: boolean; note?: string }): Promise<SearchOutcome> {
     this.busy?.abort();
     const ctrl = new AbortController();
     this.busy = ctrl;
-    let filters: Filters = { ...(options.filters ?? this.deps.filters?.current ?? {}) };
+    let filters: Filters = requested;
     const notes: string[] = options.note ? [options.note] : [];
     let requests = 0;
     try {
@@ -191,10 +223,10 @@ export class SearchSession extends Disposable {
         this.offerLoosening(message, filters);
         return { outcome: 'empty', query: q, shown: 0, fetched: 0, requests, more: false, message };
       }
-      if (run.note) void vscode.window.showInformationMessage(run.note);
+      if (run.note) void showInfo(run.note);
       return { outcome: 'shown', query: q, ...this.counts(run), requests, message: run.note };
     } catch (err) {
-      return { ...this.failed(err, q, () => this.search(q, options)), requests };
+      return { ...this.failed(err, q, () => this.search(q, { ...options, filters: requested })), requests };
     } finally {
       if (this.busy === ctrl) this.busy = undefined;
     }
@@ -204,7 +236,10 @@ export class SearchSession extends Disposable {
   async loadMore(): Promise<SearchOutcome> {
     const run = this.run;
     if (!run) return { outcome: 'none', shown: 0, fetched: 0, requests: 0, more: false };
-    if (this.busy) return { outcome: 'none', query: run.query, ...this.counts(run), requests: 0 };
+    if (this.busy) {
+      void statusMessage(vscode.l10n.t('Research Desk is already loading results; Load More waits for them.'), 4000);
+      return { outcome: 'none', query: run.query, ...this.counts(run), requests: 0 };
+    }
     const step = planLoadMore(this.paging(run));
     if (step.kind === 'none') return { outcome: 'none', query: run.query, ...this.counts(run), requests: 0 };
     if (step.kind === 'show') {
@@ -294,13 +329,28 @@ export class SearchSession extends Disposable {
         return { response: hit, sent: false };
       }
     }
+    const joined = this.inFlight.get(key);
+    if (joined) {
+      try {
+        const response = await untilAborted(joined, signal);
+        this.deps.log.info(`Search: page ${page} (page_size ${pageSize}) was already on its way; its answer is shared, no second call.`);
+        return { response, sent: false };
+      } catch (err) {
+        // The caller that sent it gave up (a new search): ask for it ourselves, unless we gave up too.
+        if (signal.aborted || !(isApiError(err) && err.kind === 'aborted')) throw err;
+      }
+    }
     const { client } = this.deps.clients.get();
     let response: SearchResponse;
+    const request = client.search(params, { signal });
+    this.inFlight.set(key, request);
     try {
-      response = await client.search(params, { signal });
+      response = await request;
     } catch (err) {
       if (!(isApiError(err) && err.kind === 'aborted')) this.deps.usage?.recordError(err);
       throw err;
+    } finally {
+      if (this.inFlight.get(key) === request) this.inFlight.delete(key);
     }
     this.deps.usage?.recordSearch({ resultCount: response.results.length, requestedPageSize: pageSize, appliedPageSize: response.page_size });
     this.learnFrom(scope, pageSize, response.page_size);
@@ -322,7 +372,7 @@ export class SearchSession extends Disposable {
     const timer = setTimeout(() => {
       if (settled) return;
       void vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Searching papers for “{0}”…', clip(query, 60)), cancellable: true },
+        { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Searching papers for “{0}”…', plainText(query, 60)), cancellable: true },
         (_progress, token) => {
           token.onCancellationRequested(() => ctrl.abort());
           return pending.then(
@@ -383,7 +433,7 @@ export class SearchSession extends Disposable {
         : this.hasMore(run)
           ? vscode.l10n.t('{0} shown, more available', run.shown)
           : vscode.l10n.t('{0} results', run.shown);
-    const parts = [`“${clip(run.query, 50)}”`, count];
+    const parts = [`“${plainText(run.query, 50)}”`, count];
     const filters = this.describeFilters();
     if (filters) parts.push(filters);
     if (this.filtersChanged) parts.push(vscode.l10n.t('filters changed: Refresh to apply'));
@@ -403,8 +453,8 @@ export class SearchSession extends Disposable {
 
   private emptyMessage(query: string, filters: Filters): string {
     return hasActiveFilters(filters)
-      ? vscode.l10n.t('No papers match “{0}” with the active filters. Loosen or clear the filters, or rephrase the query.', clip(query, 80))
-      : vscode.l10n.t('No papers match “{0}”. Try fewer or more general words.', clip(query, 80));
+      ? vscode.l10n.t('No papers match “{0}” with the active filters. Loosen or clear the filters, or rephrase the query.', plainText(query, 80))
+      : vscode.l10n.t('No papers match “{0}”. Try fewer or more general words.', plainText(query, 80));
   }
 
   private offerLoosening(message: string, filters: Filters): void {
@@ -414,7 +464,7 @@ export class SearchSession extends Disposable {
       if (ids.editFilters) actions.push([vscode.l10n.t('Edit Search Filters'), ids.editFilters]);
       if (ids.clearFilters) actions.push([vscode.l10n.t('Clear Filters'), ids.clearFilters]);
     }
-    void vscode.window.showInformationMessage(message, ...actions.map(([label]) => label)).then((choice) => {
+    void showInfo(message, ...actions.map(([label]) => label)).then((choice) => {
       const command = actions.find(([label]) => label === choice)?.[1];
       if (command) void vscode.commands.executeCommand(command);
     });
@@ -434,6 +484,23 @@ export function hasActiveFilters(filters: Filters): boolean {
       v !== '' &&
       !(Array.isArray(v) && v.length === 0),
   );
+}
+
+/** `promise`, or an `aborted` ApiError-like rejection as soon as `signal` aborts (the request itself goes on). */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(abortedError());
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(abortedError());
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (v) => (signal.removeEventListener('abort', onAbort), resolve(v)),
+      (e: unknown) => (signal.removeEventListener('abort', onAbort), reject(e instanceof Error ? e : new Error(String(e)))),
+    );
+  });
+}
+
+function abortedError(): Error {
+  return Object.assign(new Error('The search was cancelled.'), { kind: 'aborted' });
 }
 
 function clip(text: string, max: number): string {

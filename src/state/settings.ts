@@ -21,12 +21,37 @@ export interface ServiceSettings {
 }
 
 const DEFAULT_TIMEOUT_SECONDS = 30;
+const DEFAULT_CACHE_MINUTES = 30;
+
+/**
+ * A setting's user (global) value, else its default, and the workspace or folder values that were present and
+ * ignored. For the settings that decide where the key goes or what is spent: package.json already keeps them out
+ * of workspaces (scope, restrictedConfigurations), and reading only the user value keeps that true even when a
+ * workspace value reaches the configuration anyway (a window-scope setting in a trusted workspace, a VS Code
+ * that does not honour the scope).
+ */
+export function userSetting<T>(id: string): { value: T | undefined; ignored: unknown[] } {
+  const info = vscode.workspace.getConfiguration().inspect<T>(id);
+  if (!info) return { value: undefined, ignored: [] };
+  const ignored = [info.workspaceValue, info.workspaceFolderValue].filter((v) => v !== undefined);
+  return { value: info.globalValue ?? info.defaultValue, ignored };
+}
+
+/**
+ * For the settings a workspace may set once trusted (restrictedConfigurations): the value VS Code resolves in a
+ * trusted workspace; in Restricted Mode the user value, else the default, whatever the workspace says.
+ */
+export function trustedWorkspaceSetting<T>(id: string): T | undefined {
+  return vscode.workspace.isTrusted ? vscode.workspace.getConfiguration().get<T>(id) : userSetting<T>(id).value;
+}
 
 /**
  * Reads Research Desk's settings. The settings that decide where the key is sent
- * (`baseUrl`, `authScheme`) are honoured from USER settings only (`inspect().globalValue`
- * ?? default): a cloned repository's `.vscode/settings.json` must never redirect the key,
- * trusted workspace or not. A workspace value that is present and ignored is logged once.
+ * (`baseUrl`, `authScheme`) or what calls are spent (`plan`, `search.cacheMinutes`,
+ * `requestTimeoutSeconds`) are honoured from USER settings only (`inspect().globalValue`
+ * ?? default): a cloned repository's `.vscode/settings.json` must never redirect the key
+ * or spend the writer's calls, trusted workspace or not. A workspace value that is present
+ * and ignored is logged once.
  */
 export class SettingsStore extends Disposable {
   private readonly changed = this.register(new vscode.EventEmitter<void>());
@@ -46,7 +71,7 @@ export class SettingsStore extends Disposable {
   get service(): ServiceSettings {
     const baseUrl = normalizeBaseUrl(this.userOnly<string>(Ids.baseUrl) ?? Urls.defaultBaseUrl);
     const scheme = this.userOnly<string>(Ids.authScheme);
-    const timeoutSeconds = this.number(Ids.requestTimeoutSeconds) ?? DEFAULT_TIMEOUT_SECONDS;
+    const timeoutSeconds = finite(this.userOnly<unknown>(Ids.requestTimeoutSeconds)) ?? DEFAULT_TIMEOUT_SECONDS;
     const proxy = vscode.workspace.getConfiguration('http').get<string>('proxy')?.trim() || undefined;
     const parsed = parseServiceUrl(baseUrl);
     let problem: string | undefined;
@@ -68,23 +93,31 @@ export class SettingsStore extends Disposable {
     };
   }
 
-  /** User (global) value, else the default; workspace and folder values are ignored (and logged). */
-  private userOnly<T>(id: string): T | undefined {
-    const info = vscode.workspace.getConfiguration().inspect<T>(id);
-    if (!info) return undefined;
-    const ignored = [info.workspaceValue, info.workspaceFolderValue].filter((v) => v !== undefined);
-    for (const value of ignored) {
-      const note = `${id}=${JSON.stringify(value)}`;
-      if (!this.warned.has(note)) {
-        this.warned.add(note);
-        this.log.warn(`Ignoring the workspace setting ${note}: settings that decide where your API key is sent are read from user settings only.`);
-      }
-    }
-    return info.globalValue ?? info.defaultValue;
+  /** Minutes an identical search is answered from the session cache (0 = off), from user settings only. */
+  get searchCacheMinutes(): number {
+    const minutes = finite(this.userOnly<unknown>(Ids.searchCacheMinutes)) ?? DEFAULT_CACHE_MINUTES;
+    return Math.min(Math.max(minutes, 0), 1440);
   }
 
-  private number(id: string): number | undefined {
-    const v = vscode.workspace.getConfiguration().get<unknown>(id);
-    return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
+  /** The `researchDesk.plan` value from user settings only (validated by the usage ledger). */
+  get plan(): unknown {
+    return this.userOnly<unknown>(Ids.plan);
   }
+
+  /** User (global) value, else the default; workspace and folder values are ignored (and logged once each). */
+  userOnly<T>(id: string): T | undefined {
+    const { value, ignored } = userSetting<T>(id);
+    for (const v of ignored) {
+      const note = `${id}=${JSON.stringify(v)}`;
+      if (!this.warned.has(note)) {
+        this.warned.add(note);
+        this.log.warn(`Ignoring the workspace setting ${note}: settings that decide where your API key is sent or what your calls are spent on are read from user settings only.`);
+      }
+    }
+    return value;
+  }
+}
+
+function finite(v: unknown): number | undefined {
+  return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
 }

@@ -8,7 +8,10 @@ import * as vscode from 'vscode';
 import type { Client, Thread, ThreadDispatch, ThreadRequest } from '../api/index';
 import type { Logger } from '../state/logger';
 import type { ServiceSettings } from '../state/settings';
+import { showError, showInfo, showWarning } from '../ui/notify';
 import { Disposable } from '../util/disposable';
+import { plainText } from '../util/plainText';
+import { boundedSeconds, MAX_WAIT_BOUNDS, POLL_AFTER_BOUNDS, timeoutMs } from '../util/timing';
 import { readRunning, writeRunning, type RunningThread, type SentRequest } from './persisted';
 
 /** What the watcher needs of the answer view (src/answer/answerPanel.ts, AnswerPanels). */
@@ -89,8 +92,9 @@ export class ThreadWatcher extends Disposable {
       title: dispatch.title ?? undefined,
       mode: dispatch.mode,
       url: dispatch.url ?? undefined,
-      pollAfterSeconds: dispatch.poll_after_seconds,
-      maxWaitSeconds: dispatch.max_wait_seconds,
+      // Service hints, kept within sane bounds (an overflowing delay would make setTimeout fire at once).
+      pollAfterSeconds: boundedSeconds(dispatch.poll_after_seconds, POLL_AFTER_BOUNDS),
+      maxWaitSeconds: boundedSeconds(dispatch.max_wait_seconds, MAX_WAIT_BOUNDS),
       startedAt: Date.now(),
       request: request ? toSent(request) : undefined,
       followUp,
@@ -165,12 +169,15 @@ export class ThreadWatcher extends Disposable {
   private async loop(w: Watched, immediately: boolean): Promise<void> {
     const { run } = w;
     const signal = w.abort.signal;
-    const deadline = Date.now() + Math.max(1, run.maxWaitSeconds) * 1000;
-    let wait = immediately ? 0 : Math.max(0, run.pollAfterSeconds) * 1000;
+    // Bounded again here: a run remembered by an older version (globalState) carries the service's raw values.
+    run.pollAfterSeconds = boundedSeconds(run.pollAfterSeconds, POLL_AFTER_BOUNDS);
+    run.maxWaitSeconds = boundedSeconds(run.maxWaitSeconds, MAX_WAIT_BOUNDS);
+    const deadline = Date.now() + run.maxWaitSeconds * 1000;
+    let wait = immediately ? 0 : run.pollAfterSeconds * 1000;
     for (;;) {
       const remaining = deadline - Date.now();
-      if (!(await sleep(Math.max(0, Math.min(wait, remaining)), signal))) return;
-      wait = Math.max(0, run.pollAfterSeconds) * 1000;
+      if (!(await sleep(Math.min(wait, remaining), signal))) return;
+      wait = run.pollAfterSeconds * 1000;
       if (this.origin !== w.origin) {
         // The service address changed: this run belongs to the other service; it stays remembered there.
         this.deps.log.info(`Thread ${run.threadId}: paused (the service address changed).`);
@@ -302,8 +309,7 @@ export class ThreadWatcher extends Disposable {
   private notice(n: ThreadNotice, severity: 'info' | 'warning' | 'error', act?: (choice: string | undefined) => unknown): void {
     this.lastNotice = n;
     if (this.deps.notify === false) return;
-    const show =
-      severity === 'error' ? vscode.window.showErrorMessage : severity === 'warning' ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
+    const show = severity === 'error' ? showError : severity === 'warning' ? showWarning : showInfo;
     show(n.message, ...n.actions).then((choice) => act?.(choice), () => undefined);
   }
 
@@ -352,18 +358,17 @@ function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
       resolve(v);
     };
     const onAbort = (): void => done(false);
-    const timer = setTimeout(() => done(true), ms);
+    const timer = setTimeout(() => done(true), timeoutMs(ms));
     signal.addEventListener('abort', onAbort);
   });
 }
 
-/** A service title as one short line that a notification cannot render as a link. */
+/** A service title as one short line that a notification or the status bar cannot render as a link or an icon. */
 export function shown(title: string | undefined | null): string {
-  const t = (title ?? '').replace(/\s+/g, ' ').trim().replace(/[[\]]/g, (c) => (c === '[' ? '(' : ')'));
-  if (!t) return vscode.l10n.t('(untitled thread)');
-  return t.length > 80 ? `${t.slice(0, 79)}…` : t;
+  return plainText(title, 80) || vscode.l10n.t('(untitled thread)');
 }
 
+/** An error's message (service text) as one plain line. */
 export function oneLine(err: unknown): string {
-  return (err instanceof Error ? err.message : String(err)).replace(/\s+/g, ' ').trim();
+  return plainText(err instanceof Error ? err.message : String(err));
 }

@@ -10,6 +10,8 @@ import type { Client, Thread, ThreadSummary } from '../api/index';
 import type { Logger } from '../state/logger';
 import type { ServiceSettings } from '../state/settings';
 import { Disposable } from '../util/disposable';
+import { plainText } from '../util/plainText';
+import { uniqueThreads } from './threadList';
 import type { InteractionRow, ThreadRow, ThreadsSource, ThreadStatusName } from '../views/threadsTree';
 
 export const THREADS_PAGE = 20;
@@ -68,16 +70,17 @@ export class ThreadsModel extends Disposable implements ThreadsSource {
     try {
       const page = await this.list(0);
       if (gen !== this.generation) return;
-      this.items = page.threads;
+      // One entry per thread id: the tree's item ids are thread ids, and VS Code refuses a tree that repeats one.
+      this.items = uniqueThreads(page.threads);
       this.more = page.has_more;
       this.message = page.threads.length
         ? undefined
         : this.query
-          ? vscode.l10n.t('No thread title contains “{0}”.', this.query)
+          ? vscode.l10n.t('No thread title contains “{0}”.', plainText(this.query, 80))
           : vscode.l10n.t('No threads yet: select a passage in a draft and run Ask the Research Agent about Selection.');
     } catch (err) {
       if (gen !== this.generation) return;
-      this.message = vscode.l10n.t('The threads could not be listed: {0}', this.deps.describeError(err));
+      this.message = plainText(vscode.l10n.t('The threads could not be listed: {0}', this.deps.describeError(err)));
       this.deps.log.warn(`Listing threads failed: ${err instanceof Error ? err.message : String(err)}`);
     }
     this.loaded = true;
@@ -91,11 +94,10 @@ export class ThreadsModel extends Disposable implements ThreadsSource {
     try {
       const page = await this.list(this.items.length);
       if (gen !== this.generation) return;
-      const seen = new Set(this.items.map((t) => t.thread_id));
-      this.items = [...this.items, ...page.threads.filter((t) => !seen.has(t.thread_id))];
+      this.items = [...this.items, ...uniqueThreads(page.threads, new Set(this.items.map((t) => t.thread_id)))];
       this.more = page.has_more;
     } catch (err) {
-      this.message = vscode.l10n.t('More threads could not be listed: {0}', this.deps.describeError(err));
+      this.message = plainText(vscode.l10n.t('More threads could not be listed: {0}', this.deps.describeError(err)));
     }
     this.changed.fire();
     this.resolveMissing();

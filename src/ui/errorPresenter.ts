@@ -2,6 +2,8 @@ import * as vscode from 'vscode';
 import { API_ERROR_KINDS, type ApiErrorKind } from '../api/errors';
 import { Commands, Settings, Urls } from '../ids';
 import type { Logger } from '../state/logger';
+import { plainText } from '../util/plainText';
+import { showError, showInfo, showWarning } from './notify';
 
 export type { ApiErrorKind };
 
@@ -12,6 +14,8 @@ export interface ApiErrorLike {
   status?: number;
   message: string;
   resetDate?: string;
+  /** The request failed after it may have reached the service: a search may have been charged, a thread created. */
+  mayHaveTakenEffect?: boolean;
 }
 
 /** Duck-typed so it holds across bundles (no `instanceof` on a class from another bundle). */
@@ -19,7 +23,8 @@ export function isApiError(err: unknown): err is ApiErrorLike & Error {
   return err instanceof Error && KINDS.has((err as { kind?: unknown }).kind as string);
 }
 
-export type ErrorAction = 'setApiKey' | 'getKey' | 'openBilling' | 'retry' | 'showLog' | 'openSettings';
+/** `retryMayCost`: Retry of a request that may already have been charged (its label says so). */
+export type ErrorAction = 'setApiKey' | 'getKey' | 'openBilling' | 'retry' | 'retryMayCost' | 'showLog' | 'openSettings';
 
 export interface ErrorReport {
   /** `ApiErrorKind`, or 'unexpected' for anything else. */
@@ -38,8 +43,28 @@ export interface ErrorContext {
   canRetry?: boolean;
 }
 
-/** Maps any error to one sentence and the buttons that help. `undefined` for a user abort. */
+/**
+ * Maps any error to one sentence and the buttons that help. `undefined` for a user abort. The sentence quotes
+ * service text (a 422's fields and message, a cause), so it is returned as plain text: no link or icon syntax.
+ */
 export function describeError(err: unknown, ctx: ErrorContext): ErrorReport | undefined {
+  const charged = isApiError(err) && err.mayHaveTakenEffect === true;
+  const report = describe(err, { ...ctx, canRetry: ctx.canRetry && !charged });
+  if (!report) return undefined;
+  if (charged) {
+    // Not retried automatically (the client sends such a request once): the writer decides, knowing the price.
+    return {
+      ...report,
+      message: plainText(
+        vscode.l10n.t('{0} The request may have reached the service and may have been charged, so it was not sent again; Retry sends it once more and may cost a call.', report.message),
+      ),
+      actions: [...(ctx.canRetry ? (['retryMayCost'] as const) : []), ...report.actions],
+    };
+  }
+  return { ...report, message: plainText(report.message) };
+}
+
+function describe(err: unknown, ctx: ErrorContext): ErrorReport | undefined {
   const retry: ErrorAction[] = ctx.canRetry ? ['retry'] : [];
   if (!isApiError(err)) {
     return {
@@ -151,6 +176,8 @@ export function actionLabel(action: ErrorAction): string {
       return vscode.l10n.t('Open Billing');
     case 'retry':
       return vscode.l10n.t('Retry');
+    case 'retryMayCost':
+      return vscode.l10n.t('Retry (may cost a call)');
     case 'showLog':
       return vscode.l10n.t('Show Log');
     case 'openSettings':
@@ -188,12 +215,7 @@ export class ErrorPresenter {
   present(report: Pick<ErrorReport, 'message' | 'actions'>, severity: Severity, retry?: () => unknown): void {
     const labels = report.actions.map(actionLabel);
     const message = this.log.redact(report.message);
-    const shown =
-      severity === 'error'
-        ? vscode.window.showErrorMessage(message, ...labels)
-        : severity === 'warning'
-          ? vscode.window.showWarningMessage(message, ...labels)
-          : vscode.window.showInformationMessage(message, ...labels);
+    const shown = severity === 'error' ? showError(message, ...labels) : severity === 'warning' ? showWarning(message, ...labels) : showInfo(message, ...labels);
     shown.then(
       (choice) => {
         const action = report.actions.find((a) => actionLabel(a) === choice);
@@ -216,6 +238,7 @@ export class ErrorPresenter {
           await vscode.env.openExternal(vscode.Uri.parse(Urls.billing));
           break;
         case 'retry':
+        case 'retryMayCost':
           await retry?.();
           break;
         case 'showLog':

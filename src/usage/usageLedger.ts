@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { callsForSearch, inferPlanFromPageSize, isApiError, monthKey, nextReset, PLANS, type PlanId } from '../api';
 import { Settings } from '../ids';
+import { userSetting } from '../state/settings';
 import { Disposable } from '../util/disposable';
 
 /** Values of the setting `researchDesk.plan`. */
@@ -17,6 +18,8 @@ export interface UsageLedgerOptions {
   origin: () => string | undefined;
   /** Injectable clock (tests move the month). */
   now?: () => Date;
+  /** The `researchDesk.plan` setting as the user set it (default: the user value; a workspace's never counts). */
+  readPlan?: () => unknown;
 }
 
 /** What is stored per key origin (globalState), for one month. */
@@ -124,10 +127,13 @@ export class UsageLedger extends Disposable implements vscode.Disposable {
     this.changed.fire();
   }
 
-  /** The setting `researchDesk.plan` ('auto' when unset or unknown). */
+  /**
+   * The setting `researchDesk.plan` ('auto' when unset or unknown), from user settings only: a repository's "free"
+   * would shrink every page to 10 papers (10 calls for 100) and refuse deep mode.
+   */
   planSetting(): PlanSetting {
-    const v = vscode.workspace.getConfiguration().get<string>(PLAN_SETTING);
-    return (PLAN_SETTING_VALUES as readonly string[]).includes(v ?? '') ? (v as PlanSetting) : 'auto';
+    const v = this.options.readPlan ? this.options.readPlan() : userSetting<unknown>(PLAN_SETTING).value;
+    return typeof v === 'string' && (PLAN_SETTING_VALUES as readonly string[]).includes(v) ? (v as PlanSetting) : 'auto';
   }
 
   /** The known plan's maximum page_size (undefined when the plan or its maximum is unknown). */

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { PLANS } from '../api';
 import { Urls } from '../ids';
 import { PLAN_SETTING, PLAN_SETTING_VALUES, type PlanSetting, type UsageLedger } from './usageLedger';
+import { showError } from '../ui/notify';
 
 type MenuItem = vscode.QuickPickItem & { run: () => Thenable<unknown> };
 
@@ -38,7 +39,7 @@ export class UsageMenu {
     let plan: PlanSetting | undefined;
     if (arg !== undefined) {
       if (typeof arg !== 'string' || !(PLAN_SETTING_VALUES as readonly string[]).includes(arg)) {
-        void vscode.window.showErrorMessage(vscode.l10n.t('Unknown plan {0}: use one of {1}.', JSON.stringify(arg), PLAN_SETTING_VALUES.join(', ')));
+        void showError(vscode.l10n.t('Unknown plan {0}: use one of {1}.', JSON.stringify(arg), PLAN_SETTING_VALUES.join(', ')));
         return undefined;
       }
       plan = arg as PlanSetting;
@@ -64,7 +65,7 @@ export class UsageMenu {
     if (arg !== undefined) {
       const problem = countProblem(typeof arg === 'number' ? String(arg) : typeof arg === 'string' ? arg : '?');
       if (problem) {
-        void vscode.window.showErrorMessage(problem);
+        void showError(problem);
         return undefined;
       }
       this.ledger.correct(Number(arg));

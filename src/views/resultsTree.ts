@@ -3,13 +3,14 @@ import type { Paper } from '../api/index';
 import { Commands } from '../ids';
 import { escapeMarkdown, paperDescription, studyTypeIcon } from '../search/query';
 import { Disposable } from '../util/disposable';
+import { plainText } from '../util/plainText';
 
 /**
  * The Research view's tree: the papers the search session shows, their excerpts as
  * children, and a Load More node while more results can be shown. It lives in the entry
  * bundle (the view exists from activation); the core's SearchSession pushes a model into it.
- * Service text is untrusted: tooltips are MarkdownStrings with trust and HTML off and every
- * service string goes through appendText (escaped).
+ * Service text is untrusted: labels and descriptions are plain text (`plainText`), tooltips are
+ * MarkdownStrings with trust and HTML off and every service string escaped.
  */
 
 export interface ResultsModel {
@@ -105,23 +106,24 @@ export class ResultsTreeProvider extends Disposable implements vscode.TreeDataPr
     switch (node.kind) {
       case 'paper': {
         const p = node.paper;
-        const title = oneLine(p.title) || vscode.l10n.t('(untitled paper)');
+        const title = plainText(p.title, 300) || vscode.l10n.t('(untitled paper)');
         const item = new vscode.TreeItem(
           title,
           excerptsOf(p).length ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
         );
         item.id = `${node.generation}/${node.index}`;
-        item.description = paperDescription(p);
+        item.description = plainText(paperDescription(p), 300);
         item.iconPath = new vscode.ThemeIcon(studyTypeIcon(p.study_type));
         item.contextValue = p.doi ? PAPER_WITH_DOI_CONTEXT : PAPER_CONTEXT;
         item.accessibilityInformation = { label: `${title}. ${item.description}` };
         return item;
       }
       case 'excerpt': {
-        const item = new vscode.TreeItem(clip(node.passage, 160), vscode.TreeItemCollapsibleState.None);
+        const item = new vscode.TreeItem(plainText(node.passage, 160), vscode.TreeItemCollapsibleState.None);
         item.id = `${node.generation}/${node.paperIndex}/${node.index}`;
-        item.description = node.section ?? '';
-        item.tooltip = node.section ? `${node.section}\n\n${node.passage}` : node.passage;
+        item.description = plainText(node.section, 200);
+        const passage = plainText(node.passage, 4000);
+        item.tooltip = node.section ? `${plainText(node.section, 200)}\n\n${passage}` : passage;
         item.iconPath = new vscode.ThemeIcon('quote');
         item.contextValue = 'excerpt';
         return item;

@@ -3,11 +3,12 @@
  * a Load More node while the service has more. It lives in the entry bundle (the view exists from
  * activation) and asks the core for data only when the view is shown: the first getChildren loads
  * the core, whose ThreadsModel attaches itself as the source. Service text is untrusted: labels
- * are plain text, tooltips MarkdownStrings with trust and HTML off.
+ * are plain text (`plainText`), tooltips MarkdownStrings with trust and HTML off, text escaped.
  */
 import * as vscode from 'vscode';
 import { Commands } from '../ids';
 import { Disposable } from '../util/disposable';
+import { plainText } from '../util/plainText';
 
 export type ThreadStatusName = 'running' | 'idle' | 'failed';
 
@@ -135,11 +136,17 @@ export class ThreadsTreeProvider extends Disposable implements vscode.TreeDataPr
     }
   }
 
+  /** An interaction's parent is its thread's node (what `reveal` walks); threads and Load More are roots. */
+  getParent(node: ThreadNode): ThreadNode | undefined {
+    if (node.kind !== 'interaction') return undefined;
+    return this.roots.find((r) => r.kind === 'thread' && r.row.threadId === node.row.threadId);
+  }
+
   getTreeItem(node: ThreadNode): vscode.TreeItem {
     switch (node.kind) {
       case 'thread': {
         const r = node.row;
-        const title = oneLine(r.title) || vscode.l10n.t('(untitled thread)');
+        const title = plainText(r.title, 200) || vscode.l10n.t('(untitled thread)');
         const item = new vscode.TreeItem(title, vscode.TreeItemCollapsibleState.Collapsed);
         item.id = `thread/${r.threadId}`;
         item.iconPath = statusIcon(r.status);
@@ -154,7 +161,7 @@ export class ThreadsTreeProvider extends Disposable implements vscode.TreeDataPr
       }
       case 'interaction': {
         const r = node.row;
-        const label = r.input ? clip(oneLine(r.input), 120) : vscode.l10n.t('Turn {0}', r.index + 1);
+        const label = plainText(r.input, 120) || vscode.l10n.t('Turn {0}', r.index + 1);
         const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.None);
         item.id = `thread/${r.threadId}/${r.interactionId}`;
         item.iconPath = statusIcon(r.status);

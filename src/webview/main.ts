@@ -156,6 +156,8 @@ function sendFollowUp(): void {
     if (status) status.textContent = text.placeholder;
     return;
   }
+  // Disabled at once, not when the host says 'sending': a double click would otherwise post the follow-up twice.
+  if (send) send.disabled = true;
   vscode.postMessage({ type: 'followUp', text: value.slice(0, FOLLOW_UP_MAX), mode: mode.value === 'deep' ? 'deep' : 'pro' });
 }
 

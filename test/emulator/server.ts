@@ -92,7 +92,11 @@ export interface FaultSpec {
   encoding?: KeyEncoding | 'all';
   /** For 'nested_loc': how deeply the `loc` of the 422 is nested (default 100,000). */
   depth?: number;
-  /** For 'body': the JSON answered with `status` (default 422) before any effect. */
+  /**
+   * For 'body': the JSON answered with `status` (default 422) before any effect. For 'status_before' and
+   * 'status_after': the JSON body to answer instead of the standard error body (e.g. a 422 whose `msg` or `loc`
+   * carries hostile text, or a 200 list naming one thread twice).
+   */
   body?: unknown;
   /** For 'oversize': bytes of the chunked 200 body (default 600 MiB). */
   bytes?: number;
@@ -553,7 +557,7 @@ export class EmulatorServer {
     if (fault) entry.fault = fault.kind;
     if (fault?.kind === 'delay') await new Promise((ok) => setTimeout(ok, fault.delayMs ?? 1000));
     if (fault?.kind === 'status_before') {
-      const o = this.faultStatus(fault.status ?? 503);
+      const o = this.faultStatus(fault.status ?? 503, fault.body);
       this.send(res, o);
       finish(o);
       return;
@@ -624,7 +628,7 @@ export class EmulatorServer {
 
     if (fault && ['status_after', 'reset', 'truncated', 'malformed', 'schema'].includes(fault.kind)) {
       if (fault.kind === 'status_after') {
-        const f = this.faultStatus(fault.status ?? 500);
+        const f = this.faultStatus(fault.status ?? 500, fault.body);
         this.send(res, f);
         finish(f);
         return;
@@ -686,7 +690,8 @@ export class EmulatorServer {
     pump();
   }
 
-  private faultStatus(status: number): Outcome {
+  private faultStatus(status: number, body?: unknown): Outcome {
+    if (body !== undefined) return { status, body };
     const detail = status === 503 ? 'The service is temporarily unavailable. Try again later.' : status === 502 ? 'Bad gateway.' : status === 504 ? 'Gateway timeout.' : 'Internal server error.';
     const code = status === 503 ? 'service_unavailable' : status === 502 ? 'bad_gateway' : status === 504 ? 'gateway_timeout' : 'internal_error';
     return { status, body: { detail, code } };

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { Commands, ContextKeys, KEY_ROUTING_SETTINGS, Settings, ViewContainers, Views, WebviewTypes } from '../../src/ids';
+import { Commands, ContextKeys, COST_SETTINGS, KEY_ROUTING_SETTINGS, Settings, TRUSTED_WORKSPACE_SETTINGS, ViewContainers, Views, WebviewTypes } from '../../src/ids';
 import { api, extension } from './support';
 
 interface Manifest {
@@ -15,7 +15,7 @@ interface Manifest {
     views: Record<string, { id: string; name: string }[]>;
     viewsWelcome: { view: string; contents: string; when?: string }[];
     menus?: Record<string, { command: string }[]>;
-    configuration: { properties: Record<string, { default?: unknown }> };
+    configuration: { properties: Record<string, { default?: unknown; scope?: string }> };
   };
 }
 
@@ -85,10 +85,18 @@ export function contributionsSuite(): void {
       assert.equal(props[Settings.baseUrl]?.default, 'https://api.consensus.app');
     });
 
-    test('Restricted Mode is declared, restricting exactly the settings that route the key', () => {
+    test('Restricted Mode is declared, restricting the settings that route the key and the search filters', () => {
       const trust = manifest().capabilities?.untrustedWorkspaces;
       assert.equal(trust?.supported, 'limited');
-      assert.deepEqual(sorted(trust?.restrictedConfigurations ?? []), sorted(KEY_ROUTING_SETTINGS));
+      const restricted = new Set(trust?.restrictedConfigurations ?? []);
+      for (const id of [...KEY_ROUTING_SETTINGS, ...TRUSTED_WORKSPACE_SETTINGS]) assert.ok(restricted.has(id), `${id} is not restricted`);
+      const props = manifest().contributes.configuration.properties;
+      for (const id of restricted) assert.ok(id in props, `restricted ${id} is not a setting`);
+    });
+
+    test('settings that decide what is spent are user-level (application or machine scope)', () => {
+      const props = manifest().contributes.configuration.properties;
+      for (const id of COST_SETTINGS) assert.ok(['application', 'machine'].includes(props[id]?.scope ?? 'window'), `${id} has scope ${props[id]?.scope ?? 'window'}`);
     });
 
     test('activation is lazy: no "*" and no explicit events beyond the implicit ones, the answer panel serializer and the writing languages', () => {

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { API_ERROR_KINDS, ApiError, type ApiErrorKind } from '../../src/api/index';
-import { describeError, isApiError, networkCause } from '../../src/ui/errorPresenter';
+import { actionLabel, describeError, isApiError, networkCause } from '../../src/ui/errorPresenter';
 
 const BASE = 'https://api.consensus.app';
 
@@ -52,6 +52,29 @@ export function errorsSuite(): void {
       const report = describeError(err, { baseUrl: 'http://127.0.0.1:9' });
       assert.ok(report?.message.includes('http://127.0.0.1:9'));
       assert.ok(report?.message.includes('ECONNREFUSED'));
+    });
+
+    test('a request that may have reached the service says it may have cost a call, and Retry says so too', () => {
+      for (const kind of ['server', 'network', 'timeout', 'invalid_response'] as const) {
+        const err = new ApiError(kind, 'failed', { status: kind === 'server' ? 502 : undefined, mayHaveTakenEffect: true });
+        const report = describeError(err, { baseUrl: BASE, canRetry: true });
+        assert.match(report?.message ?? '', /may have (been charged|cost)/i, kind);
+        assert.ok(report?.actions.includes('retryMayCost'), `${kind}: ${report?.actions.join(', ')}`);
+        assert.ok(!report?.actions.includes('retry'), `${kind}: a plain Retry as if it were free`);
+        assert.match(actionLabel('retryMayCost'), /may cost a call/);
+      }
+      const free = describeError(new ApiError('server', 'failed', { status: 503 }), { baseUrl: BASE, canRetry: true });
+      assert.doesNotMatch(free?.message ?? '', /may have/);
+    });
+
+    test('service text in a message cannot become a link or an icon', () => {
+      const err = new ApiError('validation', 'The service rejected the request as invalid: query.[x](command:y): [Renew](command:researchDesk.clearApiKey) $(key)');
+      const report = describeError(err, { baseUrl: BASE });
+      assert.ok(report);
+      assert.doesNotMatch(report.message, /\]\(|\$\(/);
+      assert.match(report.message, /Renew/);
+      const odd = describeError(new TypeError('[a](command:b)'), { baseUrl: BASE });
+      assert.doesNotMatch(odd?.message ?? '', /\]\(/);
     });
 
     test('anything that is not an ApiError still gets one sentence and Show Log', () => {

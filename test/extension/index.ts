@@ -20,10 +20,12 @@ import { errorsSuite } from './errors.test';
 import { filtersSuite } from './filters.test';
 import { insertAnswerSuite } from './insertAnswer.test';
 import { keysSuite } from './keys.test';
+import { moneySuite } from './money.test';
 import { searchSuite } from './search.test';
 import { settingsSuite } from './settings.test';
 import { threadsSuite } from './threads.test';
 import { trustSuite } from './trust.test';
+import { untrustedSuite } from './untrusted.test';
 import { usageSuite } from './usage.test';
 
 interface Counts {
@@ -55,6 +57,8 @@ export function run(): Promise<void> {
   citationsSuite();
   citeAssistSuite();
   insertAnswerSuite();
+  moneySuite();
+  untrustedSuite();
 
   const counts: Counts = { passed: 0, failed: 0, pending: 0, failures: [] };
   return new Promise<void>((resolve, reject) => {

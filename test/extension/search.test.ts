@@ -4,6 +4,7 @@ import type { PaperActionResult } from '../../src/commands/paperCommands';
 import { Commands, Settings } from '../../src/ids';
 import type { SearchOutcome } from '../../src/search/searchSession';
 import { escapeMarkdown } from '../../src/search/query';
+import { plainText } from '../../src/util/plainText';
 import type { ResultNode } from '../../src/views/resultsTree';
 import { acceptQuickInput, api, control, emulatorUrl, setUserSettings, useEmulatorKeepingKey } from './support';
 
@@ -102,7 +103,7 @@ export function searchSuite(): void {
       assert.equal(nodes.at(-1)?.kind, 'more', 'no Load More node after the last result');
       const first = papers[0]!;
       const item = desk.results.getTreeItem(first);
-      assert.equal(item.label, first.paper.title);
+      assert.equal(item.label, plainText(first.paper.title));
       const author = first.paper.authors?.[0];
       assert.ok(typeof item.description === 'string' && author && item.description.startsWith(author), `description: ${String(item.description)}`);
       assert.ok(String(item.description).includes(String(first.paper.publish_year)));

@@ -190,3 +190,118 @@ export async function finishedThread(key: string, message: string): Promise<stri
   await control('completeRuns');
   return thread_id;
 }
+
+// ---- Money and untrusted text: fresh keys, what the emulator saw, and what reached the screen ----
+
+export interface EmuRequest {
+  route: string;
+  method: string;
+  query: Record<string, string | string[]>;
+  keyLabel: string | null;
+  status: number;
+  charged: number;
+}
+
+export interface EmuCharge {
+  keyLabel: string;
+  calls: number;
+  reason: string;
+  threadId?: string;
+}
+
+let keyCounter = 0;
+
+/** A fresh key of its own (its requests, threads and charges are this test's only), stored for the emulator's origin. */
+export async function provisionedKey(prefix: string, plan = 'pro', extra: Record<string, unknown> = {}): Promise<{ label: string; key: string }> {
+  const label = `${prefix}-${Date.now()}-${++keyCounter}`;
+  const key = await control<string>('provisionKey', { plan, label, ...extra });
+  await (await api()).keys.set(key, new URL(await emulatorUrl()).origin);
+  return { label, key };
+}
+
+/** Requests the emulator answered for this key's label (optionally one route only). */
+export async function requestsOf(label: string, route?: string): Promise<EmuRequest[]> {
+  return (await control<EmuRequest[]>('requests')).filter((r) => r.keyLabel === label && (route === undefined || r.route === route));
+}
+
+/** Calls the emulator charged to this key's label. */
+export async function chargedTo(label: string): Promise<number> {
+  return (await control<EmuCharge[]>('charges')).filter((c) => c.keyLabel === label).reduce((s, c) => s + c.calls, 0);
+}
+
+/**
+ * VS Code's parser for links in notifications and quick-input prompts (src/vs/base/common/linkedText.ts, MIT):
+ * `[label](https://…|command:…|file:…)`, case-insensitive.
+ */
+export const VSCODE_LINK = /\[([^\]]+)\]\(((?:https?:\/\/|command:|file:)[^)\s]+)(?: (["'])(.+?)(\3))?\)/gi;
+
+export interface SinkRecord {
+  /** The API that received the text (showErrorMessage, setStatusBarMessage, withProgress, showInputBox, showQuickPick...). */
+  sink: string;
+  text: string;
+}
+
+type Answer = (sink: string, message: string, items: readonly string[]) => string | undefined;
+
+/**
+ * Records every text Research Desk hands to the workbench's notification, status-bar message, progress, input-box and
+ * Quick Pick APIs (the extension and this suite share one `vscode` API object), passing each call through unchanged.
+ * `answer` may pick a button of a notification the way a person would (the notification is then not shown).
+ */
+export function observeSinks(answer?: Answer): { records: SinkRecord[]; dispose(): void } {
+  const records: SinkRecord[] = [];
+  const w = vscode.window as unknown as Record<string, unknown>;
+  const saved = new Map<string, unknown>();
+  const wrap = (name: string, make: (original: (...a: unknown[]) => unknown) => (...a: unknown[]) => unknown): void => {
+    const original = w[name] as (...a: unknown[]) => unknown;
+    saved.set(name, original);
+    w[name] = make(original.bind(vscode.window));
+    if (w[name] === original) throw new Error(`vscode.window.${name} cannot be observed in this VS Code`);
+  };
+  const titles = (items: unknown[]): string[] =>
+    items.flatMap((i) => (typeof i === 'string' ? [i] : i && typeof i === 'object' && 'title' in i && typeof i.title === 'string' ? [i.title] : []));
+  for (const name of ['showErrorMessage', 'showWarningMessage', 'showInformationMessage']) {
+    wrap(name, (original) => (message: unknown, ...rest: unknown[]) => {
+      const items = titles(rest);
+      records.push({ sink: name, text: String(message) }, ...items.map((text) => ({ sink: `${name}:button`, text })));
+      const chosen = answer?.(name, String(message), items);
+      // A person clicks a moment later, never in the same tick.
+      return chosen !== undefined ? sleep(50).then(() => chosen) : original(message, ...rest);
+    });
+  }
+  wrap('setStatusBarMessage', (original) => (text: unknown, ...rest: unknown[]) => {
+    records.push({ sink: 'setStatusBarMessage', text: String(text) });
+    return original(text, ...rest);
+  });
+  wrap('withProgress', (original) => (options: unknown, task: unknown) => {
+    const o = options as { title?: string };
+    if (o.title) records.push({ sink: 'withProgress', text: o.title });
+    const work = task as (p: vscode.Progress<{ message?: string }>, t: vscode.CancellationToken) => unknown;
+    return original(options, (progress: vscode.Progress<{ message?: string }>, token: vscode.CancellationToken) =>
+      work({ report: (v) => (v.message && records.push({ sink: 'withProgress:message', text: v.message }), progress.report(v)) }, token),
+    );
+  });
+  wrap('showInputBox', (original) => (options: unknown, ...rest: unknown[]) => {
+    const o = (options ?? {}) as { title?: string; prompt?: string; placeHolder?: string };
+    for (const text of [o.title, o.prompt, o.placeHolder]) if (text) records.push({ sink: 'showInputBox', text });
+    return original(options, ...rest);
+  });
+  wrap('showQuickPick', (original) => (items: unknown, options: unknown, ...rest: unknown[]) => {
+    void Promise.resolve(items).then((list) => {
+      for (const i of (list as (string | vscode.QuickPickItem)[]) ?? [])
+        for (const text of typeof i === 'string' ? [i] : [i.label, i.description, i.detail]) if (text) records.push({ sink: 'showQuickPick', text });
+    });
+    return original(items, options, ...rest);
+  });
+  return {
+    records,
+    dispose: () => {
+      for (const [name, original] of saved) w[name] = original;
+    },
+  };
+}
+
+/** The records that VS Code would render with a clickable link, or (status-bar text) an icon. */
+export function activeSyntax(records: readonly SinkRecord[]): SinkRecord[] {
+  return records.filter((r) => [...r.text.matchAll(VSCODE_LINK)].length > 0 || (r.sink === 'setStatusBarMessage' && r.text.includes('$(')));
+}

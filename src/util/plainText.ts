@@ -1,0 +1,47 @@
+/**
+ * Text from the service (titles, error messages, validation `loc`/`msg`) and from a repository's settings, made safe
+ * for the places where VS Code renders more than text. Notifications and an input box's prompt or validation
+ * message turn `[label](https:…|command:…|file:…)` into a clickable link (VS Code's `parseLinkedText`, matched
+ * case-insensitively), so a 422 message could offer a `command:` link that runs any command; status-bar text,
+ * Quick Pick labels and prompts draw `$(name)` as an icon. No `vscode` import: the unit tests hold it to that.
+ *
+ * Hand-written rather than taken from a Markdown escaper: these sinks are not Markdown (a backslash would show),
+ * and what must not survive is exactly the two-character sequences `](` and `$(`. Every step is one pass of a
+ * single character class (no nested quantifiers), so the time is linear in the length of the text.
+ */
+
+/**
+ * Control characters other than whitespace, and invisible format characters (zero-width spaces and joiners,
+ * bidirectional overrides and isolates, soft hyphen, BOM): removed, so that none can hide between `]` and `(`
+ * from a reader while the renderer skips it, or reorder what is shown.
+ */
+// eslint-disable-next-line no-control-regex
+const INVISIBLE = /[\u0000-\u0008\u000e-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]/g;
+const SPACES = /\s+/g;
+/** `](` is where a Markdown-style link's target starts; `] (` is no link for VS Code or CommonMark. */
+const LINK_TARGET = /\]\(/g;
+/** `$(` starts an icon in labels, status-bar text and prompts. */
+const ICON = /\$\(/g;
+
+/** The default bound: a notification shows about that much before it folds. */
+export const PLAIN_TEXT_MAX = 1000;
+
+/**
+ * One line of plain text: invisible characters removed, whitespace runs (line breaks included) as one space, the
+ * link and icon syntax broken (`] (`, `$ (`), at most `max` UTF-16 units (an ellipsis marks a cut; a surrogate
+ * pair is never split).
+ */
+export function plainText(text: string | null | undefined, max = PLAIN_TEXT_MAX): string {
+  if (!text) return '';
+  const flat = text.replace(INVISIBLE, '').replace(SPACES, ' ').trim().replace(LINK_TARGET, '] (').replace(ICON, '$ (');
+  return clip(flat, max);
+}
+
+function clip(text: string, max: number): string {
+  if (text.length <= max) return text;
+  if (max <= 1) return '…';
+  let end = max - 1;
+  const last = text.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end--;
+  return `${text.slice(0, end)}…`;
+}
