@@ -16,10 +16,11 @@ import { confirmCreatedThread, matchCreatedThread, matchNewInteraction, type Out
 import { backoffMs, parseRetryAfter, shouldRetry } from './retry';
 import { realClock, Scheduler, type Clock, type Priority, type RateClass, type RateLimits } from './scheduler';
 import {
-  boundSeconds, defaultMaxWaitSeconds, DEFAULT_POLL_AFTER_SECONDS, MAX_WAIT_SECONDS, paperGaps, POLL_AFTER_SECONDS, parseBody, parseSearchResponse, SearchResponseSchema, ThreadDispatchSchema,
+  defaultMaxWaitSeconds, DEFAULT_POLL_AFTER_SECONDS, paperGaps, parseBody, parseSearchResponse, SearchResponseSchema, ThreadDispatchSchema,
   ThreadListSchema, ThreadSchema, type Interaction, type SearchResponse, type Thread, type ThreadDispatch, type ThreadList,
 } from './schemas';
 import { Transport, type RawResponse } from './transport';
+import { boundedSeconds, MAX_WAIT_BOUNDS, POLL_AFTER_BOUNDS } from '../util/timing';
 import { QUICK_SEARCH_REMOVAL_DATE, type ThreadMode } from './vocab';
 
 export interface Logger {
@@ -117,7 +118,7 @@ interface Call<S extends z.ZodMiniType> {
 }
 
 /** Poll interval a caller may choose (see `WaitForThreadOptions.pollAfterSeconds`). */
-const POLL_OPTION_SECONDS = { min: 0.1, max: POLL_AFTER_SECONDS.max } as const;
+const POLL_OPTION_SECONDS = { ...POLL_AFTER_BOUNDS, min: 0.1 } as const;
 /** Said of a search that failed after it may have been charged: the writer decides whether to try again. */
 const MAY_HAVE_COST = 'The search may already have been charged (a call from the monthly pool): searching again may cost another call.';
 const TRANSIENT: ReadonlySet<ApiErrorKind> = new Set(['server', 'network', 'timeout', 'rate_limited']);
@@ -402,9 +403,9 @@ export function createClient(options: ClientOptions): Client {
       // Bounded here too: a dispatch may come from storage rather than from the parser.
       const pollAfter =
         o.pollAfterSeconds !== undefined
-          ? boundSeconds(o.pollAfterSeconds, POLL_OPTION_SECONDS, DEFAULT_POLL_AFTER_SECONDS)
-          : boundSeconds(dispatch?.poll_after_seconds, POLL_AFTER_SECONDS, DEFAULT_POLL_AFTER_SECONDS);
-      const askedMax = boundSeconds(o.maxWaitSeconds ?? dispatch?.max_wait_seconds, MAX_WAIT_SECONDS, NaN);
+          ? boundedSeconds(o.pollAfterSeconds, POLL_OPTION_SECONDS)
+          : boundedSeconds(dispatch?.poll_after_seconds, POLL_AFTER_BOUNDS);
+      const askedMax = boundedSeconds(o.maxWaitSeconds ?? dispatch?.max_wait_seconds, { ...MAX_WAIT_BOUNDS, fallback: NaN });
       let maxWait = Number.isNaN(askedMax) ? undefined : askedMax;
       const start = clock.now();
       for (;;) {

@@ -4,6 +4,7 @@
  * Messages are written for a person to act on; service text in them is sanitised and
  * never carries the API key (see `redact`).
  */
+import { defangLinks } from '../util/plainText';
 
 /** Every kind an `ApiError` can have: the rows of the spec's error table plus the transport's own. */
 export const API_ERROR_KINDS = [
@@ -73,16 +74,6 @@ export class ApiError extends Error {
 
 export function isApiError(e: unknown): e is ApiError {
   return e instanceof ApiError;
-}
-
-/**
- * Markdown link syntax made inert: VS Code renders `[label](command:…)`, `(https:…)` and
- * `(file:…)` in notifications as clickable links (its linkedText parser needs `](` with nothing
- * between), and a Markdown renderer also reads `<scheme:…>` as an autolink. A space after `]`
- * and after `<` keeps every word readable and breaks both. One pass each, linear.
- */
-export function defangLinks(text: string): string {
-  return text.replace(/\]\(/g, '] (').replace(/<(?=[a-z][a-z0-9+.-]{1,31}:)/gi, '< ');
 }
 
 /**

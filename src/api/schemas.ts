@@ -7,6 +7,7 @@
  * path (`parseSearchResponse`) that applies the same rules from the same field table.
  */
 import * as z from 'zod/mini';
+import { boundedSeconds, MAX_WAIT_BOUNDS, POLL_AFTER_BOUNDS } from '../util/timing';
 import { ApiError } from './errors';
 import { THREAD_MODES, THREAD_STATUSES } from './vocab';
 
@@ -191,25 +192,8 @@ export const ThreadListSchema = z.pipe(
 export type ThreadList = z.output<typeof ThreadListSchema>;
 
 /** Spec defaults used when the service omits the polling hints (and for reconciled results). */
-export const DEFAULT_POLL_AFTER_SECONDS = 30;
+export const DEFAULT_POLL_AFTER_SECONDS = POLL_AFTER_BOUNDS.fallback;
 export const defaultMaxWaitSeconds = (mode: string | null | undefined): number => (mode === 'deep' ? 600 : 180);
-
-/**
- * Bounds of the polling hints, applied where a dispatch is parsed (so every consumer sees sane
- * values) and to `waitForThread`'s options. The spec says poll every 30 s and stop after about
- * 180 s (pro) or 600 s (deep). Poll: 1..300 s — under a second is a busy loop (the spec's unit
- * is whole seconds), and past 5 minutes a pro run's whole ceiling would pass between two polls.
- * Ceiling: 1..3600 s — an hour is six times the deep ceiling (a run still going then is reported
- * as still running and can be followed further), and both stay far inside what a timer can hold
- * (setTimeout overflows past 24.8 days and then fires at once).
- */
-export const POLL_AFTER_SECONDS = { min: 1, max: 300 } as const;
-export const MAX_WAIT_SECONDS = { min: 1, max: 3600 } as const;
-
-/** A hint clamped to `range`; `fallback` when it is not a finite number. */
-export function boundSeconds(value: unknown, range: { min: number; max: number }, fallback: number): number {
-  return typeof value === 'number' && Number.isFinite(value) ? Math.min(range.max, Math.max(range.min, value)) : fallback;
-}
 
 export const ThreadDispatchSchema = z.pipe(
   z.looseObject({
@@ -218,7 +202,8 @@ export const ThreadDispatchSchema = z.pipe(
     status: Status,
     mode: Mode,
     url: str,
-    // Read leniently and bounded below: a wrong hint must not make an accepted POST unreadable.
+    // Read leniently and bounded below (src/util/timing.ts): a wrong hint must not make an accepted POST unreadable,
+    // and every consumer of a parsed dispatch sees sane values.
     poll_after_seconds: z.unknown(),
     max_wait_seconds: z.unknown(),
     created_at: str,
@@ -226,8 +211,8 @@ export const ThreadDispatchSchema = z.pipe(
   }),
   z.transform((d) => ({
     ...d,
-    poll_after_seconds: boundSeconds(d.poll_after_seconds, POLL_AFTER_SECONDS, DEFAULT_POLL_AFTER_SECONDS),
-    max_wait_seconds: boundSeconds(d.max_wait_seconds, MAX_WAIT_SECONDS, defaultMaxWaitSeconds(d.mode)),
+    poll_after_seconds: boundedSeconds(d.poll_after_seconds, POLL_AFTER_BOUNDS),
+    max_wait_seconds: boundedSeconds(d.max_wait_seconds, { ...MAX_WAIT_BOUNDS, fallback: defaultMaxWaitSeconds(d.mode) }),
     /** True when the POST failed ambiguously and the client found the thread/interaction it had created. */
     reconciled: false,
   })),

@@ -22,6 +22,17 @@ const SPACES = /\s+/g;
 const LINK_TARGET = /\]\(/g;
 /** `$(` starts an icon in labels, status-bar text and prompts. */
 const ICON = /\$\(/g;
+/** `<scheme:` starts an autolink for a Markdown renderer. */
+const AUTOLINK = /<(?=[a-z][a-z0-9+.-]{1,31}:)/gi;
+
+/**
+ * Link, autolink and icon syntax made inert, every other character kept: `](` → `] (`, `<scheme:` → `< scheme:`,
+ * `$(` → `$ (`. Each is one pass; the words stay readable. For text that keeps its length and lines (an error's
+ * message and fields); `plainText` does this and more for what is shown on one line.
+ */
+export function defangLinks(text: string): string {
+  return text.replace(LINK_TARGET, '] (').replace(AUTOLINK, '< ').replace(ICON, '$ (');
+}
 
 /** The default bound: a notification shows about that much before it folds. */
 export const PLAIN_TEXT_MAX = 1000;
@@ -33,7 +44,7 @@ export const PLAIN_TEXT_MAX = 1000;
  */
 export function plainText(text: string | null | undefined, max = PLAIN_TEXT_MAX): string {
   if (!text) return '';
-  const flat = text.replace(INVISIBLE, '').replace(SPACES, ' ').trim().replace(LINK_TARGET, '] (').replace(ICON, '$ (');
+  const flat = defangLinks(text.replace(INVISIBLE, '').replace(SPACES, ' ').trim());
   return clip(flat, max);
 }
 

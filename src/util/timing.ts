@@ -8,9 +8,15 @@
 /** The longest delay `setTimeout` honours. */
 export const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 
-/** Seconds between two polls of a running thread: the spec says 30; never faster than 1 s, never slower than 5 min. */
+/**
+ * Seconds between two polls of a running thread: the spec says 30. Under a second is a busy loop (the spec's unit is
+ * whole seconds); past 5 minutes a pro run's whole ceiling would pass between two polls.
+ */
 export const POLL_AFTER_BOUNDS = { min: 1, max: 300, fallback: 30 } as const;
-/** How long a run is followed before "still running" is said: the spec says about 180 (pro) or 600 (deep). */
+/**
+ * How long a run is followed before "still running" is said: the spec says about 180 (pro) or 600 (deep). An hour is
+ * six times the deep ceiling (a run still going then can be followed further) and far inside what a timer can hold.
+ */
 export const MAX_WAIT_BOUNDS = { min: 1, max: 3600, fallback: 600 } as const;
 
 /** `value` (seconds) within [min, max]; a missing or non-finite value gives `fallback`. */

@@ -1,6 +1,7 @@
 /** The status → kind factory for every row of the spec's error table, the two 429s and reset dates. */
 import assert from 'node:assert/strict';
-import { ApiError, classify429, defangLinks, errorFromResponse, MAX_ISSUES, redact, sanitizeServiceText, scrubError, serviceText, validationError } from '../../../src/api/errors';
+import { ApiError, classify429, errorFromResponse, MAX_ISSUES, redact, sanitizeServiceText, scrubError, serviceText, validationError } from '../../../src/api/errors';
+import { defangLinks } from '../../../src/util/plainText';
 
 const ctx = { method: 'GET', path: '/v1/search' };
 const MONTHLY = 'You have used all included calls for this month. Your usage resets on 2026-12-01.';

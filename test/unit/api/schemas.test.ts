@@ -2,8 +2,9 @@
 import assert from 'node:assert/strict';
 import { ApiError } from '../../../src/api/errors';
 import {
-  boundSeconds, MAX_WAIT_SECONDS, paperGaps, parseBody, POLL_AFTER_SECONDS, parseExcerpt, parseSearchResponse, SearchResponseSchema, ThreadDispatchSchema, ThreadListSchema, ThreadSchema,
+  paperGaps, parseBody, parseExcerpt, parseSearchResponse, SearchResponseSchema, ThreadDispatchSchema, ThreadListSchema, ThreadSchema,
 } from '../../../src/api/schemas';
+import { boundedSeconds, MAX_WAIT_BOUNDS, POLL_AFTER_BOUNDS } from '../../../src/util/timing';
 import { dispatchBody, paper, searchBody, threadBody } from './helpers';
 
 const kindOf = (f: () => unknown) => {
@@ -116,8 +117,8 @@ describe('api/schemas', () => {
     assert.deepEqual(hints(null, undefined), [30, 180]);
     assert.deepEqual(hints('30', '600', 'deep'), [30, 600], 'a string is not a number: the spec default');
     assert.deepEqual(hints({ n: 1 }, [600], 'deep'), [30, 600]);
-    assert.equal(boundSeconds(Infinity, POLL_AFTER_SECONDS, 30), 30);
-    assert.equal(boundSeconds(Number.NaN, MAX_WAIT_SECONDS, 180), 180);
-    assert.equal(boundSeconds(0.5, POLL_AFTER_SECONDS, 30), 1);
+    assert.equal(boundedSeconds(Infinity, POLL_AFTER_BOUNDS), 30);
+    assert.equal(boundedSeconds(Number.NaN, { ...MAX_WAIT_BOUNDS, fallback: 180 }), 180);
+    assert.equal(boundedSeconds(0.5, POLL_AFTER_BOUNDS), 1);
   });
 });
