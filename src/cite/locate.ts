@@ -31,6 +31,16 @@ export function latexBibliographies(text: string): string[] {
   return uniq(out);
 }
 
+/** The main file of a LaTeX part: the `% !TEX root = …` magic comment (first 30 lines) or the subfiles class option. */
+export function texRoot(text: string): string | undefined {
+  const head = text.split(/\r?\n/u, 30).join('\n');
+  const magic = /^[ \t]*%[ \t]*!\s*T[Ee]X\s+root\s*=\s*(.+?)\s*$/mu.exec(head)?.[1];
+  const sub = /\\documentclass\s*\[([^\]]+)\]\s*\{subfiles\}/u.exec(text)?.[1]?.trim();
+  const root = magic ?? sub;
+  if (!root) return undefined;
+  return /\.[A-Za-z]+$/u.test(root) ? root : `${root}.tex`;
+}
+
 const unquote = (s: string): string => {
   const t = s.trim();
   const q = /^"((?:[^"\\]|\\.)*)"|^'((?:[^']|'')*)'/u.exec(t);
