@@ -61,4 +61,21 @@ describe('cite/markup (Insert Answer into LaTeX and Typst)', () => {
   it('keeps the document line breaks', () => {
     assert.equal(answerMarkup('a\n\nb', 'latex', { cite: () => '', newline: '\r\n' }), 'a\r\n\r\nb\r\n');
   });
+
+  it('sets citations apart from the words on either side; code keeps its text', () => {
+    const p = citePlaceholder;
+    assert.equal(latex(`Results${p(0)} and ${p(1)}${p(2)}.`), 'Results~\\cite{k0} and~\\cite{k1}~\\cite{k2}.\n');
+    assert.equal(latex(`(${p(0)}) ${p(1)}memory`), '(\\cite{k0})~\\cite{k1} memory\n');
+    assert.equal(latex(`${p(0)} starts`), '\\cite{k0} starts\n', 'no tie at the start of a line');
+    assert.equal(latex('```\na \\cite{x} b\n```'), '\\begin{verbatim}\na \\cite{x} b\n\\end{verbatim}\n', 'code is not tied');
+    assert.equal(typst(`A ${p(0)}-based view, ${p(1)}memory, ${p(0)}${p(1)}.`), 'A @k0 -based view, @k1 memory, @k0 @k1.\n');
+    assert.equal(typst(`(${p(0)}) ${p(1)}: so`), '(@k0) @k1: so\n');
+  });
+
+  it('fences code longer than any run of backticks inside, however many runs there are', () => {
+    const code = `${'` '.repeat(300_000)}\`\`\`\`\``;
+    const out = typst(`\`\`\`\`\`\`\n${code}\n\`\`\`\`\`\`\n`);
+    assert.ok(out.startsWith('``````\n` ` '), out.slice(0, 20));
+    assert.ok(out.endsWith('`````\n``````\n'), out.slice(-20));
+  });
 });
