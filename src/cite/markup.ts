@@ -14,6 +14,7 @@
  *   Typst   = headings (same level), - / + lists, #strong[], #emph[], raw, #link, #quote(block: true), #table.
  */
 import MarkdownIt from 'markdown-it';
+import { plainParagraphs, splitForMarkdown } from '../render/escape';
 import { escapeVerbatim } from './bibtex';
 import { FIT_CONTEXT, fitCitation } from './syntax';
 
@@ -157,7 +158,8 @@ const LATEX_HEADINGS = ['\\section*', '\\subsection*', '\\subsubsection*', '\\pa
 /** The Markdown (with citation placeholders) in LaTeX or Typst markup. */
 export function answerMarkup(markdown: string, flavour: MarkupFlavour, options: MarkupOptions): string {
   const latex = flavour === 'latex';
-  const tokens = md().parse(markdown, {});
+  const [markdownPart, rest] = splitForMarkdown(markdown);
+  const tokens = md().parse(markdownPart, {});
   const out: string[] = [];
   /** Open lists: kind and the indentation of their items (Typst). */
   const lists: { ordered: boolean }[] = [];
@@ -273,6 +275,8 @@ export function answerMarkup(markdown: string, flavour: MarkupFlavour, options: 
         break;
     }
   }
+  // Past the Markdown limit: plain paragraphs, escaped like any other text.
+  for (const p of plainParagraphs(rest)) block(latex ? `${text(p, flavour)}\n\n` : `${text(p, flavour).split('\n').map(typstLineStart).join('\n')}\n\n`);
   let result = out.join('').replace(/\n{3,}/gu, '\n\n');
   // Trailing white space becomes one line break (trimEnd: a `\s+$` pattern rereads every run of spaces to its end).
   const trimmed = result.trimEnd();

@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { answerMarkup, citePlaceholder, escapeLatex, escapeTypst } from '../../../src/cite/markup';
+import { MARKDOWN_LIMIT } from '../../../src/render/escape';
 
 const latex = (md: string): string => answerMarkup(md, 'latex', { cite: (i) => `\\cite{k${i}}` });
 const typst = (md: string): string => answerMarkup(md, 'typst', { cite: (i) => `@k${i}` });
@@ -73,9 +74,18 @@ describe('cite/markup (Insert Answer into LaTeX and Typst)', () => {
   });
 
   it('fences code longer than any run of backticks inside, however many runs there are', () => {
-    const code = `${'` '.repeat(300_000)}\`\`\`\`\``;
+    const code = `${'` '.repeat(45_000)}\`\`\`\`\``;
     const out = typst(`\`\`\`\`\`\`\n${code}\n\`\`\`\`\`\`\n`);
     assert.ok(out.startsWith('``````\n` ` '), out.slice(0, 20));
     assert.ok(out.endsWith('`````\n``````\n'), out.slice(-20));
+  });
+
+  it('reads Markdown up to the limit; the rest is written as escaped paragraphs, citations still placed', () => {
+    const head = 'Some **bold** text.\n\n'.repeat(Math.floor((MARKDOWN_LIMIT - 20) / 21));
+    const tail = `# Not a heading 50% ${citePlaceholder(3)} ${'word '.repeat(40)}\n\n- not a list`;
+    const tex = latex(head + tail);
+    assert.ok(tex.startsWith('Some \\textbf{bold} text.\n\n'));
+    assert.ok(tex.endsWith(`\\# Not a heading 50\\%~\\cite{k3} ${'word '.repeat(39)}word\n\n- not a list\n`), tex.slice(-80));
+    assert.ok(typst(head + tail).endsWith(`\\# Not a heading 50% @k3 ${'word '.repeat(39)}word\n\n\\- not a list\n`));
   });
 });
