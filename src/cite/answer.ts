@@ -143,6 +143,15 @@ export function convertAnswer(response: string, citations: readonly Citation[], 
     }
   }
   const regions = codeRegions(response);
+  // The same papers are cited many times: each citation is written once.
+  const written = new Map<string, string>();
+  const citeOptions = { ...options, locator: undefined };
+  const citationOf = (list: string[]): string => {
+    const id = list.join('\u0000');
+    let c = written.get(id);
+    if (c === undefined) written.set(id, (c = formatCitation(options.flavour, list, citeOptions)));
+    return c;
+  };
 
   const used = new Set<string>();
   const unresolved = new Set<string>();
@@ -174,7 +183,7 @@ export function convertAnswer(response: string, citations: readonly Citation[], 
     const keys = new Set<string>();
     const cited: Citation[] = [];
     const notes: string[] = [];
-    for (const item of body!.split(/ *[,;] */u).map(markerKey)) {
+    for (const item of (/[,;]/u.test(body!) ? body!.split(/ *[,;] */u) : [body!]).map(markerKey)) {
       const c = byN.get(Number(item.split('.')[0]));
       const key = c?.paper_id ? options.keys.get(c.paper_id) : undefined;
       if (!c || !key) {
@@ -196,7 +205,7 @@ export function convertAnswer(response: string, citations: readonly Citation[], 
     }
     if (!keys.size && !notes.length) continue;
     const list = [...keys];
-    const cite = !list.length ? '' : options.flavour === 'plain' ? (options.plain ? options.plain(cited) : list.join(', ')) : formatCitation(options.flavour, list, { ...options, locator: undefined });
+    const cite = !list.length ? '' : options.flavour === 'plain' ? (options.plain ? options.plain(cited) : list.join(', ')) : citationOf(list);
     emit(response.slice(copied, m.index));
     copied = m.index + whole.length;
     let lead = '';

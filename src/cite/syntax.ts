@@ -212,8 +212,8 @@ export interface CitationFit {
   trail: string;
 }
 
-/** How much text on each side fitCitation looks at. */
-export const FIT_CONTEXT = 256;
+/** How much text on each side fitCitation looks at (a longer run of spaces before a citation is kept as it is). */
+export const FIT_CONTEXT = 32;
 
 /** Opening brackets and quotes: a citation right after one needs nothing before it. */
 const OPENING = /[([{<“‘«„‚]/u;
