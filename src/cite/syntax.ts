@@ -320,6 +320,9 @@ export function insertCitation(
   };
 }
 
+/** How much text before the cursor completionContext reads (a citation's key list is shorter). */
+export const COMPLETION_WINDOW = 300;
+
 export interface CompletionContext {
   /** The partial key typed so far. */
   prefix: string;
@@ -332,7 +335,7 @@ export interface CompletionContext {
  * `[@`, `; @`, or ` @` in Pandoc, after `@` or `#cite(<` in Typst. Never after a word character (e-mail).
  */
 export function completionContext(text: string, offset: number, flavour: CiteFlavour): CompletionContext | undefined {
-  const before = text.slice(Math.max(0, offset - 300), offset);
+  const before = text.slice(Math.max(0, offset - COMPLETION_WINDOW), offset);
   if (flavour === 'latex') {
     const m = LATEX_OPEN.exec(before);
     if (!m) return undefined;
