@@ -35,11 +35,11 @@ const LATEX_HEAD = String.raw`\\(?=[A-Za-z]*cite)[A-Za-z]+\*?\s*(?:\[[^[\]]*\]\s
 const LATEX_OPEN = new RegExp(`${LATEX_HEAD}[^{}]*$`, 'u');
 /** Right after `@` and a (partial) key not glued to a word (never an e-mail address). */
 const AT_KEY = /(?:^|[^\w.@\\])-?@[\w:.#$%&\-+?<>~/]*$/u;
-/** The same for a key already written (Pandoc also reads `\@key` as a citation). */
-const AT_KEY_WRITTEN = /(?:^|[^\w.@])-?@[\w:.#$%&\-+?<>~/]*$/u;
+/** The same for a key already written (Pandoc also reads `\@key` as a citation, and `@{key}` for any key). */
+const AT_KEY_WRITTEN = /(?:^|[^\w.@])-?@(?:[\w:.#$%&\-+?<>~/]*|\{[^{}\s]*)$/u;
 /** Typst `#cite(<partial`. */
 const TYPST_FN = /#cite\(\s*<[^>\s]*$/u;
-const TYPST_FN_WRITTEN = /#cite\(\s*<[^<>]*$/u;
+const TYPST_FN_WRITTEN = /#cite\(\s*(?:<[^<>]*|label\(\s*"(?:[^"\\]|\\.)*\\?)$/u;
 
 /** Whether a cite-key completion may apply with `before` (the text before the cursor) in this flavour. */
 export function mayCompleteCitation(before: string, flavour: CheapFlavour): boolean {
@@ -64,7 +64,7 @@ export function mayBeOnCiteKey(before: string, after: string, flavour: CheapFlav
 }
 
 const LATEX_ANY = new RegExp(LATEX_HEAD, 'u');
-const PANDOC_GROUP = /\[(?:[^[\]]*[^\w.@[\]])?-?@\w/u;
+const PANDOC_GROUP = /\[(?:[^[\]]*[^\w.@[\]])?-?@[\w{]/u;
 const TYPST_ANY = /(?:^|[^\w.@\\])@\w|#cite\(/mu;
 
 /**

@@ -3,8 +3,9 @@
  * functions over (text, offset); the editor side turns the returned TextEdit into a WorkspaceEdit.
  *
  *   latex                   \cite{a,b}   \citep[p.~4]{a}   (command configurable: citep, citet, autocite, parencite…)
- *   pandoc (md, qmd, Rmd)   [@a; @b]     [@a, p. 4]
- *   typst                   @a @b        @a[p. 4]          (or #cite(<a>) with typstForm 'function')
+ *   pandoc (md, qmd, Rmd)   [@a; @b]     [@a, p. 4]        (@{key} for a key the short form cannot hold)
+ *   typst                   @a @b        @a[p. 4]          (or #cite(<a>) with typstForm 'function';
+ *                                                           #cite(label("key")) for a key neither can hold)
  *   plain                   a formatted reference given by the caller (reference.ts)
  *
  * Inside or right after an existing citation the key is added to it instead of writing a second one
@@ -55,6 +56,31 @@ export function formatLocator(locator: string, flavour: CiteFlavour): string {
   return l;
 }
 
+/**
+ * Keys each syntax reads whole, as written and as findCitations reads them back. Pandoc's short form `@key` takes
+ * letters, digits and `_`, with `:.#$%&-+?<>~/` only between them (its citeKey parser); any other key is written
+ * `@{key}`. Typst's `@key` takes label characters, but its lexer gives a trailing `.` or `:` back to the text and
+ * `/` or `+` end it; `<key>` takes label characters after a first identifier character (Unicode identifier
+ * characters, `-`, `_`, `.`, `:`); any other key (`DBLP:journals/x`, `a+b`) is written `#cite(label("key"))`. The
+ * short forms are kept to ASCII letters, which is what findCitations reads in them.
+ */
+const PANDOC_SIMPLE_KEY = /^\w(?:\w|[:.#$%&\-+?<>~/](?=\w)|[:/](?=\/))*$/u;
+const TYPST_REF_KEY = /^\w(?:[\w\-.:]*\w)?$/u;
+const TYPST_LABEL_KEY = /^[\p{XID_Continue}\-][\p{XID_Continue}\-.:]*$/u;
+
+/** A key as Pandoc reads it: `@key`, else `@{key}`. */
+export const pandocKey = (key: string): string => (PANDOC_SIMPLE_KEY.test(key) ? `@${key}` : `@{${key}}`);
+
+/** A Typst string literal. */
+const typstText = (s: string): string => `"${s.replace(/[\\"]/gu, (c) => `\\${c}`)}"`;
+
+/** One Typst citation of `key` with an optional supplement, in the requested form when Typst can read it. */
+function typstCitation(key: string, supplement: string, form: CiteOptions['typstForm']): string {
+  if (form !== 'function' && TYPST_REF_KEY.test(key)) return `@${key}${supplement ? `[${supplement}]` : ''}`;
+  const label = TYPST_LABEL_KEY.test(key) ? `<${key}>` : `label(${typstText(key)})`;
+  return `#cite(${label}${supplement ? `, supplement: [${supplement}]` : ''})`;
+}
+
 /** A new citation of `keys` in the flavour (plain: the keys joined; use reference.ts for a real reference). */
 export function formatCitation(flavour: CiteFlavour, keys: readonly string[], options: CiteOptions = {}): string {
   const loc = options.locator?.trim() ? formatLocator(options.locator, flavour) : '';
@@ -62,14 +88,9 @@ export function formatCitation(flavour: CiteFlavour, keys: readonly string[], op
     case 'latex':
       return `\\${options.latexCommand ?? 'cite'}${loc ? `[${loc}]` : ''}{${keys.join(',')}}`;
     case 'pandoc':
-      return `[${keys.map((k, i) => `@${k}${loc && i === keys.length - 1 ? `, ${loc}` : ''}`).join('; ')}]`;
+      return `[${keys.map((k, i) => `${pandocKey(k)}${loc && i === keys.length - 1 ? `, ${loc}` : ''}`).join('; ')}]`;
     case 'typst':
-      return keys
-        .map((k, i) => {
-          const l = loc && i === keys.length - 1 ? loc : '';
-          return options.typstForm === 'function' ? `#cite(<${k}>${l ? `, supplement: [${l}]` : ''})` : `@${k}${l ? `[${l}]` : ''}`;
-        })
-        .join(' ');
+      return keys.map((k, i) => typstCitation(k, loc && i === keys.length - 1 ? loc : '', options.typstForm)).join(' ');
     case 'plain':
       return keys.join(', ');
   }
@@ -103,12 +124,16 @@ const LATEX_CITE = new RegExp(String.raw`${LATEX_CITE_HEAD}\{([^{}]*)\}`, 'gu');
 const LATEX_OPEN = new RegExp(String.raw`${LATEX_CITE_HEAD}\{([^{}]*)$`, 'u');
 /** Pandoc: a bracketed group holding at least one `@key` not glued to a word (e-mail). */
 const PANDOC_GROUP = /\[([^[\]]*)\]/gu;
-const PANDOC_KEY = /(^|[^\w.@])-?@([\w][\w:.#$%&\-+?<>~/]*[\w])|(^|[^\w.@])-?@(\w)/gu;
+const PANDOC_KEY = /(^|[^\w.@])-?@([\w][\w:.#$%&\-+?<>~/]*[\w])|(^|[^\w.@])-?@(\w)|(^|[^\w.@])-?@\{([^{}\s]+)\}/gu;
+/** The key of a PANDOC_KEY match and where it starts in the match (after `@`, or after `@{`). */
+const pandocKeyOf = (k: RegExpMatchArray): { key: string; at: number } =>
+  k[6] !== undefined ? { key: k[6], at: k[0].length - k[6].length - 1 } : { key: k[2] ?? k[4]!, at: k[0].length - (k[2] ?? k[4]!).length };
 /**
  * Typst: `@key` with an optional supplement `[…]` (one level of brackets inside), or `#cite(<key>, …)` (one level of
  * parentheses inside). A label holds no `<` or `>`.
  */
-const TYPST_CITE = /(^|[^\w.@\\])@([\w][\w\-:.]*[\w]|\w)(\[(?:[^[\]]|\[[^[\]]*\])*\])?|#cite\(\s*<([^<>]+)>(?:[^()]|\([^()]*\))*\)/gu;
+const TYPST_CITE =
+  /(^|[^\w.@\\])@([\w][\w\-:.]*[\w]|\w)(\[(?:[^[\]]|\[[^[\]]*\])*\])?|#cite\(\s*<([^<>]+)>(?:[^()]|\([^()]*\))*\)|#cite\(\s*label\(\s*"((?:[^"\\]|\\.)*)"\s*\)(?:[^()]|\([^()]*\))*\)/gu;
 
 /** Every citation in a text (all flavours' rules are linear scans; call with the document's flavour). */
 export function findCitations(text: string, flavour: CiteFlavour): CitationSpan[] {
@@ -127,8 +152,8 @@ export function findCitations(text: string, flavour: CiteFlavour): CitationSpan[
       const inner = m[1]!;
       const keys: KeySpan[] = [];
       for (const k of inner.matchAll(PANDOC_KEY)) {
-        const key = k[2] ?? k[4]!;
-        const s = m.index + 1 + k.index + k[0].indexOf('@') + 1;
+        const { key, at } = pandocKeyOf(k);
+        const s = m.index + 1 + k.index + at;
         keys.push({ key, start: s, end: s + key.length });
       }
       // A link text like [see the docs](url) is not a citation; nor a group with no key.
@@ -140,11 +165,13 @@ export function findCitations(text: string, flavour: CiteFlavour): CitationSpan[
     const groups = out.slice();
     let g = 0;
     for (const k of text.matchAll(PANDOC_KEY)) {
-      const key = k[2] ?? k[4]!;
-      const s = k.index + k[0].indexOf('@') + 1;
+      const { key, at } = pandocKeyOf(k);
+      const s = k.index + at;
+      const at0 = k.index + k[0].indexOf('@');
+      const end = k.index + k[0].length;
       while (g < groups.length && groups[g]!.end <= s) g++;
       if (g < groups.length && s > groups[g]!.start) continue;
-      out.push({ flavour, start: s - 1, end: s + key.length, keys: [{ key, start: s, end: s + key.length }], insertAt: s + key.length, bare: true });
+      out.push({ flavour, start: at0, end, keys: [{ key, start: s, end: s + key.length }], insertAt: end, bare: true });
     }
     out.sort((a, b) => a.start - b.start);
   } else if (flavour === 'typst') {
@@ -152,6 +179,10 @@ export function findCitations(text: string, flavour: CiteFlavour): CitationSpan[
       if (m[4] !== undefined) {
         const s = m.index + m[0].indexOf('<') + 1;
         out.push({ flavour, start: m.index, end: m.index + m[0].length, keys: [{ key: m[4], start: s, end: s + m[4].length }], insertAt: m.index + m[0].length });
+      } else if (m[5] !== undefined) {
+        const s = m.index + m[0].indexOf('"') + 1;
+        const key = m[5].replace(/\\(.)/gsu, '$1');
+        out.push({ flavour, start: m.index, end: m.index + m[0].length, keys: [{ key, start: s, end: s + m[5].length }], insertAt: m.index + m[0].length });
       } else {
         const start = m.index + m[1]!.length;
         const key = m[2]!;
@@ -301,7 +332,7 @@ export function insertCitation(
     if (flavour === 'latex') {
       const inner = text.slice(at.insertAt - 1, at.insertAt);
       add = at.keys.length === 0 || inner === '{' ? key : `,${key}`;
-    } else if (flavour === 'pandoc') add = `; @${key}${loc ? `, ${loc}` : ''}`;
+    } else if (flavour === 'pandoc') add = `; ${pandocKey(key)}${loc ? `, ${loc}` : ''}`;
     else {
       add = ` ${formatCitation('typst', [key], options)}`;
       // A Typst citation is extended after its end: what follows must not run into the new key.

@@ -190,4 +190,25 @@ describe('cite/syntax', () => {
       assert.equal(citeAll('shown|.', 'latex', ['a', 'b', 'c']), 'shown~\\cite{a,b,c}.');
     });
   });
+  it('writes any key in a form each syntax reads back as that key (Typst label(), Pandoc @{…})', () => {
+    assert.equal(formatCitation('typst', ['DBLP:journals/corr/abs-1']), '#cite(label("DBLP:journals/corr/abs-1"))', '`/` ends a Typst reference');
+    assert.equal(formatCitation('typst', ['a+b'], { locator: '4' }), '#cite(label("a+b"), supplement: [p. 4])');
+    assert.equal(formatCitation('typst', ['smith.']), '#cite(<smith.>)', 'a trailing `.` is given back by `@`, kept by `<…>`');
+    assert.equal(formatCitation('typst', ['q"x\\y'], { typstForm: 'function' }), '#cite(label("q\\"x\\\\y"))');
+    assert.equal(formatCitation('typst', ['smith_2020-a.b']), '@smith_2020-a.b');
+    assert.equal(formatCitation('typst', ['müller2020']), '#cite(<müller2020>)');
+    assert.equal(formatCitation('pandoc', ['DBLP:journals/corr/abs-1', 'smith.', "o'brien", 'a--b', 'müller']), "[@DBLP:journals/corr/abs-1; @{smith.}; @{o'brien}; @{a--b}; @{müller}]");
+    const keys = ['DBLP:journals/corr/abs-1', 'smith.', 'a+b', "o'brien", 'a--b', 'x:', 'müller2020', 'k_1', 'q"x'];
+    for (const flavour of ['latex', 'pandoc', 'typst'] as const) {
+      for (const key of keys) {
+        if (flavour === 'latex' && key.includes('"')) continue;
+        const doc = cite('See |.', flavour, key);
+        assert.deepEqual(citedKeys(doc, flavour), [key], `${flavour}: ${doc}`);
+        assert.equal(insertCitation(doc, doc.length - 1, flavour, key).already, true, `${flavour}: ${key} is found again`);
+      }
+    }
+    assert.equal(cite('See [@{smith.}]|.', 'pandoc', 'o.k.'), 'See [@{smith.}; @{o.k.}].');
+    assert.equal(keyAt('See [@{a/b.}] and @{c.}', 8, 'pandoc')?.key, 'a/b.');
+    assert.equal(keyAt('See #cite(label("a/b")) x', 18, 'typst')?.key, 'a/b');
+  });
 });
