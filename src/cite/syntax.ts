@@ -66,7 +66,7 @@ export function formatLocator(locator: string, flavour: CiteFlavour): string {
  */
 const PANDOC_SIMPLE_KEY = /^\w(?:\w|[:.#$%&\-+?<>~/](?=\w)|[:/](?=\/))*$/u;
 const TYPST_REF_KEY = /^\w(?:[\w\-.:]*\w)?$/u;
-const TYPST_LABEL_KEY = /^[\p{XID_Continue}\-][\p{XID_Continue}\-.:]*$/u;
+const TYPST_LABEL_KEY = /^[\p{XID_Continue}-][\p{XID_Continue}.:-]*$/u;
 
 /** A key as Pandoc reads it: `@key`, else `@{key}`. */
 export const pandocKey = (key: string): string => (PANDOC_SIMPLE_KEY.test(key) ? `@${key}` : `@{${key}}`);
