@@ -211,13 +211,13 @@ export function convertAnswer(response: string, citations: readonly Citation[], 
     let lead = '';
     let trail = '';
     if (cite && options.flavour !== 'plain') {
-      // A footnote reference after the citation ends it: nothing can run into it.
-      const fit = fitCitation(options.flavour, cite, tail, notes.length ? '' : response.slice(copied, copied + FIT_CONTEXT));
+      const fit = fitCitation(options.flavour, cite, notes.length ? `${tail}[^]` : tail, response.slice(copied, copied + FIT_CONTEXT));
       unemit(fit.remove);
       lead = fit.lead;
       trail = fit.trail;
     }
-    emit(lead + cite + notes.join('') + trail);
+    // Footnote references first, on the word: pandoc before 3 reads `[@a][^1.2]` as a link label, not a citation.
+    emit(notes.join('') + lead + cite + trail);
   }
   emit(response.slice(copied));
   const text = out.join('');

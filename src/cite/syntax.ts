@@ -261,8 +261,8 @@ const TYPST_ID_START = /[\p{XID_Start}_]/u;
  *   LaTeX   a tie before it after a word or punctuation (`results~\cite{a}`; spaces there become the tie), nothing at
  *           the start of a line or after an opening bracket; a space before a word that follows.
  *   Pandoc  a space before it after a word or punctuation (`word[@a]` is read, but set glued to the word); a space
- *           after it before a word, before `(`, `[` and `{` (`[@a](x)`, `[@a][x]` and `[@a]{.c}` are a link, a
- *           reference link and a span, not citations) and before `:` at the start of a line (a link definition).
+ *           after it before a word, and before `(`, `[` and `{` (`[@a](x)`, `[@a][x]` and `[@a]{.c}` are a link, a
+ *           reference link and a span, not citations).
  *   Typst   a space before it after a word or punctuation. After `@key`, a space before anything its lexer would take
  *           as more of the label (letters, digits, `_`, `-`, and `.`/`:` followed by those: `@a` + `memory` is the
  *           key `amemory`) or as a supplement (`[`). After `#cite(…)`, a space before `(`, `[` or `.name` (a call, a
@@ -289,7 +289,7 @@ export function fitCitation(flavour: CiteFlavour, citation: string, before: stri
   if (next === undefined) return fit;
   if (WORD.test(next)) fit.trail = ' ';
   else if (flavour === 'pandoc') {
-    if (/[([{]/u.test(next) || (next === ':' && /(?:^|\n) {0,3}$/u.test(before))) fit.trail = ' ';
+    if (/[([{]/u.test(next)) fit.trail = ' ';
   } else if (flavour === 'typst') {
     if (citation.endsWith(')')) {
       if (next === '(' || next === '[' || (next === '.' && TYPST_ID_START.test(after[1] ?? ''))) fit.trail = ' ';

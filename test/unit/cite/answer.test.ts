@@ -33,7 +33,7 @@ describe('cite/answer', () => {
     const r = convertAnswer('Helps [1.1]. Small [1.2, 2]. Again [1.1].', citations, { flavour: 'pandoc', keys, footnotes: true });
     assert.equal(
       r.text,
-      'Helps [^1.1]. Small [@li2021two][^1.2]. Again [^1.1].\n\n[^1.1]: “Creatine helped.” [@smith2020one].\n[^1.2]: “Effects were small.” [@smith2020one].\n',
+      'Helps [^1.1]. Small [^1.2] [@li2021two]. Again [^1.1].\n\n[^1.1]: “Creatine helped.” [@smith2020one].\n[^1.2]: “Effects were small.” [@smith2020one].\n',
     );
     assert.deepEqual(r.keys, ['smith2020one', 'li2021two']);
     assert.equal(convertAnswer('Helps [1.1].', citations, { flavour: 'latex', keys, footnotes: true }).text, 'Helps~\\cite{smith2020one}.', 'LaTeX: no footnotes');
