@@ -25,15 +25,21 @@ export function cheapFlavour(languageId: string, fileName = ''): CheapFlavour | 
   return undefined;
 }
 
+/**
+ * A LaTeX cite command up to its opening brace, read as src/cite/syntax.ts reads it: the name holds "cite" (checked by a
+ * look-ahead, so a run of letters is read once), an optional argument holds no bracket (an unclosed `\cite[` is never
+ * read past the next one). Every check here is linear in the text it is given.
+ */
+const LATEX_HEAD = String.raw`\\(?=[A-Za-z]*cite)[A-Za-z]+\*?\s*(?:\[[^[\]]*\]\s*){0,2}\{`;
 /** Inside the braces of a LaTeX cite command (any of its keys, across lines). */
-const LATEX_OPEN = /\\[A-Za-z]*cite[A-Za-z]*\*?\s*(?:\[[^\]]*\]\s*){0,2}\{[^{}]*$/u;
+const LATEX_OPEN = new RegExp(`${LATEX_HEAD}[^{}]*$`, 'u');
 /** Right after `@` and a (partial) key not glued to a word (never an e-mail address). */
 const AT_KEY = /(?:^|[^\w.@\\])-?@[\w:.#$%&\-+?<>~/]*$/u;
-/** The same for a key already written (Pandoc also reads `\@key` as a citation). */
-const AT_KEY_WRITTEN = /(?:^|[^\w.@])-?@[\w:.#$%&\-+?<>~/]*$/u;
+/** The same for a key already written (Pandoc also reads `\@key` as a citation, and `@{key}` for any key). */
+const AT_KEY_WRITTEN = /(?:^|[^\w.@])-?@(?:[\w:.#$%&\-+?<>~/]*|\{[^{}\s]*)$/u;
 /** Typst `#cite(<partial`. */
 const TYPST_FN = /#cite\(\s*<[^>\s]*$/u;
-const TYPST_FN_WRITTEN = /#cite\(\s*<[^>]*$/u;
+const TYPST_FN_WRITTEN = /#cite\(\s*(?:<[^<>]*|label\(\s*"(?:[^"\\]|\\.)*\\?)$/u;
 
 /** Whether a cite-key completion may apply with `before` (the text before the cursor) in this flavour. */
 export function mayCompleteCitation(before: string, flavour: CheapFlavour): boolean {
@@ -50,17 +56,28 @@ const KEY_TAIL = /^[^\s,;{}[\]()<>@]*/u;
  * end of the word under the cursor must end inside a citation's key list.
  */
 export function mayBeOnCiteKey(before: string, after: string, flavour: CheapFlavour): boolean {
-  const tail = KEY_TAIL.exec(after)?.[0] ?? '';
+  const tail = KEY_TAIL.exec(after.length > CITE_WINDOW ? after.slice(0, CITE_WINDOW) : after)?.[0] ?? '';
   const b = before.length > CITE_WINDOW ? before.slice(-CITE_WINDOW) : before;
   if (flavour === 'latex') return LATEX_OPEN.test(b + tail);
   // The cursor on a key's first character: `before` ends with the `@`.
   return (flavour === 'pandoc' ? AT_KEY_WRITTEN : AT_KEY).test(b) || (flavour === 'typst' && TYPST_FN_WRITTEN.test(b));
 }
 
-const LATEX_ANY = /\\[A-Za-z]*cite[A-Za-z]*\*?\s*(?:\[[^\]]*\]\s*){0,2}\{/u;
-const PANDOC_GROUP = /\[(?:[^[\]]*[^\w.@[\]])?-?@\w/u;
-const PANDOC_FRONT = /^---\s*\r?\n[\s\S]*?^bibliography\s*:/mu;
+const LATEX_ANY = new RegExp(LATEX_HEAD, 'u');
+const PANDOC_GROUP = /\[(?:[^[\]]*[^\w.@[\]])?-?@[\w{]/u;
 const TYPST_ANY = /(?:^|[^\w.@\\])@\w|#cite\(/mu;
+
+/**
+ * A `bibliography:` line after a `---` line: the first `---` line is found, then a `bibliography:` line after it (one
+ * lazy pattern from every `---` line to the end would read the text again for each of them).
+ */
+function declaresBibliography(text: string): boolean {
+  const open = /^---[ \t]*\r?$/mu.exec(text);
+  if (!open) return false;
+  const key = /^bibliography[ \t]*:/gmu;
+  key.lastIndex = open.index;
+  return key.test(text);
+}
 
 /**
  * Whether a document's text may hold citations worth links (the core then finds them exactly). Pandoc: a bracketed
@@ -68,7 +85,7 @@ const TYPST_ANY = /(?:^|[^\w.@\\])@\w|#cite\(/mu;
  */
 export function mayHaveCitations(text: string, flavour: CheapFlavour): boolean {
   if (flavour === 'latex') return LATEX_ANY.test(text);
-  if (flavour === 'pandoc') return PANDOC_GROUP.test(text) || PANDOC_FRONT.test(text);
+  if (flavour === 'pandoc') return PANDOC_GROUP.test(text) || declaresBibliography(text);
   return TYPST_ANY.test(text);
 }
 

@@ -21,7 +21,7 @@ import { LineIndex } from '../cite/edit';
 import { canExtend, extendParse } from './incrementalParse';
 import { citeKey, DEFAULT_KEY_SCHEME } from '../cite/keys';
 import { loadBibtexLibrary } from '../cite/library';
-import { latexBibliographies, locateBibliographies } from '../cite/locate';
+import { latexBibliographies, locateBibliographies, texRoot } from '../cite/locate';
 import { flavourOf } from '../cite/syntax';
 import { Disposable } from '../util/disposable';
 import type { BibliographyEntry, BibliographyService, CitePaper, LoadedBibliography, ResolvedBibliography } from './types';
@@ -437,14 +437,4 @@ function countLines(text: string): number {
   let n = 1;
   for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) n++;
   return n;
-}
-
-/** The main file of a LaTeX part: the `% !TEX root = …` magic comment (first 30 lines) or the subfiles class option. */
-export function texRoot(text: string): string | undefined {
-  const head = text.split(/\r?\n/u, 30).join('\n');
-  const magic = /^[ \t]*%[ \t]*!\s*T[Ee]X\s+root\s*=\s*(.+?)\s*$/mu.exec(head)?.[1];
-  const sub = /\\documentclass\s*\[([^\]]+)\]\s*\{subfiles\}/u.exec(text)?.[1]?.trim();
-  const root = magic ?? sub;
-  if (!root) return undefined;
-  return /\.[A-Za-z]+$/u.test(root) ? root : `${root}.tex`;
 }

@@ -21,7 +21,7 @@ import * as vscode from 'vscode';
 import type { BibFile } from '../cite/bibFile';
 import { yearOf } from '../cite/bibtex';
 import { loadBibtexLibrary } from '../cite/library';
-import { completionContext, flavourOf } from '../cite/syntax';
+import { COMPLETION_WINDOW, completionContext, flavourOf } from '../cite/syntax';
 import { Commands } from '../ids';
 import type { Logger } from '../state/logger';
 import { citationSettings } from './bibliography';
@@ -103,8 +103,8 @@ export class CiteCompletion {
   async provide(document: vscode.TextDocument, position: vscode.Position, token: vscode.CancellationToken): Promise<vscode.CompletionList | undefined> {
     const flavour = flavourOf(document.languageId, document.fileName);
     if (flavour === 'plain') return undefined;
-    // A window of whole lines before the cursor (completionContext looks 300 characters back).
-    const from = new vscode.Position(Math.max(0, position.line - 12), 0);
+    // The characters completionContext reads before the cursor, no more (whole lines could be megabytes).
+    const from = document.positionAt(Math.max(0, document.offsetAt(position) - COMPLETION_WINDOW));
     const before = document.getText(new vscode.Range(from, position));
     const ctx = completionContext(before, before.length, flavour);
     if (!ctx || (flavour !== 'latex' && inCode(document, position))) return undefined;

@@ -10,6 +10,8 @@
  * hover at all when the document has no bibliography: a bare `@word` there is more likely a mention).
  * Links: every cited key that resolves to a paper links to its URL (the entry's `url`, else the recent result's
  * page), else to https://doi.org/<doi>; https only (safeHttpsUrl), never a command: or file: target.
+ * Both decode only the fields they show, cut to what a hover shows (hoverEntry.ts): an entry's 200 KB abstract cost
+ * the BibTeX library seconds on every hover.
  */
 import * as vscode from 'vscode';
 import { doiKey, titleKey, type BibFile } from '../cite/bibFile';
@@ -20,12 +22,15 @@ import { safeHttpsUrl } from '../render/links';
 import { doiUrl, escapeMarkdown } from '../search/query';
 import { byline } from './citeMatch';
 import type { CiteAssistOptions } from './completion';
+import { shownPaper } from './hoverEntry';
 import type { BibliographyEntry, CitePaper } from './types';
 
 /** What is known about a cited key. */
 export interface KeyInfo {
   key: string;
   entry?: BibliographyEntry;
+  /** What is shown of the entry (hoverEntry.shownPaper); the entry's whole metadata when absent. */
+  paper?: CitePaper;
   /** The same paper among the recent papers (takeaway, quartile, page). */
   recent?: CitePaper;
 }
@@ -77,7 +82,7 @@ export function hoverMarkdown(info: KeyInfo, bibNames: readonly string[]): vscod
     md.appendMarkdown(esc(vscode.l10n.t('"{0}" is not in {1}.', info.key, bibNames.join(', '))));
     return md;
   }
-  const p = info.entry.paper;
+  const p = info.paper ?? info.entry.paper;
   const r = info.recent;
   const lines: string[] = [];
   const title = p.title ?? r?.title;
@@ -141,7 +146,8 @@ export class CiteHover {
     const entry = byKey.get(span.key.toLowerCase());
     // No bibliography at all: a bare `@word` is more likely a mention than a citation; say nothing.
     if (!entry && !bibNames.length) return undefined;
-    const info: KeyInfo = { key: span.key, entry, recent: entry ? recents.find(entry.paper) : undefined };
+    const paper = entry ? shownPaper(entry.bib.file, entry.entry) : undefined;
+    const info: KeyInfo = { key: span.key, entry, paper, recent: paper ? recents.find(paper) : undefined };
     return new vscode.Hover(hoverMarkdown(info, bibNames), new vscode.Range(document.positionAt(span.start), document.positionAt(span.end)));
   }
 
@@ -161,7 +167,7 @@ export class CiteHover {
           const entry = byKey.get(lk);
           let target: { uri: vscode.Uri; title: string } | undefined;
           if (entry) {
-            const paper = entry.paper;
+            const paper = shownPaper(entry.bib.file, entry.entry);
             const url = paperLink(paper, recents.find(paper));
             if (url) target = { uri: vscode.Uri.parse(url, true), title: paper.title ?? k.key };
           }

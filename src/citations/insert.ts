@@ -177,7 +177,7 @@ export function citeEdit(
     if (i === 0) extended = r.extended;
     if (r.already) return;
     current = applyEdits(current, [r.edit]);
-    at = r.edit.offset + r.edit.text.length;
+    at = r.end;
   });
   // The cursor goes after the whole citation (an extended one included), where the writer types on.
   const span = citationAt(current, at, flavour);

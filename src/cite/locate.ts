@@ -12,15 +12,19 @@ import type { CiteFlavour } from './syntax';
 
 const uniq = (xs: string[]): string[] => [...new Set(xs.filter((x) => x.length > 0))];
 
-/** Remove LaTeX comments: `%` to the end of the line unless escaped as `\%`. */
+/**
+ * Remove LaTeX comments: `%` to the end of the line unless escaped as `\%`. Read as tokens, a backslash with the
+ * character it escapes or a comment, so a run of backslashes is read once (not again from each of them).
+ */
 function stripLatexComments(text: string): string {
-  return text.replace(/(^|[^\\])((?:\\\\)*)%.*$/gmu, '$1$2');
+  return text.replace(/\\[\s\S]|%[^\n\r\u2028\u2029]*/gu, (m) => (m[0] === '%' ? '' : m));
 }
 
 export function latexBibliographies(text: string): string[] {
   const t = stripLatexComments(text);
   const out: string[] = [];
-  for (const m of t.matchAll(/\\(bibliography|addbibresource|addglobalbib|addsectionbib)\s*(?:\[[^\]]*\])?\s*\{([^}]*)\}/gu)) {
+  // An argument holds no brace or bracket: an unclosed one is never read past the next command.
+  for (const m of t.matchAll(/\\(bibliography|addbibresource|addglobalbib|addsectionbib)\s*(?:\[[^[\]]*\]\s*)?\{([^{}]*)\}/gu)) {
     const names = m[1] === 'bibliography' ? m[2]!.split(',') : [m[2]!];
     for (const raw of names) {
       const n = raw.trim();
@@ -31,11 +35,31 @@ export function latexBibliographies(text: string): string[] {
   return uniq(out);
 }
 
+const MAGIC_ROOT = /^[ \t]*%[ \t]*![ \t]*T[Ee]X[ \t]+root[ \t]*=(.*)/u;
+
+/** The main file of a LaTeX part: the `% !TEX root = …` magic comment (first 30 lines) or the subfiles class option. */
+export function texRoot(text: string): string | undefined {
+  let magic: string | undefined;
+  // Line by line, each line read once (the value is trimmed afterwards rather than by a pattern around it).
+  for (let line = 0, start = 0; line < 30 && start <= text.length && magic === undefined; line++) {
+    const nl = text.indexOf('\n', start);
+    const end = nl < 0 ? text.length : nl;
+    magic = MAGIC_ROOT.exec(text.slice(start, end))?.[1]?.trim() || undefined;
+    start = end + 1;
+  }
+  const sub = /\\documentclass\s*\[([^[\]]+)\]\s*\{subfiles\}/u.exec(text)?.[1]?.trim();
+  const root = magic ?? sub;
+  if (!root) return undefined;
+  return /\.[A-Za-z]+$/u.test(root) ? root : `${root}.tex`;
+}
+
 const unquote = (s: string): string => {
   const t = s.trim();
   const q = /^"((?:[^"\\]|\\.)*)"|^'((?:[^']|'')*)'/u.exec(t);
   if (q) return q[1] !== undefined ? q[1].replace(/\\(.)/gu, '$1') : q[2]!.replace(/''/gu, "'");
-  return t.replace(/\s+#.*$/u, '').trim();
+  // A comment starts at ` #` (found by one look at each character, not a pattern scanning every run of spaces).
+  const comment = /\s#/u.exec(t);
+  return (comment ? t.slice(0, comment.index) : t).trim();
 };
 
 /** The `bibliography:` value of a YAML text (a top-level key): a string, a block list or a flow list. */
@@ -66,15 +90,67 @@ export function frontMatter(text: string): string | undefined {
   return m?.[1];
 }
 
-/** Remove Typst comments (`// …` and `/* … *\/`), leaving strings alone. */
+/**
+ * Remove Typst comments (`// …` and `/* … *\/`), leaving strings alone: what one leftmost pass of
+ * `"(?:[^"\\]|\\.)*"|\/\*[\s\S]*?\*\/|\/\/.*$` removes, in linear time. That pattern fails at a string or block comment
+ * that never closes and tries again one character on, reading to the end each time. Here a failed one says where
+ * the next may start: every `"` before the point where a string failed fails there too (escapes pair up the same
+ * way from any of them), and no `/*` after one without `*\/` has one either.
+ */
 function stripTypstComments(text: string): string {
-  return text.replace(/"(?:[^"\\]|\\.)*"|\/\*[\s\S]*?\*\/|\/\/.*$/gmu, (m) => (m.startsWith('"') ? m : ''));
+  const out: string[] = [];
+  const special = /["/]/gu;
+  let copied = 0;
+  let stringsFrom = 0;
+  let blocks = true;
+  for (let m = special.exec(text); m; m = special.exec(text)) {
+    const i = m.index;
+    if (text[i] === '"') {
+      if (i < stringsFrom) continue;
+      const close = closingQuote(text, i + 1);
+      if (close.ok) special.lastIndex = close.at + 1;
+      else stringsFrom = close.at + 1;
+      continue;
+    }
+    let end: number;
+    if (text[i + 1] === '*' && blocks) {
+      const close = text.indexOf('*/', i + 2);
+      if (close < 0) {
+        blocks = false;
+        continue;
+      }
+      end = close + 2;
+    } else if (text[i + 1] === '/') {
+      LINE_ENDS.lastIndex = i + 2;
+      end = LINE_ENDS.exec(text)?.index ?? text.length;
+    } else continue;
+    out.push(text.slice(copied, i));
+    copied = end;
+    special.lastIndex = end;
+  }
+  out.push(text.slice(copied));
+  return out.join('');
+}
+const LINE_END = /[\n\r\u2028\u2029]/u;
+const LINE_ENDS = /[\n\r\u2028\u2029]/gu;
+
+/** Where the string whose text starts at `from` closes, or where it fails (a backslash before a line end, the end). */
+function closingQuote(text: string, from: number): { ok: boolean; at: number } {
+  for (let j = from; j < text.length; j++) {
+    const c = text[j];
+    if (c === '"') return { ok: true, at: j };
+    if (c === '\\') {
+      if (j + 1 >= text.length || LINE_END.test(text[j + 1]!)) return { ok: false, at: j };
+      j++;
+    }
+  }
+  return { ok: false, at: text.length };
 }
 
 export function typstBibliographies(text: string): string[] {
   const t = stripTypstComments(text);
   const out: string[] = [];
-  for (const m of t.matchAll(/#bibliography\(\s*(\([^)]*\)|"(?:[^"\\]|\\.)*")/gu)) {
+  for (const m of t.matchAll(/#bibliography\(\s*(\([^()]*\)|"(?:[^"\\]|\\.)*")/gu)) {
     for (const s of m[1]!.matchAll(/"((?:[^"\\]|\\.)*)"/gu)) out.push(s[1]!.replace(/\\(.)/gu, '$1'));
   }
   return uniq(out);

@@ -5,15 +5,18 @@
  *
  * Citations are not Markdown: the caller replaces each marker group by a placeholder (`citePlaceholder(i)`, private
  * use characters that no escaping touches) before calling `answerMarkup`, and passes `cite(i)` to write the
- * citation itself. LaTeX gets a tie before a citation that follows a word (`results~\cite{a}`); Typst a space
- * when the placeholder is glued to a word (`x@a` would not be a reference).
+ * citation itself, set apart from the words around it as the format needs (syntax.ts fitCitation): LaTeX gets a tie
+ * before a citation that follows a word (`results~\cite{a}`), Typst a space where the placeholder is glued to a word
+ * on either side (`x@a` reads oddly, `@a-based` is another key).
  *
  *   LaTeX   # → \section*, ## → \subsection*, ### → \subsubsection*, deeper → \paragraph; itemize/enumerate;
  *           \textbf, \emph, \texttt; links \href (hyperref), bare URLs \url; quote; verbatim; tabular.
  *   Typst   = headings (same level), - / + lists, #strong[], #emph[], raw, #link, #quote(block: true), #table.
  */
 import MarkdownIt from 'markdown-it';
+import { plainParagraphs, splitForMarkdown } from '../render/escape';
 import { escapeVerbatim } from './bibtex';
+import { FIT_CONTEXT, fitCitation } from './syntax';
 
 type Token = MarkdownIt.Token;
 export type MarkupFlavour = 'latex' | 'typst';
@@ -155,7 +158,8 @@ const LATEX_HEADINGS = ['\\section*', '\\subsection*', '\\subsubsection*', '\\pa
 /** The Markdown (with citation placeholders) in LaTeX or Typst markup. */
 export function answerMarkup(markdown: string, flavour: MarkupFlavour, options: MarkupOptions): string {
   const latex = flavour === 'latex';
-  const tokens = md().parse(markdown, {});
+  const [markdownPart, rest] = splitForMarkdown(markdown);
+  const tokens = md().parse(markdownPart, {});
   const out: string[] = [];
   /** Open lists: kind and the indentation of their items (Typst). */
   const lists: { ordered: boolean }[] = [];
@@ -222,7 +226,10 @@ export function answerMarkup(markdown: string, flavour: MarkupFlavour, options: 
         const content = t.content.endsWith('\n') ? t.content : `${t.content}\n`;
         if (latex) block(`\\begin{verbatim}\n${content.replace(/\\end\{verbatim\}/gu, '\\end {verbatim}')}\\end{verbatim}\n\n`);
         else {
-          const ticks = '`'.repeat(Math.max(3, ...[...content.matchAll(/`+/gu)].map((m) => m[0].length + 1)));
+          // Longer than any run of backticks inside (a loop: spreading a million runs into Math.max overflows the stack).
+          let longest = 2;
+          for (const m of content.matchAll(/`+/gu)) longest = Math.max(longest, m[0].length);
+          const ticks = '`'.repeat(longest + 1);
           const lang = /^[A-Za-z0-9_+-]{1,20}$/u.test(t.info.trim()) ? t.info.trim() : '';
           block(`${ticks}${lang}\n${content}${ticks}\n\n`);
         }
@@ -268,15 +275,30 @@ export function answerMarkup(markdown: string, flavour: MarkupFlavour, options: 
         break;
     }
   }
-  let result = out.join('').replace(/\n{3,}/gu, '\n\n').replace(/\s+$/u, '\n');
-  result = result.replace(PLACEHOLDER, (_m, n: string, offset: number, all: string) => {
-    const cite = options.cite(Number(n));
-    const before = all[offset - 1] ?? '';
-    if (!latex && /[\w.@]/u.test(before)) return ` ${cite}`;
-    return cite;
-  });
-  // A citation after a word is tied to it in LaTeX (no line break between "results" and "[1]").
-  if (latex) result = result.replace(/(\S) (\\[A-Za-z]*cite[A-Za-z]*[[{])/gu, '$1~$2');
+  // Past the Markdown limit: plain paragraphs, escaped like any other text.
+  for (const p of plainParagraphs(rest)) block(latex ? `${text(p, flavour)}\n\n` : `${text(p, flavour).split('\n').map(typstLineStart).join('\n')}\n\n`);
+  let result = out.join('').replace(/\n{3,}/gu, '\n\n');
+  // Trailing white space becomes one line break (trimEnd: a `\s+$` pattern rereads every run of spaces to its end).
+  const trimmed = result.trimEnd();
+  if (trimmed.length < result.length) result = `${trimmed}\n`;
+  result = withCitations(result, flavour, options.cite);
   const nl = options.newline ?? '\n';
   return nl === '\n' ? result : result.replace(/\n/gu, nl);
+}
+
+/** The placeholders replaced by their citations, each set apart from the text around it (fitCitation). */
+function withCitations(text: string, flavour: MarkupFlavour, cite: (i: number) => string): string {
+  const out: string[] = [];
+  let copied = 0;
+  for (const m of text.matchAll(PLACEHOLDER)) {
+    const c = cite(Number(m[1]));
+    const end = m.index + m[0].length;
+    // A placeholder right before stands for a citation: it counts as text to be set apart from.
+    const fit = fitCitation(flavour, c, text.slice(Math.max(0, m.index - FIT_CONTEXT), m.index), text.slice(end, end + FIT_CONTEXT));
+    // The spaces a tie replaces lie after the last placeholder (which ends in a non-space).
+    out.push(text.slice(copied, m.index - fit.remove), fit.lead, c, fit.trail);
+    copied = end;
+  }
+  out.push(text.slice(copied));
+  return out.join('');
 }

@@ -15,7 +15,7 @@
 import MarkdownIt from 'markdown-it';
 import { type Citation } from '../api/schemas';
 import { citeMarkers, type CiteMeta, type MarkerEnv } from './citeMarkers';
-import { escapeHtml } from './escape';
+import { escapeHtml, plainParagraphs, splitForMarkdown } from './escape';
 import { safeHttpsUrl } from './links';
 import { DEFAULT_LABELS, indexCitations, markerLabel, renderReferences, type ReferenceEntry, type RenderLabels } from './references';
 
@@ -123,6 +123,35 @@ function sanitizeInline(children: Token[]): Token[] {
   return out;
 }
 
+/** Per paragraph being parsed: where the last URL `validateLink` refused ends. */
+const refusedUntil = new WeakMap<MarkdownIt.StateInline, number>();
+
+/**
+ * Runs before markdown-it's inline linkify rule, which reads a URL with linkify-it from every `://` to the URL's end:
+ * when the URL is refused (http:, too long), the rule fails and runs again at the next `://` inside it, so a run of
+ * `http://a.b/` took minutes. The guard finds the URL once, remembers where a refused one ends, and lets each `://`
+ * before that end be plain text, which is what the refused rule leaves it as.
+ */
+function linkifyGuard(state: MarkdownIt.StateInline, silent: boolean): boolean {
+  const src = state.src;
+  const pos = state.pos;
+  if (!state.md.options.linkify || state.linkLevel > 0 || pos + 3 > state.posMax) return false;
+  if (src.charCodeAt(pos) !== 0x3a /* : */ || src.charCodeAt(pos + 1) !== 0x2f || src.charCodeAt(pos + 2) !== 0x2f) return false;
+  if (pos < (refusedUntil.get(state) ?? 0)) {
+    if (!silent) state.pending += ':';
+    state.pos++;
+    return true;
+  }
+  // The scheme before `:` as the linkify rule takes it: up to 10 scheme characters of the pending text.
+  const min = pos - Math.min(10, state.pending.length, pos);
+  let start = pos;
+  while (start > min && /[A-Za-z0-9+.-]/u.test(src[start - 1]!)) start--;
+  if (start === pos || !/[A-Za-z]/u.test(src[start]!)) return false;
+  const link = state.md.linkify.matchAtStart(src.slice(start));
+  if (link && !state.md.validateLink(state.md.normalizeLink(link.url))) refusedUntil.set(state, start + link.lastIndex);
+  return false;
+}
+
 let engine: MarkdownIt.MarkdownIt | undefined;
 
 function md(): MarkdownIt.MarkdownIt {
@@ -131,6 +160,7 @@ function md(): MarkdownIt.MarkdownIt {
   // Only URLs written with their scheme are linkified (no `www.` → http:, no bare e-mail → mailto:).
   m.linkify.set({ fuzzyLink: false, fuzzyEmail: false, fuzzyIP: false });
   m.validateLink = (url: string) => safeHttpsUrl(url) !== undefined;
+  m.inline.ruler.before('linkify', 'research_desk_linkify_guard', linkifyGuard);
   m.use(citeMarkers);
   m.core.ruler.push('research_desk_sanitize', sanitize);
   const rules = m.renderer.rules;
@@ -178,8 +208,12 @@ export function renderAnswerDetailed(markdown: string | null | undefined, citati
   const top = Math.min(6, Math.max(2, Math.trunc(options.topHeadingLevel ?? 2)));
   const citeIndex = indexCitations(citations, idPrefix, options.paperInfo);
   const env: Env = { citeIndex, used: [], unresolved: [], seen: new Set(), idPrefix, labels, topHeadingLevel: top, openTags: new Map() };
-  const src = typeof markdown === 'string' ? markdown : '';
-  const bodyHtml = `<div class="answer-body">\n${md().render(src, env as unknown as MarkdownIt.Env)}</div>\n`;
+  const [src, rest] = splitForMarkdown(typeof markdown === 'string' ? markdown : '');
+  // Past the Markdown limit: plain paragraphs (NUL shown as U+FFFD, as markdown-it shows it).
+  const plain = plainParagraphs(rest)
+    .map((p) => `<p class="answer-plain">${escapeHtml(p.split('\u0000').join('\uFFFD')).replace(/\r?\n/g, '<br>\n')}</p>\n`)
+    .join('');
+  const bodyHtml = `<div class="answer-body">\n${md().render(src, env as unknown as MarkdownIt.Env)}${plain}</div>\n`;
   const referencesHtml = renderReferences(citeIndex, idPrefix, labels, options.actions !== false, top, options.citeActions === true);
   return {
     html: referencesHtml ? `${bodyHtml}${referencesHtml}\n` : bodyHtml,

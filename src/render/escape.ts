@@ -18,3 +18,30 @@ export function cleanText(s: unknown, max = 10_000): string | undefined {
   if (t.length > max) t = `${t.slice(0, max - 1)}…`;
   return t === '' ? undefined : t;
 }
+
+/**
+ * How much of an answer is read as Markdown: about 15,000 words, far more than an answer holds. markdown-it reads in
+ * linear time, but slowly on some hostile text (a run of `![` costs it microseconds a character) and the service may
+ * send megabytes; what follows is shown as plain text, so nothing is hidden and no render takes seconds.
+ */
+export const MARKDOWN_LIMIT = 100_000;
+
+/** `text` cut for Markdown reading: at the last blank line before `limit` (else at `limit`), and the rest. */
+export function splitForMarkdown(text: string, limit = MARKDOWN_LIMIT): [markdown: string, rest: string] {
+  if (text.length <= limit) return [text, ''];
+  const blank = text.lastIndexOf('\n\n', limit);
+  let at = blank > limit / 2 ? blank : limit;
+  // Never between the two halves of a surrogate pair.
+  const c = text.charCodeAt(at);
+  if (c >= 0xdc00 && c <= 0xdfff) at--;
+  return [text.slice(0, at), text.slice(at)];
+}
+
+/** Plain text's paragraphs (line breaks as `\n`, split at blank lines, trimmed, empty ones dropped): what is shown past the limit. */
+export function plainParagraphs(text: string): string[] {
+  return text
+    .replace(/\r\n?/g, '\n')
+    .split(/\n[ \t]*\n/)
+    .map((p) => p.trim())
+    .filter((p) => p.length > 0);
+}

@@ -72,11 +72,13 @@ export interface CitationIndex {
   warnings: string[];
 }
 
-const SNIPPET_MARKER = /^\s*\[?\s*(\d{1,4})\s*\.\s*(\d{1,4})\s*\]?\s*$/;
+/** A snippet's marker, trimmed first (`\s*` on both sides of an optional part made the pattern cubic on a long one). */
+const SNIPPET_MARKER = /^\[?\s*(\d{1,4})\s*\.\s*(\d{1,4})\s*\]?$/;
 
 function authorsOf(c: Citation, extra: readonly string[] | null | undefined): string[] {
   const raw: unknown = extra ?? (c as Record<string, unknown>).authors;
-  const list = Array.isArray(raw) ? (raw as unknown[]) : typeof raw === 'string' ? raw.split(/\s*;\s*/) : [];
+  // A string splits at `;` (cleanText trims each name; a pattern with spaces around `;` rereads every run of spaces).
+  const list = Array.isArray(raw) ? (raw as unknown[]) : typeof raw === 'string' ? raw.split(';') : [];
   const out: string[] = [];
   for (const a of list) {
     const t = cleanText(a, 200);
@@ -125,7 +127,7 @@ export function indexCitations(
       if (typeof s !== 'object' || s === null) continue;
       const quote = cleanText(s.quote, 10_000);
       if (!quote) continue;
-      const m = SNIPPET_MARKER.exec(typeof s.marker === 'string' ? s.marker : '');
+      const m = SNIPPET_MARKER.exec(typeof s.marker === 'string' ? s.marker.trim() : '');
       let marker: string | undefined;
       if (m && Number(m[1]) === n) {
         const key = `${n}.${Number(m[2])}`;

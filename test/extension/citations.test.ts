@@ -144,7 +144,7 @@ export function citationsSuite(): void {
         const r1 = await cite([PAPER_A, PAPER_B]);
         assert.equal(r1.done, true, r1.message);
         assert.equal(r1.keys?.length, 2);
-        assert.equal(editor.document.lineAt(1).text, `Text \\citep{${r1.keys[0]},${r1.keys[1]}}`);
+        assert.equal(editor.document.lineAt(1).text, `Text~\\citep{${r1.keys[0]},${r1.keys[1]}}`);
         assert.equal(entryCount(await bibText(bib)), 2);
         // Same DOI, different title spelling: reused.
         const end = editor.document.lineAt(1).range.end;
@@ -156,7 +156,7 @@ export function citationsSuite(): void {
         assert.deepEqual(r2.keys, [r1.keys[0]]);
         assert.equal(r2.added, 0);
         assert.equal(entryCount(await bibText(bib)), 2, 'the entry was duplicated');
-        assert.match(editor.document.lineAt(1).text, new RegExp(`Again \\\\citep\\{${r1.keys[0]}\\}$`, 'u'));
+        assert.match(editor.document.lineAt(1).text, new RegExp(`Again~\\\\citep\\{${r1.keys[0]}\\}$`, 'u'));
       } finally {
         await undo();
       }
@@ -168,12 +168,12 @@ export function citationsSuite(): void {
       const one = await openDoc(vscode.Uri.joinPath(dir, 'ch', 'one.tex'), '% !TEX root = ../main.tex\nChapter |\n');
       const r = await cite(PAPER_A);
       assert.equal(r.bib?.toString(), vscode.Uri.joinPath(dir, 'bib', 'thesis.bib').toString());
-      assert.equal(one.document.lineAt(1).text, 'Chapter \\cite{sandkuhler2023creatine}');
+      assert.equal(one.document.lineAt(1).text, 'Chapter~\\cite{sandkuhler2023creatine}');
       const two = await openDoc(vscode.Uri.joinPath(dir, 'ch', 'two.tex'), '\\documentclass[../main]{subfiles}\n\\begin{document}\nTwo |\n\\end{document}\n');
       const r2 = await cite(PAPER_A);
       assert.equal(r2.bib?.toString(), vscode.Uri.joinPath(dir, 'bib', 'thesis.bib').toString());
       assert.equal(r2.added, 0);
-      assert.equal(two.document.lineAt(2).text, 'Two \\cite{sandkuhler2023creatine}');
+      assert.equal(two.document.lineAt(2).text, 'Two~\\cite{sandkuhler2023creatine}');
     });
 
     test('Markdown: front matter bibliography created on first use; `[@a]` extended to `[@a; @b]`', async () => {
@@ -284,14 +284,14 @@ export function citationsSuite(): void {
       const editor = await openDoc(vscode.Uri.joinPath(dir, 'u.tex'), '\\bibliography{u}\nX |\n');
       const r = await cite(PAPER_A);
       assert.equal(r.done, true, r.message);
-      assert.equal(editor.document.lineAt(1).text, 'X \\cite{sandkuhler2023creatine}');
+      assert.equal(editor.document.lineAt(1).text, 'X~\\cite{sandkuhler2023creatine}');
       assert.equal(entryCount(await bibText(bib)), 1);
       await vscode.window.showTextDocument(editor.document);
       await vscode.commands.executeCommand('undo');
       await eventually(() => editor.document.lineAt(1).text === 'X ', 'the citation to be undone');
       await eventually(async () => entryCount(await bibText(bib)) === 0, 'the entry to be undone with it');
       await vscode.commands.executeCommand('redo');
-      await eventually(() => editor.document.lineAt(1).text === 'X \\cite{sandkuhler2023creatine}', 'Redo of the citation');
+      await eventually(() => editor.document.lineAt(1).text === 'X~\\cite{sandkuhler2023creatine}', 'Redo of the citation');
       await eventually(async () => entryCount(await bibText(bib)) === 1, 'Redo of the entry');
     });
 
@@ -312,7 +312,7 @@ export function citationsSuite(): void {
       assert.ok(text.includes('Unsaved other paper'), 'the unsaved entry was lost');
       assert.ok(text.includes('@article{sandkuhler2023creatinea,'));
       assert.equal(entryCount(text), 3);
-      assert.equal(editor.document.lineAt(1).text, 'Y \\cite{sandkuhler2023creatinea}');
+      assert.equal(editor.document.lineAt(1).text, 'Y~\\cite{sandkuhler2023creatinea}');
       assert.ok(bibDoc.isDirty, 'the writer’s unsaved .bib was saved behind their back');
     });
 
@@ -419,7 +419,7 @@ export function citationsSuite(): void {
         const dir = freshDir();
         const tex = await openDoc(vscode.Uri.joinPath(dir, 'l.tex'), '\\bibliography{l}\nP |\n');
         await cite(PAPER_A);
-        assert.equal(tex.document.lineAt(1).text, 'P \\cite[p.~12]{sandkuhler2023creatine}');
+        assert.equal(tex.document.lineAt(1).text, 'P~\\cite[p.~12]{sandkuhler2023creatine}');
         const md = await openDoc(vscode.Uri.joinPath(dir, 'l.md'), '---\nbibliography: l.bib\n---\nQ |\n');
         await cite(PAPER_A);
         assert.equal(md.document.lineAt(3).text, 'Q [@sandkuhler2023creatine, p. 12]');
@@ -456,7 +456,7 @@ export function citationsSuite(): void {
         times.push(performance.now() - t);
         assert.equal(r.done, true, r.message);
       }
-      assert.match(editor.document.lineAt(1).text, /^B \\cite\{sandkuhler2023creatine,thorsson2021sleep,garcia2022dna,smith77\}$/u);
+      assert.match(editor.document.lineAt(1).text, /^B~\\cite\{sandkuhler2023creatine,thorsson2021sleep,garcia2022dna,smith77\}$/u);
       assert.equal(entryCount(await bibText(bib)), 10_003);
       console.log(`    (10,000-entry .bib prepared in the background ${preparedMs.toFixed(0)} ms after opening; Insert Citation: ${times.map((x) => x.toFixed(0)).join(', ')} ms — appends, a reuse)`);
     });
@@ -533,7 +533,7 @@ export function citationsSuite(): void {
       const r = await pending;
       assert.equal(r?.done, true, r?.message);
       assert.deepEqual([...(r.keys ?? [])].sort(), ['garcia2022dna', 'knuth1984']);
-      assert.equal(editor.document.lineAt(1).text, `Q \\cite{${r.keys!.join(',')}}`);
+      assert.equal(editor.document.lineAt(1).text, `Q~\\cite{${r.keys!.join(',')}}`);
       assert.equal(entryCount(await bibText(bib)), 2, 'the picked entry was written again');
     });
 

@@ -345,6 +345,17 @@ export function citeAssistSuite(): void {
       assert.match((await hoverText(typ.doc, positionOf(typ.doc, 'plain2019caffeine', 1))).text, /Caffeine Timing and Memory/u);
     });
 
+    test('hover decodes only what it shows: an entry with a 1 MB abstract and 80 authors shows its title and six authors', async () => {
+      const authors = Array.from({ length: 80 }, (_v, i) => `Author${i}, A.`).join(' and ');
+      const abstract = 'The effect of {\\"u}ber $x^2$ on memory. '.repeat(26_000);
+      const dir = await folder({ 'huge.bib': `@article{huge2024,\n  title = {Huge {\\"U}ber Entry},\n  author = {${authors}},\n  journal = {J},\n  year = {2024},\n  abstract = {${abstract}}\n}\n` });
+      const { doc } = await openDoc(vscode.Uri.joinPath(dir, 'huge.tex'), 'See \\cite{huge2024}.\n\\bibliography{huge}\n');
+      const { text } = await hoverText(doc, positionOf(doc, 'huge2024', 2));
+      assert.match(text, /\*\*Huge Über Entry\*\*/u);
+      assert.match(text, /Author0[\s\S]*Author5[\s\S]*et al/u);
+      assert.doesNotMatch(text, /Author6/u);
+    });
+
     test('Ctrl+click links: the paper\'s https URL, else doi.org; never javascript:, none for unknown keys', async () => {
       const dir = await folder();
       const { doc } = await openDoc(

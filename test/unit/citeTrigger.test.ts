@@ -9,7 +9,8 @@ const FLAVOURS: CheapFlavour[] = ['latex', 'pandoc', 'typst'];
 const PIECES = [
   '\\cite{', '\\citep[p.~4]{', '\\textcite[see][12]{', '\\nocite{', '\\cite', '}', '{', ',', ', ', ';', '; ', '[', ']', '[@', '@',
   '-@', '#cite(<', '>)', '<', '>', '(', ')', 'smith2020', 'doe_2021', 'a', 'Ké', ':', '.', '\n', '\n\n', ' ', 'me@example.com',
-  'x', '\\', '#', 'p. 4', '---\nbibliography: refs.bib\n---\n',
+  'x', '\\', '#', 'p. 4', '---\nbibliography: refs.bib\n---\n', '\\citecite{', '\\cite[', '@a[p. [4]]', '#cite(<a>, supplement: [(x)])',
+  '\r\n\r\n', '---\n', '@{DBLP:a/b}', '@{', '#cite(label("x/y"))', '#cite(label("q\\"r"), supplement: [p])', 'label("',
 ];
 
 function randomDoc(rand: () => number, pieces: number): string {

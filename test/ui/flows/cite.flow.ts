@@ -150,7 +150,7 @@ export const flow = defineFlow({
       await item.waitFor({ state: 'visible', timeout: driver.timeoutMs });
       await shot('01-results-context-menu');
       await item.click();
-      const cited = page.locator('.monaco-editor .view-line', { hasText: 'performance.\\cite{' }).first();
+      const cited = page.locator('.monaco-editor .view-line', { hasText: 'performance.~\\cite{' }).first();
       await cited.waitFor({ state: 'visible', timeout: driver.timeoutMs });
       const key = /\\cite\{([^}]+)\}/.exec((await cited.innerText()).replace(/\u00a0/g, ' '))?.[1];
       assert.ok(key, 'a key in the citation');

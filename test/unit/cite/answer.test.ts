@@ -24,7 +24,7 @@ describe('cite/answer', () => {
     assert.deepEqual(md.keys, ['smith2020one', 'li2021two']);
     assert.deepEqual(md.unresolved, ['3']);
     const tex = convertAnswer('A [1.1; 2] B [2]', citations, { flavour: 'latex', keys, latexCommand: 'citep' });
-    assert.equal(tex.text, 'A \\citep{smith2020one,li2021two} B \\citep{li2021two}');
+    assert.equal(tex.text, 'A~\\citep{smith2020one,li2021two} B~\\citep{li2021two}');
     const typ = convertAnswer('A [1.1, 2].', citations, { flavour: 'typst', keys });
     assert.equal(typ.text, 'A @smith2020one @li2021two.');
   });
@@ -33,10 +33,10 @@ describe('cite/answer', () => {
     const r = convertAnswer('Helps [1.1]. Small [1.2, 2]. Again [1.1].', citations, { flavour: 'pandoc', keys, footnotes: true });
     assert.equal(
       r.text,
-      'Helps [^1.1]. Small [@li2021two][^1.2]. Again [^1.1].\n\n[^1.1]: “Creatine helped.” [@smith2020one].\n[^1.2]: “Effects were small.” [@smith2020one].\n',
+      'Helps [^1.1]. Small [^1.2] [@li2021two]. Again [^1.1].\n\n[^1.1]: “Creatine helped.” [@smith2020one].\n[^1.2]: “Effects were small.” [@smith2020one].\n',
     );
     assert.deepEqual(r.keys, ['smith2020one', 'li2021two']);
-    assert.equal(convertAnswer('Helps [1.1].', citations, { flavour: 'latex', keys, footnotes: true }).text, 'Helps \\cite{smith2020one}.', 'LaTeX: no footnotes');
+    assert.equal(convertAnswer('Helps [1.1].', citations, { flavour: 'latex', keys, footnotes: true }).text, 'Helps~\\cite{smith2020one}.', 'LaTeX: no footnotes');
   });
 
   it('plain documents use the caller\'s in-text form', () => {
@@ -48,5 +48,34 @@ describe('cite/answer', () => {
     const r = convertAnswer('[9] [1-3] [ 1 ] [a] [1.1.1] [1.9]', citations, { flavour: 'pandoc', keys });
     assert.equal(r.text, '[9] [1-3] [ 1 ] [a] [1.1.1] [@smith2020one]');
     assert.deepEqual(r.unresolved, ['9']);
+  });
+
+  it('sets each citation apart from the words around it as the format reads it', () => {
+    const md = (answer: string) => convertAnswer(answer, citations, { flavour: 'pandoc', keys }).text;
+    assert.equal(md('Adjacent [1][2].'), 'Adjacent [@smith2020one] [@li2021two].', '[@a][@b] would be a reference link');
+    assert.equal(md('Glued[1] and [2]{.x} and [2](#x).'), 'Glued [@smith2020one] and [@li2021two] {.x} and [2](#x).');
+    assert.equal(md('[1]\n\nAt the start.'), '[@smith2020one]\n\nAt the start.');
+    const typ = (answer: string) => convertAnswer(answer, citations, { flavour: 'typst', keys }).text;
+    assert.equal(typ('A [1]-based view, [2]memory, [1][2].'), 'A @smith2020one -based view, @li2021two memory, @smith2020one @li2021two.');
+    const tex = (answer: string) => convertAnswer(answer, citations, { flavour: 'latex', keys }).text;
+    assert.equal(tex('Results[1], shown  [2]\n[1] first'), 'Results~\\cite{smith2020one}, shown~\\cite{li2021two}\n\\cite{smith2020one} first');
+    assert.equal(convertAnswer('x[1]y', citations, { flavour: 'plain', keys }).text, 'xsmith2020oney', 'plain text: the caller decides');
+  });
+
+  it('finds code as CommonMark does: fences, indented blocks after an empty line, spans of equal backtick runs', () => {
+    const md = (answer: string) => convertAnswer(answer, citations, { flavour: 'pandoc', keys }).text;
+    assert.equal(md('`[1]` ``a ` [1]`` ```[1]``` [2]'), '`[1]` ``a ` [1]`` ```[1]``` [@li2021two]');
+    assert.equal(md('an unclosed ` then [1]'), 'an unclosed ` then [@smith2020one]');
+    assert.equal(md('``x` [1]'), '``x` [@smith2020one]', 'runs of different lengths do not pair');
+    assert.equal(md('~~~\n[1]\n~~~\n[2]'), '~~~\n[1]\n~~~\n[@li2021two]');
+    assert.equal(md('```\n[1]\n'), '```\n[1]\n', 'an unclosed fence runs to the end');
+    assert.equal(md('text\n\n    [1] code\n\tand [2]\n[1] text'), 'text\n\n    [1] code\n\tand [2]\n[@smith2020one] text');
+    assert.equal(md('text\n    [1] continued'), 'text\n    [@smith2020one] continued', 'an indented line in a paragraph is text');
+    assert.equal(md('`a\n```\n[1]\n```\n` [2]'), '`a\n```\n[1]\n```\n` [@li2021two]', 'a span does not reach over a block');
+  });
+
+  it('reports each unknown marker once, in order', () => {
+    const r = convertAnswer(`[7] [8.1] ${'[9] '.repeat(50)}[7]`, citations, { flavour: 'pandoc', keys });
+    assert.deepEqual(r.unresolved, ['7', '8.1', '9']);
   });
 });

@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { answerMarkup, citePlaceholder, escapeLatex, escapeTypst } from '../../../src/cite/markup';
+import { MARKDOWN_LIMIT } from '../../../src/render/escape';
 
 const latex = (md: string): string => answerMarkup(md, 'latex', { cite: (i) => `\\cite{k${i}}` });
 const typst = (md: string): string => answerMarkup(md, 'typst', { cite: (i) => `@k${i}` });
@@ -60,5 +61,31 @@ describe('cite/markup (Insert Answer into LaTeX and Typst)', () => {
 
   it('keeps the document line breaks', () => {
     assert.equal(answerMarkup('a\n\nb', 'latex', { cite: () => '', newline: '\r\n' }), 'a\r\n\r\nb\r\n');
+  });
+
+  it('sets citations apart from the words on either side; code keeps its text', () => {
+    const p = citePlaceholder;
+    assert.equal(latex(`Results${p(0)} and ${p(1)}${p(2)}.`), 'Results~\\cite{k0} and~\\cite{k1}~\\cite{k2}.\n');
+    assert.equal(latex(`(${p(0)}) ${p(1)}memory`), '(\\cite{k0})~\\cite{k1} memory\n');
+    assert.equal(latex(`${p(0)} starts`), '\\cite{k0} starts\n', 'no tie at the start of a line');
+    assert.equal(latex('```\na \\cite{x} b\n```'), '\\begin{verbatim}\na \\cite{x} b\n\\end{verbatim}\n', 'code is not tied');
+    assert.equal(typst(`A ${p(0)}-based view, ${p(1)}memory, ${p(0)}${p(1)}.`), 'A @k0 -based view, @k1 memory, @k0 @k1.\n');
+    assert.equal(typst(`(${p(0)}) ${p(1)}: so`), '(@k0) @k1: so\n');
+  });
+
+  it('fences code longer than any run of backticks inside, however many runs there are', () => {
+    const code = `${'` '.repeat(45_000)}\`\`\`\`\``;
+    const out = typst(`\`\`\`\`\`\`\n${code}\n\`\`\`\`\`\`\n`);
+    assert.ok(out.startsWith('``````\n` ` '), out.slice(0, 20));
+    assert.ok(out.endsWith('`````\n``````\n'), out.slice(-20));
+  });
+
+  it('reads Markdown up to the limit; the rest is written as escaped paragraphs, citations still placed', () => {
+    const head = 'Some **bold** text.\n\n'.repeat(Math.floor((MARKDOWN_LIMIT - 20) / 21));
+    const tail = `# Not a heading 50% ${citePlaceholder(3)} ${'word '.repeat(40)}\n\n- not a list`;
+    const tex = latex(head + tail);
+    assert.ok(tex.startsWith('Some \\textbf{bold} text.\n\n'));
+    assert.ok(tex.endsWith(`\\# Not a heading 50\\%~\\cite{k3} ${'word '.repeat(39)}word\n\n- not a list\n`), tex.slice(-80));
+    assert.ok(typst(head + tail).endsWith(`\\# Not a heading 50% @k3 ${'word '.repeat(39)}word\n\n\\- not a list\n`));
   });
 });

@@ -2,6 +2,18 @@ import * as assert from 'node:assert/strict';
 import { applyEdits } from '../../../src/cite/edit';
 import { citationAt, citedKeys, completionContext, findCitations, flavourOf, formatCitation, insertCitation, keyAt, type CiteFlavour, type CiteOptions } from '../../../src/cite/syntax';
 
+/** Cite `keys` at the `|` one after the other, each joining the citation the previous one wrote (as Insert Citation does). */
+function citeAll(doc: string, flavour: CiteFlavour, keys: string[], options: CiteOptions = {}): string {
+  let text = doc.replace('|', '');
+  let at = doc.indexOf('|');
+  for (const key of keys) {
+    const r = insertCitation(text, at, flavour, key, options);
+    text = applyEdits(text, [r.edit]);
+    at = r.end;
+  }
+  return text;
+}
+
 /** Insert `key` at the `|` in `doc`; returns the new text. */
 function cite(doc: string, flavour: CiteFlavour, key: string, options: CiteOptions & { reference?: string } = {}): string {
   const offset = doc.indexOf('|');
@@ -42,8 +54,8 @@ describe('cite/syntax', () => {
     assert.equal(cite('See \\citep[see][p. 4]{a, c}|', 'latex', 'b'), 'See \\citep[see][p. 4]{a, c,b}');
     assert.equal(cite('See \\autocite{}|', 'latex', 'b'), 'See \\autocite{b}');
     assert.equal(cite('See \\cite{a,\n  b}| and', 'latex', 'c'), 'See \\cite{a,\n  b,c} and', 'multi-line');
-    assert.equal(cite('See \\cite{a} |', 'latex', 'b', { latexCommand: 'citet' }), 'See \\cite{a} \\citet{b}', 'after a space: a new citation');
-    assert.equal(cite('See \\cite{a}|', 'latex', 'b', { locator: '4' }), 'See \\cite{a}\\cite[p.~4]{b}', 'a locator needs its own citation');
+    assert.equal(cite('See \\cite{a} |', 'latex', 'b', { latexCommand: 'citet' }), 'See \\cite{a}~\\citet{b}', 'after a space: a new citation (tied)');
+    assert.equal(cite('See \\cite{a}|', 'latex', 'b', { locator: '4' }), 'See \\cite{a}~\\cite[p.~4]{b}', 'a locator needs its own citation');
     assert.equal(cite('|', 'latex', 'b'), '\\cite{b}');
   });
 
@@ -61,8 +73,8 @@ describe('cite/syntax', () => {
     assert.equal(cite('@a| says', 'pandoc', 'b'), '@a [@b] says', 'an in-text citation is not extended');
     assert.equal(keyAt('As @smith2020 says', 6, 'pandoc')?.key, 'smith2020');
     assert.equal(cite('Text|', 'pandoc', 'b'), 'Text [@b]', 'never glued to a word');
-    assert.equal(cite('[a link](https://x.org)|', 'pandoc', 'b'), '[a link](https://x.org)[@b]');
-    assert.equal(cite('[mail me@example.org]|', 'pandoc', 'b'), '[mail me@example.org][@b]', 'e-mail in brackets is no citation');
+    assert.equal(cite('[a link](https://x.org)|', 'pandoc', 'b'), '[a link](https://x.org) [@b]');
+    assert.equal(cite('[mail me@example.org]|', 'pandoc', 'b'), '[mail me@example.org] [@b]', 'e-mail in brackets is no citation (and [x][@b] would be a reference link)');
     assert.deepEqual(findCitations('write to a@b.org or [@k1; -@k2, p. 3]', 'pandoc').map((c) => c.keys.map((k) => k.key)), [['k1', 'k2']]);
   });
 
@@ -107,5 +119,95 @@ describe('cite/syntax', () => {
     assert.deepEqual(at('see @sm|', 'typst'), { prefix: 'sm', start: 5 });
     assert.deepEqual(at('#cite(<sm|', 'typst'), { prefix: 'sm', start: 7 });
     assert.equal(at('plain @x|', 'plain'), undefined);
+  });
+
+  describe('a new citation is set apart from the text around it as each format reads it', () => {
+    it('Typst: never glued to a following word, label character or supplement (Typst would read another key)', () => {
+      assert.equal(cite('As shown by |memory research', 'typst', 'smith2020'), 'As shown by @smith2020 memory research');
+      assert.deepEqual(citedKeys(cite('As shown by |memory research', 'typst', 'smith2020'), 'typst'), ['smith2020']);
+      assert.equal(cite('|memory', 'typst', 'k'), '@k memory', 'start of a line');
+      assert.equal(cite('vor |Müller', 'typst', 'k'), 'vor @k Müller', 'any letter continues a label');
+      assert.equal(cite('the |-based view', 'typst', 'k'), 'the @k -based view', '`-` continues a label');
+      assert.equal(cite('the |_x', 'typst', 'k'), 'the @k _x', '`_` continues a label');
+      assert.equal(cite('the |.NET way', 'typst', 'k'), 'the @k .NET way', '`.` then a letter continues a label');
+      assert.equal(cite('see |:x', 'typst', 'k'), 'see @k :x', '`:` then a letter continues a label');
+      assert.equal(cite('see |[the appendix]', 'typst', 'k'), 'see @k [the appendix]', 'a bracket right after `@k` is its supplement');
+      assert.equal(cite('Shown|.', 'typst', 'k'), 'Shown @k.', 'a trailing `.` is not part of a label');
+      assert.equal(cite('Shown|: so', 'typst', 'k'), 'Shown @k: so', 'nor a trailing `:`');
+      assert.equal(cite('Shown|, so', 'typst', 'k'), 'Shown @k, so');
+      assert.equal(cite('(|)', 'typst', 'k'), '(@k)', 'nothing after an opening bracket');
+      assert.equal(cite('done,|', 'typst', 'k'), 'done, @k', 'a space after punctuation');
+      assert.equal(cite('see |memory', 'typst', 'k', { locator: '4' }), 'see @k[p. 4] memory', 'a supplement ends the reference; a space before the word');
+    });
+
+    it('Typst #cite(): a space before what would be a call, an argument or a field; `;` before a `;`', () => {
+      const fn = { typstForm: 'function' } as const;
+      assert.equal(cite('as |(see above)', 'typst', 'k', fn), 'as #cite(<k>) (see above)');
+      assert.equal(cite('as |[more]', 'typst', 'k', fn), 'as #cite(<k>) [more]');
+      assert.equal(cite('as |.field', 'typst', 'k', fn), 'as #cite(<k>) .field');
+      assert.equal(cite('as |; then', 'typst', 'k', fn), 'as #cite(<k>);; then', 'Typst takes one `;` as the end of the expression');
+      assert.equal(cite('as |. Next', 'typst', 'k', fn), 'as #cite(<k>). Next');
+      assert.equal(cite('as |memory', 'typst', 'k', fn), 'as #cite(<k>) memory');
+    });
+
+    it('Pandoc: a space before it after a word or punctuation, and after it where [@k] would become a link or span', () => {
+      assert.equal(cite('results,|', 'pandoc', 'b'), 'results, [@b]');
+      assert.equal(cite('|memory', 'pandoc', 'b'), '[@b] memory', 'start of a line: no space before');
+      assert.equal(cite('shown |memory', 'pandoc', 'b'), 'shown [@b] memory');
+      assert.equal(cite('shown|memory', 'pandoc', 'b'), 'shown [@b] memory', 'inside a word');
+      assert.equal(cite('see |(1999)', 'pandoc', 'b'), 'see [@b] (1999)', '[@b](1999) is a link');
+      assert.equal(cite('see |[the notes]', 'pandoc', 'b'), 'see [@b] [the notes]', '[@b][x] is a reference link');
+      assert.equal(cite('see |{.smallcaps}', 'pandoc', 'b'), 'see [@b] {.smallcaps}', '[@b]{.c} is a span');
+      assert.equal(cite('|: a note', 'pandoc', 'b'), '[@b]: a note', 'a citation never starts a link definition');
+      assert.equal(cite('Shown|.', 'pandoc', 'b'), 'Shown [@b].');
+      assert.equal(cite('(|)', 'pandoc', 'b'), '([@b])');
+      assert.equal(cite('He said "|', 'pandoc', 'b'), 'He said "[@b]', 'an opening quote');
+      assert.equal(cite('"Quoted"|', 'pandoc', 'b'), '"Quoted" [@b]', 'a closing quote');
+      assert.equal(cite('As shown [@a]| here', 'pandoc', 'b'), 'As shown [@a; @b] here', 'joining a citation still works');
+    });
+
+    it('LaTeX: a tie before \\cite after a word or punctuation (spaces become the tie), none at a line start or after an opening bracket', () => {
+      assert.equal(cite('results|', 'latex', 'b'), 'results~\\cite{b}');
+      assert.equal(cite('results |', 'latex', 'b'), 'results~\\cite{b}');
+      assert.equal(cite('results \t |', 'latex', 'b'), 'results~\\cite{b}');
+      assert.equal(cite('results|.', 'latex', 'b'), 'results~\\cite{b}.');
+      assert.equal(cite('shown |memory', 'latex', 'b'), 'shown~\\cite{b} memory', 'a space before the word after it');
+      assert.equal(cite('|memory', 'latex', 'b'), '\\cite{b} memory');
+      assert.equal(cite('line\n|', 'latex', 'b'), 'line\n\\cite{b}', 'start of a line');
+      assert.equal(cite('line\n  |', 'latex', 'b'), 'line\n  \\cite{b}', 'indentation stays');
+      assert.equal(cite('line\r\n|', 'latex', 'b'), 'line\r\n\\cite{b}');
+      assert.equal(cite('(|)', 'latex', 'b'), '(\\cite{b})');
+      assert.equal(cite('\\footnote{|}', 'latex', 'b'), '\\footnote{\\cite{b}}');
+      assert.equal(cite('as~|', 'latex', 'b'), 'as~\\cite{b}', 'already tied');
+      assert.equal(cite('end\\\\ |', 'latex', 'b'), 'end\\\\ \\cite{b}', 'no tie after a line break command');
+    });
+
+    it('several keys join one citation, set apart once', () => {
+      assert.equal(citeAll('shown |memory', 'typst', ['a', 'b']), 'shown @a @b memory');
+      assert.equal(citeAll('shown |memory', 'pandoc', ['a', 'b']), 'shown [@a; @b] memory');
+      assert.equal(citeAll('shown |memory', 'latex', ['a', 'b']), 'shown~\\cite{a,b} memory');
+      assert.equal(citeAll('shown|.', 'latex', ['a', 'b', 'c']), 'shown~\\cite{a,b,c}.');
+    });
+  });
+  it('writes any key in a form each syntax reads back as that key (Typst label(), Pandoc @{…})', () => {
+    assert.equal(formatCitation('typst', ['DBLP:journals/corr/abs-1']), '#cite(label("DBLP:journals/corr/abs-1"))', '`/` ends a Typst reference');
+    assert.equal(formatCitation('typst', ['a+b'], { locator: '4' }), '#cite(label("a+b"), supplement: [p. 4])');
+    assert.equal(formatCitation('typst', ['smith.']), '#cite(<smith.>)', 'a trailing `.` is given back by `@`, kept by `<…>`');
+    assert.equal(formatCitation('typst', ['q"x\\y'], { typstForm: 'function' }), '#cite(label("q\\"x\\\\y"))');
+    assert.equal(formatCitation('typst', ['smith_2020-a.b']), '@smith_2020-a.b');
+    assert.equal(formatCitation('typst', ['müller2020']), '#cite(<müller2020>)');
+    assert.equal(formatCitation('pandoc', ['DBLP:journals/corr/abs-1', 'smith.', "o'brien", 'a--b', 'müller']), "[@DBLP:journals/corr/abs-1; @{smith.}; @{o'brien}; @{a--b}; @{müller}]");
+    const keys = ['DBLP:journals/corr/abs-1', 'smith.', 'a+b', "o'brien", 'a--b', 'x:', 'müller2020', 'k_1', 'q"x'];
+    for (const flavour of ['latex', 'pandoc', 'typst'] as const) {
+      for (const key of keys) {
+        if (flavour === 'latex' && key.includes('"')) continue;
+        const doc = cite('See |.', flavour, key);
+        assert.deepEqual(citedKeys(doc, flavour), [key], `${flavour}: ${doc}`);
+        assert.equal(insertCitation(doc, doc.length - 1, flavour, key).already, true, `${flavour}: ${key} is found again`);
+      }
+    }
+    assert.equal(cite('See [@{smith.}]|.', 'pandoc', 'o.k.'), 'See [@{smith.}; @{o.k.}].');
+    assert.equal(keyAt('See [@{a/b.}] and @{c.}', 8, 'pandoc')?.key, 'a/b.');
+    assert.equal(keyAt('See #cite(label("a/b")) x', 18, 'typst')?.key, 'a/b');
   });
 });

@@ -3,6 +3,7 @@
 import { strict as assert } from 'node:assert';
 import { type Citation } from '../../../src/api/schemas';
 import { renderAnswer, renderAnswerDetailed } from '../../../src/render/answer';
+import { MARKDOWN_LIMIT, splitForMarkdown } from '../../../src/render/escape';
 import { isSafeHttpsUrl, safeHttpsUrl } from '../../../src/render/links';
 import { assertSafe, citation, elements, links, textContent } from './html';
 
@@ -147,5 +148,36 @@ describe('render: safeHttpsUrl (the host re-checks with it before opening)', () 
   it('refuses everything else', () => {
     for (const u of [undefined, null, 42, '', 'http://x.org', 'https:x.org', 'https://', 'https://a:b@x.org', 'https://x.org\n', '\thttps://x.org', `https://x.org/${'a'.repeat(2100)}`, 'javascript:https://x.org'])
       assert.equal(isSafeHttpsUrl(u), false, String(u));
+  });
+});
+
+describe('render: answers of any size', () => {
+  it('reads an answer as Markdown up to the limit and shows the rest as plain text, nothing left out', () => {
+    const unit = 'Some **bold** text [1.1].\n\n';
+    const head = unit.repeat(Math.floor((MARKDOWN_LIMIT - 20) / unit.length));
+    const tail = 'Tail **not bold** <script>alert(1)</script>\r\nsecond line\n\n\n  Last [1.1] paragraph.  ';
+    const r = renderAnswerDetailed(head + tail, cites);
+    const els = assertSafe(r.html);
+    assert.ok(els.filter((e) => e.tag === 'strong').length > 1000, 'the head is Markdown');
+    const plain = els.filter((e) => e.attrs.class === 'answer-plain');
+    assert.deepEqual(plain.map((e) => e.text), ['Tail **not bold** <script>alert(1)</script>\nsecond line', 'Last [1.1] paragraph.']);
+    assert.ok(textContent(r.bodyHtml).includes('Tail **not bold**'));
+  });
+
+  it('cuts at a blank line before the limit, never inside a surrogate pair', () => {
+    assert.deepEqual(splitForMarkdown('short'), ['short', '']);
+    const [md, rest] = splitForMarkdown(`${'a'.repeat(70)}\n\n${'b'.repeat(40)}`, 100);
+    assert.equal(md, 'a'.repeat(70));
+    assert.equal(rest, `\n\n${'b'.repeat(40)}`);
+    const [md2, rest2] = splitForMarkdown(`${'a'.repeat(99)}😀${'b'.repeat(10)}`, 100);
+    assert.equal(md2.length, 99);
+    assert.equal(rest2.codePointAt(0), 0x1f600);
+  });
+
+  it('finds snippet markers with spaces around them and authors split at semicolons', () => {
+    const c = { ...citation(1, 0), authors: ' Ann Smith ;Bo Li;  ;Cy Doe ', snippets: [{ marker: '  [ 1 . 2 ]  ', quote: 'q', section: null }] } as Citation;
+    const r = renderAnswerDetailed('See [1.2].', [c]);
+    assert.deepEqual(r.markers, ['1.2']);
+    assert.deepEqual(r.references[0]!.authors, ['Ann Smith', 'Bo Li', 'Cy Doe']);
   });
 });
