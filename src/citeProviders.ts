@@ -28,10 +28,19 @@ export const CITE_SELECTOR: vscode.DocumentSelector = [
 /** Completion opens on these (Typst's `#cite(<`; `@` after `[`, `;` or a space; LaTeX's `{` and `,`). */
 export const CITE_TRIGGER_CHARACTERS = ['{', ',', '@', '<'] as const;
 
-/** Text of the document from `lines` lines before `position` up to it. */
+/**
+ * Text of the document from `lines` lines before `position` up to it, at most `CITE_WINDOW` characters: only that
+ * much is read (a line can be megabytes long, and this runs on every keystroke).
+ */
 function textBefore(document: vscode.TextDocument, position: vscode.Position, lines: number): string {
-  const text = document.getText(new vscode.Range(new vscode.Position(Math.max(0, position.line - lines), 0), position));
-  return text.length > CITE_WINDOW ? text.slice(-CITE_WINDOW) : text;
+  const end = document.offsetAt(position);
+  const start = Math.max(document.offsetAt(new vscode.Position(Math.max(0, position.line - lines), 0)), end - CITE_WINDOW);
+  return document.getText(new vscode.Range(document.positionAt(start), position));
+}
+
+/** The rest of the line after `position`, at most `CITE_WINDOW` characters. */
+function textAfter(document: vscode.TextDocument, position: vscode.Position): string {
+  return document.getText(new vscode.Range(position, position.translate(0, CITE_WINDOW)));
 }
 
 export function registerCiteProviders(core: CoreAccess, log: { warn(message: string): void }): vscode.Disposable {
@@ -68,7 +77,7 @@ export function registerCiteProviders(core: CoreAccess, log: { warn(message: str
       if (!f) return undefined;
       const c = coreIf(() => {
         const before = textBefore(document, position, 12);
-        const after = document.lineAt(position.line).text.slice(position.character);
+        const after = textAfter(document, position);
         return mayBeOnCiteKey(before, after, f) && citationsPlausible(before, f, document.fileName, () => document.getText());
       });
       return c?.provideHover(document, position, token);
