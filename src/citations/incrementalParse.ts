@@ -5,7 +5,7 @@
  * swallow the new text), no unclosed `@comment{` (the new text could close it) and no `@` after its last entry (a
  * head the new text could complete). Keeps a 10,000-entry bibliography's second and later inserts cheap. Pure.
  */
-import { parseBibFile, type BibDiagnostic, type BibFile } from '../cite/bibFile';
+import { MAX_LISTED_DIAGNOSTICS, parseBibFile, type BibDiagnostic, type BibFile } from '../cite/bibFile';
 import { countBreaks, LineIndex, type Range } from '../cite/edit';
 
 const lineCounts = new WeakMap<BibFile, number>();
@@ -39,6 +39,7 @@ export function canExtend(file: BibFile, text: string): boolean {
     text.length > old.length &&
     old.length > 0 &&
     old.endsWith('\n') &&
+    !file.omitted &&
     !file.diagnostics.some((d) => d.severity === 'error') &&
     !file.directives.some((d) => d.unclosed) &&
     old.indexOf('@', lastItemEnd(file)) < 0 &&
@@ -51,6 +52,8 @@ export function extendParse(file: BibFile, text: string): BibFile {
   const base = file.text.length;
   const lines = breaks(file);
   const tail = parseBibFile(text.slice(base));
+  // Past the listed maximum, which problems are listed depends on the whole text: parsed again.
+  if (tail.omitted || file.diagnostics.length + tail.diagnostics.length > MAX_LISTED_DIAGNOSTICS) return parseBibFile(text);
   const shiftRange = (r: Range): Range => ({
     start: { line: r.start.line + lines, character: r.start.character },
     end: { line: r.end.line + lines, character: r.end.character },
@@ -84,7 +87,10 @@ export function extendParse(file: BibFile, text: string): BibFile {
   }
   // parseBibFile lists the structural diagnostics in text order, then the duplicate keys.
   const diagnostics = [...file.diagnostics.filter((d) => !isDup(d)), ...own, ...file.diagnostics.filter(isDup), ...dups];
-  const extended: BibFile = { text, entries, directives, brokenKeys: [...file.brokenKeys, ...tail.brokenKeys], diagnostics, newline: file.newline };
+  if (diagnostics.length > MAX_LISTED_DIAGNOSTICS) return parseBibFile(text);
+  const extended: BibFile = { text, entries, directives, brokenKeys: [...file.brokenKeys, ...tail.brokenKeys], diagnostics, omitted: 0, newline: file.newline };
+  const blocker = file.blocker ?? own.find((d) => d.code === 'unclosed' || d.code === 'quote' || d.code === 'comment');
+  if (blocker) extended.blocker = blocker;
   lineCounts.set(extended, lines + breaks(tail));
   return extended;
 }

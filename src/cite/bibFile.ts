@@ -26,10 +26,11 @@ export interface BibEntry {
 
 /**
  * What a diagnostic is about: `unclosed` (an entry, `@string` or `@preamble` whose braces never balance: BibTeX reads
- * on into what follows), `quote` (a quoted value never closed: the same for Biber), `noKey`, `fields` (fields
- * unreadable from some point on; the entry itself is closed), `duplicate` (a key used twice).
+ * on into what follows), `quote` (a quoted value never closed: the same for Biber), `comment` (a `@comment{` whose
+ * braces never balance: Biber reads on), `noKey`, `fields` (fields unreadable from some point on; the entry itself is
+ * closed), `duplicate` (a key used twice).
  */
-export type BibDiagnosticCode = 'unclosed' | 'quote' | 'noKey' | 'fields' | 'duplicate';
+export type BibDiagnosticCode = 'unclosed' | 'quote' | 'comment' | 'noKey' | 'fields' | 'duplicate';
 
 export interface BibDiagnostic {
   severity: 'error' | 'warning';
@@ -53,9 +54,21 @@ export interface BibFile {
   directives: { type: string; start: number; end: number; unclosed?: true }[];
   /** Keys of entries that are not closed: not readable here, but in the file (never handed out again). */
   brokenKeys: string[];
+  /** The problems found, in text order then the duplicate keys: at most MAX_LISTED_DIAGNOSTICS of them. */
   diagnostics: BibDiagnostic[];
+  /** How many more problems were found than are listed. */
+  omitted: number;
+  /** The first problem a reader would read on from (`unclosed`, `quote`, `comment`), listed or not. */
+  blocker?: BibDiagnostic;
   newline: '\n' | '\r\n';
 }
+
+/**
+ * Problems listed per file. More help nobody (the Problems view shows the first ones), and building each costs time a
+ * hostile file could multiply: a 1 MB file can hold 100,000 broken entries.
+ */
+export const MAX_LISTED_DIAGNOSTICS = 1000;
+const isBlocker = (code: BibDiagnosticCode): boolean => code === 'unclosed' || code === 'quote' || code === 'comment';
 
 /**
  * An entry type as BibTeX reads one: any run of characters but white space and `"#%'(),={}` (and `@`, `\`), not
@@ -77,10 +90,16 @@ export function parseBibFile(text: string): BibFile {
   const brokenKeys: string[] = [];
   const diagnostics: BibDiagnostic[] = [];
   const lineEnd = lineEnds(text);
+  let omitted = 0;
+  let blocker: BibDiagnostic | undefined;
   const diag = (severity: BibDiagnostic['severity'], code: BibDiagnosticCode, message: string, start: number, end: number, key?: string): void => {
+    const listed = diagnostics.length < MAX_LISTED_DIAGNOSTICS;
+    if (!listed) omitted++;
+    if (!listed && (blocker || !isBlocker(code))) return;
     const d: BibDiagnostic = { severity, code, message, start, end, range: lines.range(start, end) };
     if (key) d.key = key;
-    diagnostics.push(d);
+    if (listed) diagnostics.push(d);
+    if (!blocker && isBlocker(code)) blocker = d;
   };
   let comments: CommentCloser | undefined;
   let i = 0;
@@ -108,6 +127,7 @@ export function parseBibFile(text: string): BibFile {
       if (end < 0) {
         const stop = lineEnd(at);
         directives.push({ type, start: at, end: stop, unclosed: true });
+        diag('error', 'comment', '@comment is not closed: BibTeX reads it to the end of its line, Biber on into what follows.', at, stop);
         i = Math.max(stop, bodyStart);
       } else {
         directives.push({ type, start: at, end: end + 1 });
@@ -115,7 +135,7 @@ export function parseBibFile(text: string): BibFile {
       }
       continue;
     }
-    const { end, limit } = closeOfEntry(text, bodyStart, close);
+    const { end, limit, quote } = closeOfEntry(text, bodyStart, close);
     if (end < 0) {
       const directive = type === 'string' || type === 'preamble';
       const { key } = readKey(text, bodyStart);
@@ -125,7 +145,10 @@ export function parseBibFile(text: string): BibFile {
       i = limit;
       continue;
     }
+    const unpaired = (what: string, key?: string): void =>
+      diag('warning', 'quote', `${what}: a quoted value is not closed (Biber reads on until the next ").`, quote, Math.max(quote + 1, Math.min(end, lineEnd(quote))), key);
     if (type === 'string' || type === 'preamble') {
+      if (quote >= 0) unpaired(`@${type}`);
       directives.push({ type, start: at, end: end + 1 });
       i = end + 1;
       continue;
@@ -135,17 +158,9 @@ export function parseBibFile(text: string): BibFile {
     else {
       const raw: Record<string, string> = {};
       const bad = readFields(text, after, end, raw);
-      if (bad !== undefined) {
-        const quote = text.charCodeAt(bad) === 34;
-        diag(
-          'warning',
-          quote ? 'quote' : 'fields',
-          quote ? `Entry ${key}: a quoted value is not closed (BibTeX and Biber read on until the next ").` : `Entry ${key}: cannot read the fields from here on (a missing comma, "=" or quote?).`,
-          bad,
-          Math.max(bad + 1, Math.min(end, lineEnd(bad))),
-          key,
-        );
-      }
+      if (quote >= 0) unpaired(`Entry ${key}`, key);
+      else if (bad !== undefined)
+        diag('warning', 'fields', `Entry ${key}: cannot read the fields from here on (a missing comma, "=" or quote?).`, bad, Math.max(bad + 1, Math.min(end, lineEnd(bad))), key);
       entries.push({ type, key, start: at, end: end + 1, keyStart, raw });
     }
     i = end + 1;
@@ -153,10 +168,14 @@ export function parseBibFile(text: string): BibFile {
   const seen = new Map<string, BibEntry>();
   for (const e of entries) {
     const k = e.key.toLowerCase();
-    if (seen.has(k)) diag('warning', 'duplicate', `Duplicate key ${e.key} (also at line ${lines.position(seen.get(k)!.start).line + 1}).`, e.keyStart, e.keyStart + e.key.length, e.key);
-    else seen.set(k, e);
+    const first = seen.get(k);
+    if (!first) seen.set(k, e);
+    else if (diagnostics.length >= MAX_LISTED_DIAGNOSTICS) omitted++;
+    else diag('warning', 'duplicate', `Duplicate key ${e.key} (also at line ${lines.position(first.start).line + 1}).`, e.keyStart, e.keyStart + e.key.length, e.key);
   }
-  return { text, entries, directives, brokenKeys, diagnostics, newline: newlineOf(text) };
+  const file: BibFile = { text, entries, directives, brokenKeys, diagnostics, omitted, newline: newlineOf(text) };
+  if (blocker) file.blocker = blocker;
+  return file;
 }
 
 /**
@@ -200,24 +219,27 @@ function startsEntry(text: string, from: number): boolean {
  * starts an entry: `end` is its offset or -1, `limit` where the search stopped (the start of that line, or the end).
  * Each character is read once, so scanning a file entry after entry is linear.
  */
-function closeOfEntry(text: string, from: number, close: string): { end: number; limit: number } {
+function closeOfEntry(text: string, from: number, close: string): { end: number; limit: number; quote: number } {
   let depth = 0;
+  // The last `"` outside braces while their number is odd: Biber reads a quoted string on past the close.
+  let quote = -1;
   const closeCode = close.charCodeAt(0);
   for (let j = from; j < text.length; j++) {
     const c = text.charCodeAt(j);
     // Like BibTeX itself, every brace counts, escaped or not.
     if (c === 123) depth++;
     else if (c === 125) {
-      if (depth === 0) return closeCode === 125 ? { end: j, limit: j } : { end: -1, limit: nextEntryLine(text, j) };
+      if (depth === 0) return closeCode === 125 ? { end: j, limit: j, quote } : { end: -1, limit: nextEntryLine(text, j), quote };
       depth--;
-    } else if (c === closeCode && depth === 0) return { end: j, limit: j };
+    } else if (c === closeCode && depth === 0) return { end: j, limit: j, quote };
+    else if (c === 34 && depth === 0) quote = quote < 0 ? j : -1;
     else if (c === 10 || c === 13) {
       const next = c === 13 && text.charCodeAt(j + 1) === 10 ? j + 2 : j + 1;
-      if (startsEntry(text, next)) return { end: -1, limit: next };
+      if (startsEntry(text, next)) return { end: -1, limit: next, quote };
       j = next - 1;
     }
   }
-  return { end: -1, limit: text.length };
+  return { end: -1, limit: text.length, quote };
 }
 
 /** Start of the next line that starts an entry after `from`, or the end of the text. */
@@ -594,23 +616,20 @@ export interface AppendBlocker {
 
 /** The first problem that would make BibTeX or Biber read an appended entry as part of an earlier one, if any. */
 export function appendBlocker(file: BibFile): AppendBlocker | undefined {
-  const bad = file.diagnostics.find((d) => d.code === 'unclosed' || d.code === 'quote');
-  const comment = file.directives.find((d) => d.unclosed);
-  if (comment && (!bad || comment.start < bad.start)) {
-    const line = new LineIndex(file.text.slice(0, comment.start)).lineCount;
-    return { reason: 'comment', line, message: `The @comment at line ${line} is not closed: Biber would read an entry added after it as part of it.` };
-  }
+  const bad = file.blocker;
   if (!bad) return undefined;
   const line = bad.range.start.line + 1;
   const what = bad.key ? `Entry ${bad.key}` : 'An @string or @preamble';
   return {
-    reason: bad.code === 'quote' ? 'quote' : 'unclosed',
+    reason: bad.code === 'quote' ? 'quote' : bad.code === 'comment' ? 'comment' : 'unclosed',
     line,
     ...(bad.key ? { key: bad.key } : {}),
     message:
-      bad.code === 'quote'
-        ? `${what} (line ${line}) has a quoted value that is not closed: Biber would read an entry added after it as part of it.`
-        : `${what} (line ${line}) is not closed: BibTeX would read an entry added after it as part of it.`,
+      bad.code === 'comment'
+        ? `The @comment at line ${line} is not closed: Biber would read an entry added after it as part of it.`
+        : bad.code === 'quote'
+          ? `${what} (line ${line}) has a quoted value that is not closed: Biber would read an entry added after it as part of it.`
+          : `${what} (line ${line}) is not closed: BibTeX would read an entry added after it as part of it.`,
   };
 }
 
@@ -675,8 +694,13 @@ export interface TidyOptions {
 }
 
 export interface TidyResult {
-  /** The whole new text, or undefined when the file has errors (tidy refuses to move broken text). */
+  /**
+   * The whole new text, or undefined when the file has errors or something a reader would read on from (tidy refuses
+   * to move broken text: in another place it would swallow other entries).
+   */
   text: string | undefined;
+  /** Why the text was not tidied, when it was for something other than an error. */
+  blocked?: AppendBlocker;
   /** Entries removed as duplicates of an entry with the same DOI (cite the kept key instead). */
   removed: { key: string; keptKey: string; doi: string }[];
   /** Entries that share a DOI but were all kept, because documents cite them (or a crossref needs them). */
@@ -758,8 +782,11 @@ export function tidyBibliography(text: string, cited?: Iterable<string>, options
   const ordered = childrenFirst(kept);
   const uncited = citedSet && !options.everyKeyCited ? ordered.map((k) => k.entry.key).filter((k) => !citedSet.has(k.toLowerCase())) : [];
   const parts = [...directiveChunks, ...ordered.map((k) => k.chunk), ...(trailing ? [trailing] : [])];
+  const blocked = appendBlocker(file);
   return {
-    text: errors.length ? undefined : parts.length ? parts.join(nl + nl) + nl : '',
+    // Problems past the listed ones may be errors: not tidied either.
+    text: errors.length || blocked || file.omitted ? undefined : parts.length ? parts.join(nl + nl) + nl : '',
+    ...(blocked ? { blocked } : {}),
     removed,
     keptDuplicates,
     uncited,

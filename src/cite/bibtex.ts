@@ -212,14 +212,18 @@ function escapePages(pages: string): string {
 const CONTROLS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/gu;
 const TEXT_FIELDS = ['title', 'journal_name', 'volume', 'pages', 'doi', 'url', 'publisher_name', 'publish_date'] as const;
 
-/** The paper's text fields without control characters (the service's text is untrusted). */
+/** A lone surrogate: not a character, and no encoding can write it (UTF-8 would write U+FFFD). */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/gu;
+const clean = (s: string): string => s.replace(CONTROLS, '').replace(LONE_SURROGATE, '');
+
+/** The paper's text fields without control characters or lone surrogates (the service's text is untrusted). */
 function withoutControls(paper: CitablePaper): CitablePaper {
   const out: CitablePaper = { ...paper };
   for (const f of TEXT_FIELDS) {
     const v = paper[f];
-    if (typeof v === 'string') out[f] = v.replace(CONTROLS, '');
+    if (typeof v === 'string') out[f] = clean(v);
   }
-  if (Array.isArray(paper.authors)) out.authors = paper.authors.map((a) => (typeof a === 'string' ? a.replace(CONTROLS, '') : a));
+  if (Array.isArray(paper.authors)) out.authors = paper.authors.map((a) => (typeof a === 'string' ? clean(a) : a));
   return out;
 }
 
