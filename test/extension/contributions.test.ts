@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { Commands, ContextKeys, KEY_ROUTING_SETTINGS, Settings, ViewContainers, Views, WebviewTypes } from '../../src/ids';
+import { Commands, ContextKeys, KEY_ROUTING_SETTINGS, Settings, ViewContainers, Views, WebviewTypes, WRITE_LOCATION_SETTINGS } from '../../src/ids';
 import { api, extension } from './support';
 
 interface Manifest {
@@ -85,10 +85,10 @@ export function contributionsSuite(): void {
       assert.equal(props[Settings.baseUrl]?.default, 'https://api.consensus.app');
     });
 
-    test('Restricted Mode is declared, restricting exactly the settings that route the key', () => {
+    test('Restricted Mode is declared, restricting exactly the settings that route the key or choose where files are written', () => {
       const trust = manifest().capabilities?.untrustedWorkspaces;
       assert.equal(trust?.supported, 'limited');
-      assert.deepEqual(sorted(trust?.restrictedConfigurations ?? []), sorted(KEY_ROUTING_SETTINGS));
+      assert.deepEqual(sorted(trust?.restrictedConfigurations ?? []), sorted([...KEY_ROUTING_SETTINGS, ...WRITE_LOCATION_SETTINGS]));
     });
 
     test('activation is lazy: no "*" and no explicit events beyond the implicit ones, the answer panel serializer and the writing languages', () => {
