@@ -266,9 +266,13 @@ export class Bibliographies extends Disposable implements BibliographyService {
   async permitWrite(uri: vscode.Uri, context: { fromWorkspaceSetting?: boolean } = {}): Promise<boolean> {
     if (!this.writableName(uri)) throw new CitationError(notBibMessage(uri, context.fromWorkspaceSetting));
     const id = uri.toString();
-    if (this.approved.has(id) || uri.scheme === 'untitled') return true;
+    if (uri.scheme === 'untitled') return true;
+    // A directory, a device or a pipe by a .bib name (a repository can hold such links): never written.
+    const any = await Promise.resolve(vscode.workspace.fs.stat(uri)).catch(() => undefined);
+    if (any && !(any.type & vscode.FileType.File)) throw new CitationError(vscode.l10n.t('{0} is not a regular file; nothing was written.', shown(uri)));
+    if (this.approved.has(id)) return true;
     const open = vscode.workspace.textDocuments.some((d) => d.uri.toString() === id && !d.isClosed);
-    const exists = open || (await this.stat(uri)) !== undefined;
+    const exists = open || any !== undefined;
     const folder = vscode.workspace.getWorkspaceFolder(uri);
     const link = folder ? await this.throughLink(folder.uri, uri) : false;
     if (folder && !link && exists) return true;

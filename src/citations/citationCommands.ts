@@ -488,7 +488,7 @@ export class CitationCommands extends Disposable {
     if (result.text === undefined) {
       bibs.publish(bib.uri, result.diagnostics);
       const errors = result.diagnostics.filter((d) => d.severity === 'error');
-      const message = result.blocked
+      const message = !errors.length && result.blocked
         ? `${vscode.l10n.t('Tidy Bibliography:')} ${blockedMessage(name, result.blocked)} ${vscode.l10n.t('Nothing was changed.')}`
         : vscode.l10n.t(
             'Tidy Bibliography: {0} has {1} error(s) (see Problems, first at line {2}); fix them first. Nothing was changed.',
@@ -528,15 +528,13 @@ export class CitationCommands extends Disposable {
   }
 
   private async tidyTarget(arg: unknown): Promise<{ uri: vscode.Uri } | { message: string } | undefined> {
-    // A file the writer picked (the explorer's context menu) or the .bib they are editing: their choice.
-    if (arg instanceof vscode.Uri) {
-      this.deps.bibliographies.approve(arg);
-      return { uri: arg };
-    }
+    // A file given as an argument (the explorer's context menu) goes through the same questions as any write.
+    if (arg instanceof vscode.Uri) return { uri: arg };
     const editor = vscode.window.activeTextEditor ?? this.lastEditor;
     if (!editor) return { message: vscode.l10n.t('Open a .bib file, or a document that uses one, to tidy its bibliography.') };
     const doc = editor.document;
     if (doc.languageId === 'bibtex' || /\.bib$/iu.test(doc.uri.path)) {
+      // The .bib the writer is editing: their choice.
       this.deps.bibliographies.approve(doc.uri);
       return { uri: doc.uri };
     }

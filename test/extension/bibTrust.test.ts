@@ -10,7 +10,7 @@
  * (why entries are appended to the bytes instead).
  */
 import * as assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import * as vscode from 'vscode';
@@ -258,6 +258,26 @@ export function bibTrustSuite(): void {
         await cite(PAPER_2);
         assert.equal(questions.length, 2, `${name}: asked again for the same file`);
       }
+    });
+
+    test('a .bib in the workspace that is a symbolic link to a file outside: asked first; one that is a directory: refused with the reason', async () => {
+      const dir = workspaceDir('bib-trust');
+      mkdirSync(fsPath(dir), { recursive: true });
+      const target = join(outside, 'linked-target');
+      const original = Buffer.from('# not a bibliography\n');
+      writeFileSync(target, original);
+      symlinkSync(target, join(fsPath(dir), 'linked.bib'));
+      await openDoc(vscode.Uri.joinPath(dir, 'l.tex'), '\\bibliography{linked}\nL |\n');
+      answer = false;
+      const r = await cite(PAPER);
+      assert.equal(r.done, false);
+      assert.deepEqual(questions.map((q) => [q.why.link, q.why.outside]), [[true, true]]);
+      assert.ok(bytesOf(target)?.equals(original), 'written through the link without a yes');
+      mkdirSync(join(fsPath(dir), 'folder.bib'));
+      await openDoc(vscode.Uri.joinPath(dir, 'f.tex'), '\\bibliography{folder}\nF |\n');
+      const f = await cite(PAPER);
+      assert.equal(f.done, false);
+      assert.match(f.message ?? '', /folder\.bib is not a regular file/u);
     });
 
     test('completion\'s Add to Bibliography into a bibliography outside the workspace: asked; No writes nothing', async () => {

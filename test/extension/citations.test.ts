@@ -365,10 +365,13 @@ export function citationsSuite(): void {
       assert.equal(d.severity, vscode.DiagnosticSeverity.Error);
       assert.equal(d.range.start.line, 0);
       assert.match(d.message, /broken2019 is not closed/u);
-      // A new paper is appended after it all.
+      // A new paper is not appended after it: BibTeX would read it as part of the unclosed entry. The writer is told.
+      const before = await readDisk(bib);
       const r2 = await cite(PAPER_C);
-      assert.equal(r2.added, 1);
-      assert.ok((await bibText(bib))?.trimEnd().endsWith('}'));
+      assert.equal(r2.done, false);
+      assert.match(r2.message ?? '', /entry broken2019 \(line 1\) is not closed, so BibTeX would read what follows as part of it/u);
+      assert.equal(await readDisk(bib), before);
+      assert.equal(editor.document.lineAt(3).text, 'Z [@good2020]');
       // Tidy refuses while the file has errors.
       await vscode.window.showTextDocument(editor.document);
       const t = await run<CitationCommandResult>(Commands.tidyBibliography);

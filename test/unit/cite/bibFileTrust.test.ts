@@ -7,6 +7,7 @@ import * as assert from 'node:assert/strict';
 import { appendBlocker, appendText, ensureEntry, entryFields, entryKeys, entryToPaper, findEntry, MAX_DECODED_VALUE, parseBibFile, tidyBibliography } from '../../../src/cite/bibFile';
 import { appendToUtf8, concatBytes, decodeUtf8, editorKeepsLineBreaks } from '../../../src/cite/bibBytes';
 import { LineIndex } from '../../../src/cite/edit';
+import { declarablePath, declarationEdit } from '../../../src/citations/declare';
 import { loadBibtexLibrary } from '../../../src/cite/library';
 
 const PAPER = { authors: ['Anna Smith'], title: 'A new paper', publish_year: 2024, doi: '10.5555/new', journal_name: 'J' };
@@ -166,5 +167,19 @@ describe('cite/bibFile against hostile files', () => {
     assert.deepEqual(unsure.removed, []);
     assert.equal(unsure.keptDuplicates.length, 3);
     assert.deepEqual(tidyBibliography(text, ['b'], { everyKeyCited: true }).uncited, []);
+  });
+
+  it('declares a bibliography only by a path that cannot break out of the markup (it comes from a setting or a file name)', () => {
+    for (const bad of ['refs}\\input{/etc/passwd}.bib', 'a%b.bib', 'my refs.bib', 'a,b.bib', 'a\\b.bib', '', 'x'.repeat(1001)]) {
+      assert.equal(declarablePath('latex', bad), false, bad);
+      assert.equal(declarationEdit('\\begin{document}\n\\end{document}\n', 'latex', bad), undefined, bad);
+    }
+    for (const bad of ['a\nbibliography: /etc/x.bib', 'a\rb.bib', 'a\u2028b.bib', 'a\u0000.bib']) {
+      assert.equal(declarablePath('pandoc', bad), false, JSON.stringify(bad));
+      assert.equal(declarablePath('typst', bad), false, JSON.stringify(bad));
+    }
+    assert.equal(declarationEdit('Text\n', 'pandoc', '../my "refs".bib')?.text, '---\nbibliography: "../my \\"refs\\".bib"\n---\n\n');
+    assert.equal(declarationEdit('Text\n', 'typst', 'a"b\\c.bib')?.text, '#bibliography("a\\"b\\\\c.bib")\n');
+    assert.equal(declarationEdit('x\n\\end{document}\n', 'latex', '../refs/Müller-2.bib')?.text, '\\bibliography{../refs/Müller-2}\n');
   });
 });
