@@ -725,6 +725,9 @@ const parentKeys = (e: BibEntry): string[] =>
 export function tidyBibliography(text: string, cited?: Iterable<string>, options: TidyOptions = {}): TidyResult {
   const file = parseBibFile(text);
   const errors = file.diagnostics.filter((d) => d.severity === 'error');
+  const blocked = appendBlocker(file);
+  // Problems past the listed ones may be errors: not tidied either.
+  if (errors.length || blocked || file.omitted) return { text: undefined, ...(blocked ? { blocked } : {}), removed: [], keptDuplicates: [], uncited: [], diagnostics: file.diagnostics };
   const nl = file.newline;
   const citedSet = cited ? new Set([...cited].map((k) => k.toLowerCase())) : undefined;
   const referred = new Set(file.entries.flatMap(parentKeys));
@@ -782,11 +785,8 @@ export function tidyBibliography(text: string, cited?: Iterable<string>, options
   const ordered = childrenFirst(kept);
   const uncited = citedSet && !options.everyKeyCited ? ordered.map((k) => k.entry.key).filter((k) => !citedSet.has(k.toLowerCase())) : [];
   const parts = [...directiveChunks, ...ordered.map((k) => k.chunk), ...(trailing ? [trailing] : [])];
-  const blocked = appendBlocker(file);
   return {
-    // Problems past the listed ones may be errors: not tidied either.
-    text: errors.length || blocked || file.omitted ? undefined : parts.length ? parts.join(nl + nl) + nl : '',
-    ...(blocked ? { blocked } : {}),
+    text: parts.length ? parts.join(nl + nl) + nl : '',
     removed,
     keptDuplicates,
     uncited,
