@@ -302,7 +302,7 @@ export function citationsSuite(): void {
       const r = await cite(PAPER_A);
       assert.equal(r.done, true, r.message);
       assert.equal(editor.document.lineAt(1).text, 'X \\cite{sandkuhler2023creatine}');
-      assert.equal(entryCount(await readDisk(bib)), 1);
+      assert.equal(entryCount(await readDisk(bib)), 1, `the entry is not on disk: ${JSON.stringify(await readDisk(bib))}, buffer ${JSON.stringify(vscode.workspace.textDocuments.find((d) => d.uri.toString() === bib.toString())?.getText())}`);
       assert.equal(vscode.workspace.textDocuments.find((d) => d.uri.toString() === bib.toString())?.isDirty ?? false, false, 'the .bib was left as an unsaved buffer');
       await vscode.window.showTextDocument(editor.document);
       await vscode.commands.executeCommand('undo');
@@ -318,7 +318,7 @@ export function citationsSuite(): void {
       const editor2 = await openDoc(vscode.Uri.joinPath(dir, 'u2.tex'), '\\bibliography{u2}\nY |\n');
       const r2 = await cite(PAPER_A);
       assert.equal(r2.done, true, r2.message);
-      assert.equal(entryCount(bibDoc.getText()), 1);
+      assert.equal(entryCount(bibDoc.getText()), 1, `the entry is not in the buffer: ${JSON.stringify(bibDoc.getText())}, disk ${JSON.stringify(await readDisk(bib2))}`);
       assert.equal(await readDisk(bib2), '', 'the writer\'s unsaved .bib was saved behind their back');
       await vscode.window.showTextDocument(editor2.document);
       await vscode.commands.executeCommand('undo');
