@@ -103,6 +103,8 @@ export const Settings = {
 
 /** Settings that decide where the key is sent: read from user settings only. */
 export const KEY_ROUTING_SETTINGS = [Settings.baseUrl, Settings.authScheme] as const;
+/** Settings that choose where files are written: restricted in Restricted Mode (a repository's value is not applied there). */
+export const WRITE_LOCATION_SETTINGS = [Settings.citationsDefaultBibliography] as const;
 
 /**
  * Settings that decide what calls are spent (the plan shrinks pages and refuses deep mode, the cache saves calls, a

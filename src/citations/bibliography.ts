@@ -9,33 +9,58 @@
  * chosen file is remembered for that document in this session; the document is not edited to declare it. Only
  * BibTeX files (.bib) are read or written: CSL JSON/YAML or Hayagriva bibliographies are skipped.
  *
- * Reading: the open editor's buffer when the file is open (unsaved changes respected), else the disk. The parse is
- * cached per file and document version (or mtime and size on disk). Malformed entries become diagnostics on the .bib
- * (whenever we load it and whenever a BibTeX document is opened or edited while the core is loaded).
+ * Writing (what a document or a repository's settings may make us write, and how): only `.bib` files; one outside
+ * the workspace folders (or reached through a symbolic link), or one that does not exist yet, only after the writer
+ * says yes (`confirmWrite`, asked once per file and session). New entries go to the file's bytes, appended after the
+ * last one (`apply`), never through a saved editor buffer: VS Code's text model changes mixed line breaks, lone CRs
+ * and invalid UTF-8 when it opens a file, and saving runs participants over the whole file. A file that is not
+ * UTF-8 is written in the encoding `files.encoding` names for it, or not at all. Nothing is appended where BibTeX or
+ * Biber would read it as part of an unclosed entry. Only a .bib with unsaved changes is edited in its buffer (the
+ * changes are the writer's to save).
+ *
+ * Reading: the open editor's buffer when it has unsaved changes, else the disk. The parse is cached per file and
+ * document version (or mtime and size on disk). Malformed entries become diagnostics on the .bib (whenever we load it
+ * and whenever a BibTeX document is opened or edited while the core is loaded).
  */
 import * as vscode from 'vscode';
-import { entryByKey, entryKeys, entryToPaper, findEntry, parseBibFile, type BibDiagnostic, type BibFile } from '../cite/bibFile';
+import { appendBlocker, appendText, entryByKey, entryKeys, entryToPaper, findEntry, parseBibFile, type AppendBlocker, type BibDiagnostic, type BibFile } from '../cite/bibFile';
+import { concatBytes, decodeLossy, decodeUtf8, isAscii, sameBytes } from '../cite/bibBytes';
 import { toBibtex } from '../cite/bibtex';
 import type { TitleProtection } from '../cite/bibtex';
-import { LineIndex } from '../cite/edit';
+import { countBreaks } from '../cite/edit';
 import { canExtend, extendParse } from './incrementalParse';
 import { citeKey, DEFAULT_KEY_SCHEME } from '../cite/keys';
 import { loadBibtexLibrary } from '../cite/library';
 import { latexBibliographies, locateBibliographies, texRoot } from '../cite/locate';
 import { flavourOf } from '../cite/syntax';
+import { Settings } from '../ids';
 import { Disposable } from '../util/disposable';
-import type { BibliographyEntry, BibliographyService, CitePaper, LoadedBibliography, ResolvedBibliography } from './types';
+import type { BibliographyEntry, BibliographyService, CitePaper, DiskBibliography, LoadedBibliography, ResolvedBibliography } from './types';
 
 export const CITATION_SETTINGS = 'researchDesk.citations';
 export const DIAGNOSTIC_SOURCE = 'Research Desk';
 
+/** A citation command's failure, in words for the writer (shown as it is). */
+export class CitationError extends Error {}
+/** A bibliography changed between reading it and writing to it: computed again, or the writer tries again. */
+export class StaleBibliography extends CitationError {}
+
 const FIND_TTL_MS = 3000;
+/** Larger .bib files are not read (nor written): 64 MB is far beyond any real bibliography. */
+const MAX_BIB_BYTES = 64 * 1024 * 1024;
+/** Larger `_quarto.yml` or LaTeX main files are not read to find a bibliography. */
+const MAX_LOCATOR_BYTES = 4 * 1024 * 1024;
+/** Diagnostics published per .bib (the Problems view shows the first ones anyway). */
+const MAX_PUBLISHED = 200;
 const isBib = (path: string): boolean => /\.(bib|bibtex)$/iu.test(path);
 const isAbsolute = (p: string): boolean => /^(?:[A-Za-z]:[\\/]|[\\/])/u.test(p);
+const isUtf8 = (encoding: string): boolean => encoding === 'utf8' || encoding === 'utf8bom';
 
 /** The settings a write uses, read for the document's resource scope. */
 export function citationSettings(scope?: vscode.Uri): {
   defaultBibliography: string;
+  /** Whether the default bibliography comes from the workspace's settings (a repository's), not the writer's. */
+  defaultFromWorkspace: boolean;
   keyScheme: string;
   titleProtection: TitleProtection;
   latexCommand: string;
@@ -45,9 +70,15 @@ export function citationSettings(scope?: vscode.Uri): {
   const scheme = c.get<string>('keyScheme', DEFAULT_KEY_SCHEME);
   const protection = c.get<string>('titleProtection', 'acronyms');
   const command = (c.get<string>('latexCommand', 'cite') ?? 'cite').trim().replace(/^\\/u, '');
+  const defaultBibliography = (c.get<string>('defaultBibliography', 'references.bib') ?? '').trim();
+  // VS Code withholds a restricted setting's workspace value in Restricted Mode; where it applies, the writer is told
+  // that the path came from the repository.
+  const inspected = vscode.workspace.getConfiguration(undefined, scope).inspect<string>(Settings.citationsDefaultBibliography);
+  const fromWorkspace = [inspected?.workspaceFolderValue, inspected?.workspaceValue].some((v) => typeof v === 'string' && v.trim() === defaultBibliography);
   return {
-    defaultBibliography: (c.get<string>('defaultBibliography', 'references.bib') ?? '').trim(),
-    keyScheme: typeof scheme === 'string' && /\{[A-Za-z]+\}/u.test(scheme) ? scheme : DEFAULT_KEY_SCHEME,
+    defaultBibliography,
+    defaultFromWorkspace: fromWorkspace && inspected?.globalValue?.trim() !== defaultBibliography,
+    keyScheme: typeof scheme === 'string' && scheme.length <= 200 && /\{[A-Za-z]+\}/u.test(scheme) ? scheme : DEFAULT_KEY_SCHEME,
     titleProtection: protection === 'all' || protection === 'none' ? protection : 'acronyms',
     latexCommand: /^[A-Za-z]+\*?$/u.test(command) ? command : 'cite',
     askLocator: c.get<boolean>('askLocator', false) === true,
@@ -60,9 +91,32 @@ interface CacheRecord {
   entries?: BibliographyEntry[];
 }
 
+/** Why the writer is asked before a file is written. */
+export interface WriteQuestion {
+  /** Outside every workspace folder, or reached through a symbolic link (it may lead anywhere). */
+  outside: boolean;
+  link: boolean;
+  /** It does not exist yet: it would be created. */
+  create: boolean;
+  /** The path came from the workspace's `defaultBibliography` setting. */
+  fromWorkspaceSetting: boolean;
+}
+
+/** Bytes appended to a file by `apply` (or the file created with them). */
+interface PendingWrite {
+  uri: vscode.Uri;
+  /** The file's bytes when read (absent: the file did not exist). */
+  before: Uint8Array | undefined;
+  after: Uint8Array;
+  base: LoadedBibliography;
+  appended: string;
+}
+
 export interface BibliographyServiceOptions {
   /** Asks the writer for a bibliography file (default: a save dialog filtered to .bib). */
   pick?: (document: vscode.TextDocument) => Promise<vscode.Uri | undefined>;
+  /** Asks the writer whether a file may be written (default: a modal question). */
+  confirmWrite?: (uri: vscode.Uri, why: WriteQuestion) => Promise<boolean>;
 }
 
 export class Bibliographies extends Disposable implements BibliographyService {
@@ -71,15 +125,22 @@ export class Bibliographies extends Disposable implements BibliographyService {
   private readonly pending = new Map<string, ReturnType<typeof setTimeout>>();
   /** find() results per document for entries(): { document uri@version, time, bibliographies }. */
   private readonly found = new Map<string, { key: string; at: number; bibs: ResolvedBibliography[] }>();
-  /** What addEntries appended, per .bib, until noteApplied. */
+  /** What addEntries appended to an open buffer, per .bib, until noteApplied. */
   private readonly appended = new Map<string, { base: LoadedBibliography; text: string }>();
+  /** Bytes addEntries will append, per WorkspaceEdit, written by `apply`. */
+  private readonly writes = new WeakMap<vscode.WorkspaceEdit, PendingWrite[]>();
+  /** Files the writer allowed us to write this session (answered yes, or chose themselves). */
+  private readonly approved = new Set<string>();
   readonly diagnostics: vscode.DiagnosticCollection;
   /** Tests replace this to answer the "pick a bibliography" question without a dialog. */
   pick: (document: vscode.TextDocument) => Promise<vscode.Uri | undefined>;
+  /** Tests replace this to answer "write to this file?" without a modal dialog (VS Code refuses those under test). */
+  confirmWrite: (uri: vscode.Uri, why: WriteQuestion) => Promise<boolean>;
 
   constructor(options: BibliographyServiceOptions = {}) {
     super();
     this.pick = options.pick ?? ((document) => this.saveDialog(document));
+    this.confirmWrite = options.confirmWrite ?? ((uri, why) => askToWrite(uri, why));
     this.diagnostics = this.register(vscode.languages.createDiagnosticCollection('research-desk-bibtex'));
     this.register(vscode.workspace.onDidOpenTextDocument((d) => this.watch(d)));
     this.register(vscode.workspace.onDidChangeTextDocument((e) => this.watch(e.document)));
@@ -166,51 +227,139 @@ export class Bibliographies extends Disposable implements BibliographyService {
     return out;
   }
 
+  /**
+   * The bibliography new entries go to, once the writer allowed writing to it (see `permitWrite`): undefined when
+   * they cancelled or said no. Throws CitationError when the file may not be written at all (not a .bib).
+   */
   async target(document: vscode.TextDocument): Promise<ResolvedBibliography | undefined> {
     const found = await this.find(document);
-    if (found[0]) return found[0];
-    const def = this.defaultUri(document, vscode.workspace.getWorkspaceFolder(document.uri));
-    if (def) return { uri: def, source: 'default' };
+    const fromWorkspaceSetting = (): boolean => citationSettings(document.uri).defaultFromWorkspace;
+    if (found[0]) return (await this.permitWrite(found[0].uri, { fromWorkspaceSetting: found[0].source === 'default' && fromWorkspaceSetting() })) ? found[0] : undefined;
+    const folder = vscode.workspace.getWorkspaceFolder(document.uri);
+    const def = this.defaultUri(document, folder);
+    if (def) return (await this.permitWrite(def, { fromWorkspaceSetting: fromWorkspaceSetting() })) ? { uri: def, source: 'default' } : undefined;
     const picked = await this.pick(document);
     if (!picked) return undefined;
+    if (!this.writableName(picked)) throw new CitationError(notBibMessage(picked));
+    // Chosen in a save dialog: the writer has said where.
+    this.approve(picked);
     this.chosen.set(document.uri.toString(), picked);
     this.found.clear();
     return { uri: picked, source: 'chosen' };
   }
 
+  /** The writer chose this file themselves (a save dialog, the .bib they are editing): written without asking. */
+  approve(uri: vscode.Uri): void {
+    if (this.writableName(uri)) this.approved.add(uri.toString());
+  }
+
+  /** Only .bib files are written (and untitled buffers, which are not files). */
+  private writableName(uri: vscode.Uri): boolean {
+    return uri.scheme === 'untitled' || isBib(uri.path);
+  }
+
+  /**
+   * Whether new entries may be written to `uri`: a .bib inside a workspace folder that exists (and is reached without
+   * a symbolic link) may; another is written only if the writer says yes, asked once per file and session. Throws
+   * CitationError for a file that is not a .bib (never written, whatever the writer or a setting says).
+   */
+  async permitWrite(uri: vscode.Uri, context: { fromWorkspaceSetting?: boolean } = {}): Promise<boolean> {
+    if (!this.writableName(uri)) throw new CitationError(notBibMessage(uri, context.fromWorkspaceSetting));
+    const id = uri.toString();
+    if (uri.scheme === 'untitled') return true;
+    // A directory, a device or a pipe by a .bib name (a repository can hold such links): never written.
+    const any = await Promise.resolve(vscode.workspace.fs.stat(uri)).catch(() => undefined);
+    if (any && !(any.type & vscode.FileType.File)) throw new CitationError(vscode.l10n.t('{0} is not a regular file; nothing was written.', shown(uri)));
+    if (this.approved.has(id)) return true;
+    const open = vscode.workspace.textDocuments.some((d) => d.uri.toString() === id && !d.isClosed);
+    const exists = open || any !== undefined;
+    const folder = vscode.workspace.getWorkspaceFolder(uri);
+    const link = folder ? await this.throughLink(folder.uri, uri) : false;
+    if (folder && !link && exists) return true;
+    const yes = await this.confirmWrite(uri, { outside: !folder || link, link, create: !exists, fromWorkspaceSetting: context.fromWorkspaceSetting === true });
+    if (yes) this.approved.add(id);
+    return yes;
+  }
+
+  /** Whether a folder or the file on the way from `root` to `uri` is a symbolic link (which may lead anywhere). */
+  private async throughLink(root: vscode.Uri, uri: vscode.Uri): Promise<boolean> {
+    const rootPath = root.path.replace(/\/+$/u, '');
+    const rest = uri.path.slice(rootPath.length).split('/').filter(Boolean);
+    let at = root;
+    for (const part of rest) {
+      at = vscode.Uri.joinPath(at, part);
+      const s = await Promise.resolve(vscode.workspace.fs.stat(at)).catch(() => undefined);
+      if (!s) return false;
+      if (s.type & vscode.FileType.SymbolicLink) return true;
+    }
+    return false;
+  }
+
   async load(bib: ResolvedBibliography): Promise<LoadedBibliography> {
     const id = bib.uri.toString();
     const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === id && !d.isClosed);
+    const stat = open?.isUntitled ? undefined : await this.stat(bib.uri);
     let stamp: string;
-    let read: () => Promise<string>;
-    let exists = true;
-    if (open) {
+    let read: () => Promise<Omit<LoadedBibliography, 'uri' | 'source' | 'file'>>;
+    // The buffer is what counts only when it holds the writer's unsaved changes (or there is no file): else the
+    // disk, which VS Code's buffer may show changed (line breaks, encoding).
+    if (open && (open.isDirty || open.isUntitled || !stat)) {
       stamp = `open:${open.version}`;
       if (this.cache.get(id)?.stamp !== stamp) this.adoptAppend(open);
-      read = () => Promise.resolve(open.getText());
+      read = () => Promise.resolve({ text: open.getText(), exists: true, origin: 'buffer' });
+    } else if (!stat) {
+      stamp = 'absent';
+      read = () => Promise.resolve({ text: '', exists: false, origin: 'absent' });
+    } else if (stat.size > MAX_BIB_BYTES) {
+      const message = vscode.l10n.t('{0} is {1} MB: too large to read as a bibliography; nothing was written to it.', vscode.workspace.asRelativePath(bib.uri), Math.round(stat.size / 1048576));
+      stamp = `large:${stat.mtime}:${stat.size}`;
+      read = () => Promise.resolve({ text: '', exists: true, origin: 'disk', unwritable: message });
     } else {
-      const stat = await this.stat(bib.uri);
-      if (!stat) {
-        exists = false;
-        stamp = 'absent';
-        read = () => Promise.resolve('');
-      } else {
-        stamp = `disk:${stat.mtime}:${stat.size}`;
-        read = async () => new TextDecoder('utf-8').decode(await vscode.workspace.fs.readFile(bib.uri)).replace(/^\uFEFF/u, '');
-      }
+      stamp = `disk:${stat.mtime}:${stat.size}`;
+      read = () => this.readDisk(bib.uri);
     }
     const cached = this.cache.get(id);
     if (cached && cached.stamp === stamp) {
       // Same file, maybe found another way (declared vs default): the source is the caller's.
       return cached.loaded.source === bib.source ? cached.loaded : { ...cached.loaded, source: bib.source };
     }
-    const text = await read();
+    const got = await read();
     // After an append (ours, or the writer's typing at the end) only the new part is parsed.
-    const file = cached && canExtend(cached.loaded.file, text) ? extendParse(cached.loaded.file, text) : parseBibFile(text);
-    const loaded: LoadedBibliography = { uri: bib.uri, source: bib.source, text, exists, file };
+    const file = cached && canExtend(cached.loaded.file, got.text) ? extendParse(cached.loaded.file, got.text) : parseBibFile(got.text);
+    const loaded: LoadedBibliography = { uri: bib.uri, source: bib.source, ...got, file };
     this.cache.set(id, { stamp, loaded });
     this.publish(bib.uri, file.diagnostics);
     return loaded;
+  }
+
+  /** A .bib's bytes and what they read as: UTF-8, else the encoding `files.encoding` names for it, else unwritable. */
+  private async readDisk(uri: vscode.Uri): Promise<Omit<LoadedBibliography, 'uri' | 'source' | 'file'>> {
+    const bytes = await vscode.workspace.fs.readFile(uri);
+    const name = vscode.workspace.asRelativePath(uri);
+    const configured = vscode.workspace.getConfiguration('files', { uri, languageId: 'bibtex' }).get<string>('encoding', 'utf8');
+    const singleByte = typeof configured === 'string' && !isUtf8(configured) && !/^utf16/u.test(configured);
+    const utf8 = decodeUtf8(bytes);
+    let disk: DiskBibliography;
+    let text: string;
+    if (utf8.ok) {
+      text = utf8.text;
+      // An ASCII file reads the same in every such encoding: the setting decides how new text is written.
+      disk = { bytes, encoding: singleByte && isAscii(bytes) ? configured : utf8.bom ? 'utf8bom' : 'utf8' };
+    } else if (utf8.reason === 'invalid' && singleByte) {
+      text = await vscode.workspace.decode(bytes, { encoding: configured });
+      disk = { bytes, encoding: configured };
+    } else {
+      text = decodeLossy(bytes);
+      const why =
+        utf8.reason === 'utf16'
+          ? vscode.l10n.t('{0} is UTF-16; Research Desk appends only to UTF-8 files and files in a one-byte encoding. Nothing was written.', name)
+          : vscode.l10n.t(
+              '{0} is not valid UTF-8 (Latin-1?), and writing to it as UTF-8 would damage its accented letters. Nothing was written. Set "files.encoding" for it (for example "[bibtex]": {"files.encoding": "iso88591"}) or convert it to UTF-8.',
+              name,
+            );
+      disk = { bytes, encoding: utf8.reason === 'utf16' ? 'utf16' : 'invalid', unwritable: why };
+    }
+    return { text, exists: true, origin: 'disk', disk, ...(disk.unwritable ? { unwritable: disk.unwritable } : {}) };
   }
 
   /**
@@ -254,6 +403,11 @@ export class Bibliographies extends Disposable implements BibliographyService {
     return out;
   }
 
+  /**
+   * Adds what makes every paper citable from `bib` to `edit` (an unsaved buffer's text) or to the bytes `apply`
+   * writes with it. Throws CitationError, before anything is written, when the file may not be written (the writer
+   * said no, not a .bib, an encoding we cannot write, an unclosed entry new ones would fall into).
+   */
   async addEntries(edit: vscode.WorkspaceEdit, bib: LoadedBibliography, papers: readonly CitePaper[]): Promise<string[]> {
     await loadBibtexLibrary();
     const settings = citationSettings(bib.uri);
@@ -275,22 +429,117 @@ export class Bibliographies extends Disposable implements BibliographyService {
       texts.push(toBibtex(paper, key, { protectTitle: settings.titleProtection }).trimEnd());
       added = parseBibFile(texts.join('\n\n'));
     }
-    if (texts.length) {
-      // One append for all new entries (separate inserts at one position would depend on their order).
-      const appended = appendText(bib.file, texts.join('\n\n'));
-      if (!bib.exists) {
-        edit.createFile(bib.uri, { ignoreIfExists: true });
-        this.found.clear();
-      }
-      // The end position from the open buffer's line index (the text we read: a changed buffer makes the caller
-      // start again), else counted in the text.
+    if (!texts.length) return keys;
+    const name = vscode.workspace.asRelativePath(bib.uri);
+    if (!(await this.permitWrite(bib.uri))) throw new CitationError(vscode.l10n.t('Nothing was written: writing to {0} was not allowed.', name));
+    if (bib.unwritable) throw new CitationError(bib.unwritable);
+    const blocked = appendBlocker(bib.file);
+    if (blocked) throw new CitationError(`${blockedMessage(name, blocked)} ${vscode.l10n.t('Nothing was written.')}`);
+    // One append for all new entries (separate inserts at one position would depend on their order).
+    const appended = appendText(bib.text, texts.join('\n\n'), bib.file.newline);
+    if (bib.origin === 'buffer') {
       const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === bib.uri.toString());
-      const counted = open ? undefined : new LineIndex(bib.text).position(bib.text.length);
-      const end = open ? open.positionAt(bib.text.length) : new vscode.Position(counted!.line, counted!.character);
-      edit.insert(bib.uri, end, appended);
+      if (!open || open.getText() !== bib.text) throw new StaleBibliography(vscode.l10n.t('{0} changed while the citation was prepared; nothing was written. Try again.', name));
+      // A buffer in another encoding is saved in it by VS Code: every character must have a place there.
+      if (!isUtf8(open.encoding) && !(await this.encodes(appended, open.encoding))) throw new CitationError(unencodableMessage(name, open.encoding));
+      edit.insert(bib.uri, open.positionAt(bib.text.length), appended);
       this.appended.set(bib.uri.toString(), { base: bib, text: bib.text + appended });
+      return keys;
     }
+    const encoding = bib.disk?.encoding ?? 'utf8';
+    let tail: Uint8Array;
+    if (isUtf8(encoding)) tail = new TextEncoder().encode(appended);
+    else {
+      tail = await vscode.workspace.encode(appended, { encoding });
+      if ((await vscode.workspace.decode(tail, { encoding })) !== appended) throw new CitationError(unencodableMessage(name, encoding));
+    }
+    const before = bib.exists ? bib.disk?.bytes : undefined;
+    if (bib.exists && !before) throw new CitationError(vscode.l10n.t('{0} could not be read; nothing was written.', name));
+    const list = this.writes.get(edit) ?? [];
+    if (list.some((w) => w.uri.toString() === bib.uri.toString())) throw new CitationError(vscode.l10n.t('{0} is already written by this edit.', name));
+    list.push({ uri: bib.uri, before, after: before ? concatBytes(before, tail) : tail, base: bib, appended });
+    this.writes.set(edit, list);
     return keys;
+  }
+
+  /** Whether `addEntries` left bytes for `apply` to write with this edit. */
+  hasWrites(edit: vscode.WorkspaceEdit): boolean {
+    return (this.writes.get(edit)?.length ?? 0) > 0;
+  }
+
+  /**
+   * Applies an edit built with `addEntries`: first the bytes appended to each .bib (each file checked unchanged right
+   * before: else StaleBibliography and nothing written), then the document edit; when VS Code refuses that, every
+   * .bib is put back byte for byte (a created one deleted) and false is returned.
+   */
+  async apply(edit: vscode.WorkspaceEdit): Promise<boolean> {
+    const writes = this.writes.get(edit) ?? [];
+    this.writes.delete(edit);
+    const done: PendingWrite[] = [];
+    try {
+      for (const w of writes) {
+        await this.checkUnchanged(w);
+        await vscode.workspace.fs.writeFile(w.uri, w.after);
+        done.push(w);
+      }
+    } catch (err) {
+      await this.putBack(done);
+      if (err instanceof CitationError) throw err;
+      const first = writes[done.length];
+      throw new CitationError(
+        vscode.l10n.t('{0} could not be written ({1}); nothing was changed.', first ? vscode.workspace.asRelativePath(first.uri) : '', err instanceof Error ? err.message : String(err)),
+      );
+    }
+    if (edit.size > 0 && !(await vscode.workspace.applyEdit(edit))) {
+      await this.putBack(done);
+      return false;
+    }
+    for (const w of done) await this.noteWritten(w);
+    return true;
+  }
+
+  /** The file is as it was read (same bytes; no unsaved changes started meanwhile), or StaleBibliography. */
+  private async checkUnchanged(w: PendingWrite): Promise<void> {
+    const stale = (): StaleBibliography => new StaleBibliography(vscode.l10n.t('{0} changed while the citation was prepared; nothing was written. Try again.', vscode.workspace.asRelativePath(w.uri)));
+    if (vscode.workspace.textDocuments.some((d) => d.uri.toString() === w.uri.toString() && d.isDirty)) throw stale();
+    const stat = await this.stat(w.uri);
+    if (!w.before) {
+      if (stat) throw stale();
+      return;
+    }
+    if (!stat || stat.size !== w.before.length || !sameBytes(await vscode.workspace.fs.readFile(w.uri), w.before)) throw stale();
+  }
+
+  /** Undoes bytes written by `apply` (the file as it was, or deleted when it was created). */
+  private async putBack(done: readonly PendingWrite[]): Promise<void> {
+    for (const w of done) {
+      try {
+        if (w.before) await vscode.workspace.fs.writeFile(w.uri, w.before);
+        else await vscode.workspace.fs.delete(w.uri);
+      } catch {
+        // Nothing more can be done; the next read shows the file as it is.
+      }
+    }
+  }
+
+  /** After bytes were appended: the cache holds the new text, parsed from the old parse. */
+  private async noteWritten(w: PendingWrite): Promise<void> {
+    this.found.clear();
+    const stat = await this.stat(w.uri);
+    if (!stat) return;
+    const text = w.base.text + w.appended;
+    const file = w.base.exists && canExtend(w.base.file, text) ? extendParse(w.base.file, text) : parseBibFile(text);
+    const disk: DiskBibliography = { bytes: w.after, encoding: w.base.disk?.encoding ?? 'utf8' };
+    this.cache.set(w.uri.toString(), { stamp: `disk:${stat.mtime}:${stat.size}`, loaded: { ...w.base, text, exists: true, origin: 'disk', disk, file } });
+    this.publish(w.uri, file.diagnostics);
+  }
+
+  private async encodes(text: string, encoding: string): Promise<boolean> {
+    try {
+      return (await vscode.workspace.decode(await vscode.workspace.encode(text, { encoding }), { encoding })) === text;
+    } catch {
+      return false;
+    }
   }
 
   /**
@@ -315,8 +564,8 @@ export class Bibliographies extends Disposable implements BibliographyService {
     if (!pending || !record) return false;
     this.appended.delete(id);
     if (record.loaded.file !== pending.base.file || record.stamp !== `open:${open.version - 1}` || !canExtend(pending.base.file, pending.text)) return false;
-    const added = pending.text.slice(pending.base.text.length).split(/\r?\n/u);
-    if (open.lineCount !== countLines(pending.text)) return false;
+    const added = pending.text.slice(pending.base.text.length).split(/\r\n|\r|\n/u);
+    if (open.lineCount !== countBreaks(pending.text) + 1) return false;
     // The appended lines (the last one is the empty line after the final break).
     for (let k = 1; k <= Math.min(added.length, 40); k++) {
       if (open.lineAt(open.lineCount - k).text !== added[added.length - k]) return false;
@@ -327,11 +576,11 @@ export class Bibliographies extends Disposable implements BibliographyService {
     return true;
   }
 
-  /** The Problems view entries of a parsed file. */
+  /** The Problems view entries of a parsed file (the first ones: a hostile file can hold 100,000). */
   publish(uri: vscode.Uri, diagnostics: readonly BibDiagnostic[]): void {
     this.diagnostics.set(
       uri,
-      diagnostics.map((d) => {
+      diagnostics.slice(0, MAX_PUBLISHED).map((d) => {
         const diag = new vscode.Diagnostic(
           new vscode.Range(d.range.start.line, d.range.start.character, d.range.end.line, d.range.end.character),
           d.message,
@@ -343,11 +592,12 @@ export class Bibliographies extends Disposable implements BibliographyService {
     );
   }
 
-  /** Drops every cached parse (tests; a setting change does not need it). */
+  /** Drops every cached parse and every answer of the writer (tests; a setting change does not need it). */
   clearCache(): void {
     this.cache.clear();
     this.found.clear();
     this.chosen.clear();
+    this.approved.clear();
   }
 
   private defaultUri(document: vscode.TextDocument, folder: vscode.WorkspaceFolder | undefined): vscode.Uri | undefined {
@@ -378,16 +628,23 @@ export class Bibliographies extends Disposable implements BibliographyService {
     return undefined;
   }
 
+  /**
+   * A file that may name bibliographies (`_quarto.yml`, a LaTeX main file): the open buffer, else the file when it is
+   * a regular file of sensible size (a path a document names may be a device that never ends, or huge).
+   */
   private async readText(uri: vscode.Uri): Promise<string | undefined> {
     const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
     if (open) return open.getText();
+    const stat = await this.stat(uri);
+    if (!stat || stat.size > MAX_LOCATOR_BYTES) return undefined;
     try {
-      return new TextDecoder('utf-8').decode(await vscode.workspace.fs.readFile(uri));
+      return decodeLossy(await vscode.workspace.fs.readFile(uri));
     } catch {
       return undefined;
     }
   }
 
+  /** The file's stat when it is a regular file (following links), else undefined. */
   private async stat(uri: vscode.Uri): Promise<vscode.FileStat | undefined> {
     try {
       const s = await vscode.workspace.fs.stat(uri);
@@ -414,27 +671,44 @@ export class Bibliographies extends Disposable implements BibliographyService {
   }
 }
 
-/**
- * The text appended for new entries (as `appendEntryEdit` in src/cite/bibFile.ts: one blank line before them, the
- * file's line breaks), looking only at the end of the text and the newline the parse found (a 2 MB file is not
- * scanned again).
- */
-function appendText(file: BibFile, entryText: string): string {
-  const nl = file.newline;
-  const end = file.text.slice(-256);
-  const body = entryText.replace(/\r?\n/gu, nl);
-  let sep = '';
-  if (file.text.length) {
-    if (end.endsWith(nl + nl) || (nl === '\n' && /\n\s*\n$/u.test(end))) sep = '';
-    else if (end.endsWith('\n')) sep = nl;
-    else sep = nl + nl;
-  }
-  return `${sep}${body}${nl}`;
+/** A path for the writer: relative inside the workspace, the whole path outside it. */
+const shown = (uri: vscode.Uri): string => (vscode.workspace.getWorkspaceFolder(uri) ? vscode.workspace.asRelativePath(uri) : uri.scheme === 'file' ? uri.fsPath : uri.path);
+
+function notBibMessage(uri: vscode.Uri, fromWorkspaceSetting?: boolean): string {
+  return fromWorkspaceSetting
+    ? vscode.l10n.t('This workspace\'s setting "researchDesk.citations.defaultBibliography" names {0}, which is not a BibTeX file (.bib). Research Desk writes only .bib files; nothing was written.', shown(uri))
+    : vscode.l10n.t('{0} is not a BibTeX file (.bib). Research Desk writes only .bib files; nothing was written.', shown(uri));
 }
 
-/** Lines of a text as VS Code counts them (line breaks + 1). */
-function countLines(text: string): number {
-  let n = 1;
-  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) n++;
-  return n;
+function unencodableMessage(name: string, encoding: string): string {
+  return vscode.l10n.t('The new entry has characters that {0} ({1}) cannot hold; nothing was written. Convert the file to UTF-8 to cite this paper there.', name, encoding);
+}
+
+/** Why nothing is appended (or tidied), for the writer; the caller says what was not done. */
+export function blockedMessage(name: string, blocked: AppendBlocker): string {
+  const where = blocked.key ? vscode.l10n.t('entry {0} (line {1})', blocked.key, blocked.line) : vscode.l10n.t('line {0}', blocked.line);
+  return blocked.reason === 'comment'
+    ? vscode.l10n.t('{0}: the @comment at line {1} is not closed, so Biber would read what follows as part of it. Close it (see Problems).', name, blocked.line)
+    : blocked.reason === 'quote'
+      ? vscode.l10n.t('{0}: a quoted value in {1} is not closed, so Biber would read what follows as part of it. Close it (see Problems).', name, where)
+      : vscode.l10n.t('{0}: {1} is not closed, so BibTeX would read what follows as part of it. Close it (see Problems).', name, where);
+}
+
+/** The default question before writing to a file outside the workspace or creating one: a modal dialog. */
+async function askToWrite(uri: vscode.Uri, why: WriteQuestion): Promise<boolean> {
+  const write = vscode.l10n.t('Write to It');
+  const detail = [
+    why.link
+      ? vscode.l10n.t('It is reached through a symbolic link, which may lead outside the workspace.')
+      : why.outside
+        ? vscode.l10n.t('It is outside the workspace folders.')
+        : '',
+    why.create ? vscode.l10n.t('It does not exist yet and will be created.') : '',
+    why.fromWorkspaceSetting ? vscode.l10n.t('The path comes from this workspace\'s settings (researchDesk.citations.defaultBibliography).') : '',
+    vscode.l10n.t('You are asked once per file in this session.'),
+  ]
+    .filter(Boolean)
+    .join(' ');
+  const choice = await vscode.window.showWarningMessage(vscode.l10n.t('Add the new bibliography entries to {0}?', shown(uri)), { modal: true, detail }, write);
+  return choice === write;
 }

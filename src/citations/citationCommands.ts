@@ -8,12 +8,15 @@
  * - The search fallback is the only paid call here and runs only when the writer picks it.
  * - Tidy Bibliography's "cited" keys: every key cited by the .tex/.md/.qmd/.Rmd/.typ files of the bibliography's
  *   workspace folder (open buffers first, at most 2,000 files) and by the open documents; `\nocite{*}` cites all.
+ *   Tidy never removes an entry a document cites; when some documents could not be read (or there were more), it
+ *   removes no duplicate at all. It edits the .bib in an editor and shows it, unsaved: the writer reviews, then saves
+ *   or undoes. A .bib whose bytes that editor would change (mixed line breaks, a lone CR, not UTF-8) is not tidied.
  */
 import * as vscode from 'vscode';
 import type { Paper } from '../api/index';
-import { entryByKey, entryDoi, findEntry, tidyBibliography, type BibEntry } from '../cite/bibFile';
+import { entryByKey, entryDoi, entryKeys, findEntry, tidyBibliography, type BibEntry } from '../cite/bibFile';
+import { editorKeepsLineBreaks, lineBreakKinds } from '../cite/bibBytes';
 import { normaliseDoi, toBibtex } from '../cite/bibtex';
-import { LineIndex } from '../cite/edit';
 import { baseKey, citeKey, disambiguate } from '../cite/keys';
 import { loadBibtexLibrary } from '../cite/library';
 import { locateBibliographies } from '../cite/locate';
@@ -22,10 +25,10 @@ import { citedKeys, flavourOf } from '../cite/syntax';
 import type { Logger } from '../state/logger';
 import { Disposable } from '../util/disposable';
 import type { ResultNode } from '../views/resultsTree';
-import { citationSettings, type Bibliographies } from './bibliography';
+import { blockedMessage, citationSettings, CitationError, type Bibliographies } from './bibliography';
 import { displayLatex } from './display';
-import { declarationEdit, relativePath } from './declare';
-import { CitationError, type Inserter } from './insert';
+import { declarablePath, declarationEdit, relativePath } from './declare';
+import type { Inserter } from './insert';
 import { citePaperOf } from './recentPapers';
 import type { CitePaper, LoadedBibliography, RecentPapers } from './types';
 
@@ -66,6 +69,8 @@ const CITE_FILES = '**/*.{tex,ltx,md,markdown,qmd,Rmd,rmd,typ}';
 /** Quiet time after a document becomes active before its bibliography is prepared. */
 const PREPARE_DELAY_MS = 400;
 const MAX_SCANNED_FILES = 2000;
+/** Larger documents are not read for their citations (a path may name a device that never ends, or a huge file). */
+const MAX_SCANNED_BYTES = 16 * 1024 * 1024;
 const clip = (s: string, n: number): string => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 /** One line of untrusted text for a Quick Pick (no `$(icon)` rendering from a title or a .bib). */
 const oneLine = (s: string | null | undefined): string => noIcons((s ?? '').replace(/\s+/gu, ' ').trim());
@@ -127,16 +132,8 @@ export class CitationCommands extends Disposable {
     }
   }
 
-  /**
-   * Opens (without showing) each existing bibliography of the document, as the WorkspaceEdit of an insert would,
-   * then parses it against that buffer: a 2 MB .bib costs VS Code about half a second to open.
-   */
+  /** Reads and parses each bibliography of the document (the parse is cached for the next insert). */
   private async prepareNow(document: vscode.TextDocument): Promise<void> {
-    // findRecent: the entries() call below reuses what this finds.
-    for (const b of await this.deps.bibliographies.findRecent(document)) {
-      const stat = await Promise.resolve(vscode.workspace.fs.stat(b.uri)).catch(() => undefined);
-      if (stat?.type === vscode.FileType.File) await vscode.workspace.openTextDocument(b.uri);
-    }
     await this.deps.bibliographies.entries(document);
   }
 
@@ -254,6 +251,14 @@ export class CitationCommands extends Disposable {
       );
       return;
     }
+    const rel = relativePath(vscode.Uri.joinPath(document.uri, '..').path, bib.path);
+    if (!declarablePath(flavour, rel)) {
+      // A path from a setting or a file name that would break out of the declaration: the writer declares it.
+      void vscode.window.showWarningMessage(
+        vscode.l10n.t('{0} does not declare {1}, and its path has characters Research Desk does not write into the document. Declare it yourself so the citations resolve.', vscode.workspace.asRelativePath(document.uri), vscode.workspace.asRelativePath(bib)),
+      );
+      return;
+    }
     const declare = vscode.l10n.t('Declare It');
     void vscode.window
       .showInformationMessage(
@@ -281,7 +286,7 @@ export class CitationCommands extends Disposable {
     const bibs: LoadedBibliography[] = [];
     if (editor && !editor.document.isClosed) for (const b of await this.deps.bibliographies.find(editor.document)) bibs.push(await this.deps.bibliographies.load(b));
     const settings = citationSettings(editor?.document.uri);
-    const used: string[] = bibs.flatMap((b) => b.file.entries.map((e) => e.key));
+    const used: string[] = bibs.flatMap((b) => entryKeys(b.file));
     const texts = papers.map((p) => {
       // The entry as it is in the document's bibliography (same key the document cites), else a new one.
       for (const b of bibs) {
@@ -332,7 +337,7 @@ export class CitationCommands extends Disposable {
     if (recent.length) items.push({ label: vscode.l10n.t('Recent results'), kind: vscode.QuickPickItemKind.Separator });
     // The key each recent paper would get (disambiguated against the bibliography only on a clash).
     const scheme = citationSettings(document?.uri).keyScheme;
-    const taken = new Set(entries.map((e) => e.entry.key.toLowerCase()));
+    const taken = new Set([...new Set(entries.map((e) => e.bib.file))].flatMap(entryKeys).map((k) => k.toLowerCase()));
     const keyFor = (p: CitePaper): string => {
       const base = baseKey(p, scheme);
       return taken.has(base.toLowerCase()) ? disambiguate(base, taken) : base;
@@ -452,37 +457,69 @@ export class CitationCommands extends Disposable {
     const target = await this.tidyTarget(arg);
     if (!target) return { done: false, message: 'cancelled' };
     if ('message' in target) return this.fail(target.message);
-    const bib = await this.deps.bibliographies.load({ uri: target.uri, source: 'chosen' });
+    const bibs = this.deps.bibliographies;
+    try {
+      // Tidy rewrites the file in an editor: the same rules as any write (a .bib; outside the workspace, asked).
+      if (!(await bibs.permitWrite(target.uri))) return { done: false, message: 'cancelled' };
+    } catch (err) {
+      if (err instanceof CitationError) return this.fail(err.message, 'error');
+      throw err;
+    }
+    const bib = await bibs.load({ uri: target.uri, source: 'chosen' });
     const name = vscode.workspace.asRelativePath(bib.uri);
     if (!bib.exists) return this.fail(vscode.l10n.t('{0} does not exist yet: nothing to tidy.', name));
-    const cited = await this.citedKeys(bib.uri);
-    const result = tidyBibliography(bib.text, cited.has('*') ? undefined : cited);
-    if (result.text === undefined) {
-      this.deps.bibliographies.publish(bib.uri, result.diagnostics);
-      const errors = result.diagnostics.filter((d) => d.severity === 'error');
-      const message = vscode.l10n.t(
-        'Tidy Bibliography: {0} has {1} error(s) (see Problems, first at line {2}); fix them first. Nothing was changed.',
-        name,
-        errors.length,
-        (errors[0]?.range.start.line ?? 0) + 1,
+    if (bib.unwritable) return this.fail(bib.unwritable, 'error');
+    // The editor would turn every line break into one kind on opening it: Tidy would change bytes it does not move.
+    if (bib.origin === 'disk' && !editorKeepsLineBreaks(bib.text)) {
+      const k = lineBreakKinds(bib.text);
+      return this.fail(
+        vscode.l10n.t(
+          'Tidy Bibliography: {0} ends its lines in more than one way ({1} CRLF, {2} LF, {3} lone CR), which VS Code\'s editor would change throughout. Nothing was changed.',
+          name,
+          k.crlf,
+          k.lf,
+          k.cr,
+        ),
+        'error',
       );
+    }
+    const cited = await this.citedKeys(bib.uri);
+    const result = tidyBibliography(bib.text, cited.keys, { everyKeyCited: cited.everyKey, citedComplete: cited.complete });
+    if (result.text === undefined) {
+      bibs.publish(bib.uri, result.diagnostics);
+      const errors = result.diagnostics.filter((d) => d.severity === 'error');
+      const message = !errors.length && result.blocked
+        ? `${vscode.l10n.t('Tidy Bibliography:')} ${blockedMessage(name, result.blocked)} ${vscode.l10n.t('Nothing was changed.')}`
+        : vscode.l10n.t(
+            'Tidy Bibliography: {0} has {1} error(s) (see Problems, first at line {2}); fix them first. Nothing was changed.',
+            name,
+            errors.length || 1,
+            (errors[0]?.range.start.line ?? 0) + 1,
+          );
       const show = vscode.l10n.t('Show Problems');
       void vscode.window.showErrorMessage(message, show).then((c) => (c === show ? vscode.commands.executeCommand('workbench.actions.view.problems') : undefined));
       return { done: false, bib: bib.uri, message };
     }
     if (result.text !== bib.text) {
+      // The range from the editor's own buffer (what the edit applies to), which must read as the bytes did.
+      const doc = await vscode.workspace.openTextDocument(bib.uri);
+      if (doc.getText() !== bib.text) return this.fail(vscode.l10n.t('Tidy Bibliography: the editor reads {0} differently from its bytes (its encoding?); nothing was changed.', name), 'error');
       const edit = new vscode.WorkspaceEdit();
-      const end = new LineIndex(bib.text).position(bib.text.length);
-      edit.replace(bib.uri, new vscode.Range(0, 0, end.line, end.character), result.text);
+      edit.replace(bib.uri, new vscode.Range(new vscode.Position(0, 0), doc.positionAt(bib.text.length)), result.text);
       if (!(await vscode.workspace.applyEdit(edit))) return this.fail(vscode.l10n.t('VS Code could not edit {0} (read-only?); nothing was changed.', name), 'error');
       // Shown, not saved: the writer reviews the new order and saves (or undoes) it there.
-      const doc = await vscode.workspace.openTextDocument(bib.uri);
       await vscode.window.showTextDocument(doc, { preview: true, preserveFocus: false });
     }
     const parts = [result.text === bib.text ? vscode.l10n.t('{0} is already tidy', name) : vscode.l10n.t('Tidied {0}: sorted', name)];
     if (result.removed.length)
       parts.push(vscode.l10n.t('{0} duplicate(s) removed ({1})', result.removed.length, result.removed.map((r) => `${r.key} → ${r.keptKey}`).join(', ')));
-    if (cited.has('*')) parts.push(vscode.l10n.t('every key is cited (\\nocite{*})'));
+    if (result.keptDuplicates.length)
+      parts.push(
+        cited.complete
+          ? vscode.l10n.t('kept entries with the same DOI because documents cite each: {0}', clip(result.keptDuplicates.map((d) => d.keys.join(' = ')).join(', '), 300))
+          : vscode.l10n.t('no duplicate removed, because not every document could be read: {0}', clip(result.keptDuplicates.map((d) => d.keys.join(' = ')).join(', '), 300)),
+      );
+    if (cited.everyKey) parts.push(vscode.l10n.t('every key is cited (\\nocite{*})'));
     else if (result.uncited.length) parts.push(vscode.l10n.t('not cited by any document: {0}', clip(result.uncited.join(', '), 300)));
     else parts.push(vscode.l10n.t('every entry is cited'));
     const message = `${parts.join('; ')}.`;
@@ -491,11 +528,16 @@ export class CitationCommands extends Disposable {
   }
 
   private async tidyTarget(arg: unknown): Promise<{ uri: vscode.Uri } | { message: string } | undefined> {
+    // A file given as an argument (the explorer's context menu) goes through the same questions as any write.
     if (arg instanceof vscode.Uri) return { uri: arg };
     const editor = vscode.window.activeTextEditor ?? this.lastEditor;
     if (!editor) return { message: vscode.l10n.t('Open a .bib file, or a document that uses one, to tidy its bibliography.') };
     const doc = editor.document;
-    if (doc.languageId === 'bibtex' || /\.bib$/iu.test(doc.uri.path)) return { uri: doc.uri };
+    if (doc.languageId === 'bibtex' || /\.bib$/iu.test(doc.uri.path)) {
+      // The .bib the writer is editing: their choice.
+      this.deps.bibliographies.approve(doc.uri);
+      return { uri: doc.uri };
+    }
     const found = await this.deps.bibliographies.find(doc);
     if (!found.length) return { message: vscode.l10n.t('{0} uses no BibTeX bibliography yet: nothing to tidy.', vscode.workspace.asRelativePath(doc.uri)) };
     if (found.length === 1) return { uri: found[0]!.uri };
@@ -506,30 +548,40 @@ export class CitationCommands extends Disposable {
     return pick ? { uri: pick.uri } : undefined;
   }
 
-  /** Keys cited by the writing documents of the bibliography's workspace folder and the open documents. */
-  private async citedKeys(bib: vscode.Uri): Promise<Set<string>> {
-    const out = new Set<string>();
+  /**
+   * Keys cited (lower case) by the writing documents of the bibliography's workspace folder and the open documents;
+   * `everyKey` for `\nocite{*}`; `complete` false when some document could not be read or there were more to read.
+   */
+  private async citedKeys(bib: vscode.Uri): Promise<{ keys: Set<string>; everyKey: boolean; complete: boolean }> {
+    const keys = new Set<string>();
     const seen = new Set<string>();
+    let complete = true;
     const add = (uri: vscode.Uri, text: string, languageId: string): void => {
       seen.add(uri.toString());
       const flavour = flavourOf(languageId, uri.path);
       if (flavour === 'plain') return;
-      for (const k of citedKeys(text, flavour)) out.add(k.toLowerCase());
+      for (const k of citedKeys(text, flavour)) keys.add(k.toLowerCase());
     };
     for (const d of vscode.workspace.textDocuments) if (isWritingDocument(d) && d.uri.toString() !== bib.toString()) add(d.uri, d.getText(), d.languageId);
     const folder = vscode.workspace.getWorkspaceFolder(bib);
     if (folder) {
       const files = await vscode.workspace.findFiles(new vscode.RelativePattern(folder, CITE_FILES), '**/{node_modules,.git}/**', MAX_SCANNED_FILES);
+      if (files.length >= MAX_SCANNED_FILES) complete = false;
       for (const uri of files) {
         if (seen.has(uri.toString())) continue;
         try {
+          // Only regular files of sensible size: a document's name may lead to a device that never ends.
+          const stat = await vscode.workspace.fs.stat(uri);
+          if (!(stat.type & vscode.FileType.File) || stat.size > MAX_SCANNED_BYTES) throw new Error(`not a readable document (${stat.size} bytes)`);
           add(uri, new TextDecoder('utf-8').decode(await vscode.workspace.fs.readFile(uri)), '');
         } catch (err) {
+          complete = false;
           this.deps.log.warn(`Tidy Bibliography: could not read ${uri.fsPath}: ${err instanceof Error ? err.message : String(err)}`);
         }
       }
     }
-    return out;
+    const everyKey = keys.delete('*');
+    return { keys, everyKey, complete };
   }
 }
 

@@ -24,7 +24,7 @@ import { loadBibtexLibrary } from '../cite/library';
 import { COMPLETION_WINDOW, completionContext, flavourOf } from '../cite/syntax';
 import { Commands } from '../ids';
 import type { Logger } from '../state/logger';
-import { citationSettings } from './bibliography';
+import { citationSettings, CitationError } from './bibliography';
 import { byline, EntryIndex, entryInfo, matchRank, predictKey, type EntryInfo, type MatchInfo } from './citeMatch';
 import type { BibliographyEntry, BibliographyService, CitePaper, RecentPapers } from './types';
 
@@ -194,11 +194,23 @@ export class CiteCompletion {
     if (!a) throw new Error('researchDesk.addToBibliography needs {uri, line, character, key, paper}.');
     const uri = vscode.Uri.parse(a.uri, true);
     const document = await vscode.workspace.openTextDocument(uri);
-    const target = await this.options.bibliographies.target(document);
-    if (!target) return undefined; // the writer cancelled choosing a bibliography: the key stays as typed
-    const bib = await this.options.bibliographies.load(target);
+    let bib;
+    let key: string | undefined;
     const edit = new vscode.WorkspaceEdit();
-    const [key] = await this.options.bibliographies.addEntries(edit, bib, [a.paper]);
+    try {
+      const target = await this.options.bibliographies.target(document);
+      if (!target) return undefined; // the writer cancelled choosing a bibliography, or did not allow writing to it
+      bib = await this.options.bibliographies.load(target);
+      [key] = await this.options.bibliographies.addEntries(edit, bib, [a.paper]);
+    } catch (err) {
+      // Refused before anything was written (not a .bib, an unclosed entry, an encoding): a completion item's command
+      // has no one else to tell the writer why.
+      if (err instanceof CitationError) {
+        void vscode.window.showErrorMessage(err.message);
+        return undefined;
+      }
+      throw err;
+    }
     if (!key) return undefined;
     if (key !== a.key) {
       const start = new vscode.Position(a.line, a.character);
@@ -210,7 +222,17 @@ export class CiteCompletion {
         );
       }
     }
-    if (!(await vscode.workspace.applyEdit(edit))) {
+    let applied: boolean;
+    try {
+      applied = await this.options.bibliographies.apply(edit);
+    } catch (err) {
+      if (err instanceof CitationError) {
+        void vscode.window.showErrorMessage(err.message);
+        return undefined;
+      }
+      throw err;
+    }
+    if (!applied) {
       throw new Error(vscode.l10n.t('The bibliography {0} could not be changed (read-only or changed meanwhile); nothing was written.', vscode.workspace.asRelativePath(bib.uri)));
     }
     this.options.recentPapers.remember([a.paper]);

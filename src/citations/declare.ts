@@ -12,8 +12,21 @@ import { newlineOf } from '../cite/edit';
 import { frontMatter } from '../cite/locate';
 import type { CiteFlavour } from '../cite/syntax';
 
-/** `relPath`: the .bib relative to the document, with forward slashes. */
+/**
+ * Whether `relPath` can be written in the flavour's declaration as it is: the path comes from a setting or a file
+ * name, so it could otherwise close the LaTeX argument (`}`), start a comment (`%`), run a command (`\`) or end the
+ * YAML or Typst string (a line break). LaTeX: letters, digits and `._-/+` only (BibTeX reads no spaces or commas in
+ * `\bibliography`); YAML and Typst: anything printable (quoted and escaped).
+ */
+export function declarablePath(flavour: CiteFlavour, relPath: string): boolean {
+  if (!relPath || relPath.length > 1000) return false;
+  if (flavour === 'latex') return /^[\p{L}\p{N}._\-/+]+$/u.test(relPath);
+  return !/[\p{Cc}\p{Zl}\p{Zp}\u0085]/u.test(relPath);
+}
+
+/** `relPath`: the .bib relative to the document, with forward slashes (undefined when it is not `declarablePath`). */
 export function declarationEdit(text: string, flavour: CiteFlavour, relPath: string): TextEdit | undefined {
+  if (!declarablePath(flavour, relPath)) return undefined;
   const nl = newlineOf(text);
   if (flavour === 'latex') {
     if (/\\usepackage\s*(?:\[[^\]]*\])?\s*\{[^}]*\bbiblatex\b/u.test(text)) {

@@ -185,7 +185,7 @@ export function shownEntry(file: BibFile, entry: BibEntry): { file: BibFile; ent
   const small = parts.join('\n');
   const start = small.length - body.length;
   return {
-    file: { text: small, entries: [], directives, diagnostics: [], newline: '\n' },
+    file: { text: small, entries: [], directives, brokenKeys: [], diagnostics: [], omitted: 0, newline: '\n' },
     entry: { type: entry.type, key: entry.key, start, end: small.length, keyStart: start + entry.type.length + 2, raw },
   };
 }

@@ -1,23 +1,35 @@
 /**
  * Re-reading a .bib after text was appended to it (what Insert Citation does) without parsing it all again: the
  * appended part is parsed alone and joined to the earlier parse, which gives exactly what `parseBibFile` gives for
- * the whole text (tested) when the earlier text ends with a line break and has no error (an unclosed entry could
- * swallow the new text). Keeps a 10,000-entry bibliography's second and later inserts cheap. Pure.
+ * the whole text (tested) when the earlier text ends with a line break, has no error (an unclosed entry could
+ * swallow the new text), no unclosed `@comment{` (the new text could close it) and no `@` after its last entry (a
+ * head the new text could complete). Keeps a 10,000-entry bibliography's second and later inserts cheap. Pure.
  */
-import { parseBibFile, type BibDiagnostic, type BibFile } from '../cite/bibFile';
-import { LineIndex, type Range } from '../cite/edit';
+import { MAX_LISTED_DIAGNOSTICS, parseBibFile, type BibDiagnostic, type BibFile } from '../cite/bibFile';
+import { countBreaks, LineIndex, type Range } from '../cite/edit';
 
 const lineCounts = new WeakMap<BibFile, number>();
 
-/** Number of line breaks ("\n") in the file's text (memoised per parse). */
+/** Number of line breaks in the file's text, as VS Code counts them (memoised per parse). */
 function breaks(file: BibFile): number {
   let n = lineCounts.get(file);
   if (n === undefined) {
-    n = 0;
-    for (let i = file.text.indexOf('\n'); i >= 0; i = file.text.indexOf('\n', i + 1)) n++;
+    n = countBreaks(file.text);
     lineCounts.set(file, n);
   }
   return n;
+}
+
+/** Where the last entry, directive or diagnostic of a parse ends. */
+function lastItemEnd(file: BibFile): number {
+  let end = 0;
+  const last = <T extends { end: number }>(list: readonly T[]): void => {
+    if (list.length) end = Math.max(end, list[list.length - 1]!.end);
+  };
+  last(file.entries);
+  last(file.directives);
+  for (const d of file.diagnostics) end = Math.max(end, d.end);
+  return end;
 }
 
 /** Whether `text` is `file.text` with something appended that can be parsed on its own. */
@@ -27,7 +39,10 @@ export function canExtend(file: BibFile, text: string): boolean {
     text.length > old.length &&
     old.length > 0 &&
     old.endsWith('\n') &&
+    !file.omitted &&
     !file.diagnostics.some((d) => d.severity === 'error') &&
+    !file.directives.some((d) => d.unclosed) &&
+    old.indexOf('@', lastItemEnd(file)) < 0 &&
     text.startsWith(old)
   );
 }
@@ -37,13 +52,15 @@ export function extendParse(file: BibFile, text: string): BibFile {
   const base = file.text.length;
   const lines = breaks(file);
   const tail = parseBibFile(text.slice(base));
+  // Past the listed maximum, which problems are listed depends on the whole text: parsed again.
+  if (tail.omitted || file.diagnostics.length + tail.diagnostics.length > MAX_LISTED_DIAGNOSTICS) return parseBibFile(text);
   const shiftRange = (r: Range): Range => ({
     start: { line: r.start.line + lines, character: r.start.character },
     end: { line: r.end.line + lines, character: r.end.character },
   });
   const entries = [...file.entries, ...tail.entries.map((e) => ({ ...e, start: e.start + base, end: e.end + base, keyStart: e.keyStart + base }))];
   const directives = [...file.directives, ...tail.directives.map((d) => ({ ...d, start: d.start + base, end: d.end + base }))];
-  const isDup = (d: BibDiagnostic): boolean => d.message.startsWith('Duplicate key ');
+  const isDup = (d: BibDiagnostic): boolean => d.code === 'duplicate';
   const own: BibDiagnostic[] = tail.diagnostics.filter((d) => !isDup(d)).map((d) => ({ ...d, start: d.start + base, end: d.end + base, range: shiftRange(d.range) }));
   // Duplicate keys as parseBibFile reports them for the whole text: each later entry against the first with its key.
   const first = new Map<string, number>();
@@ -60,7 +77,9 @@ export function extendParse(file: BibFile, text: string): BibFile {
     index ??= new LineIndex(text);
     dups.push({
       severity: 'warning',
+      code: 'duplicate',
       message: `Duplicate key ${e.key} (also at line ${index.position(at).line + 1}).`,
+      key: e.key,
       start: e.keyStart,
       end: e.keyStart + e.key.length,
       range: index.range(e.keyStart, e.keyStart + e.key.length),
@@ -68,7 +87,10 @@ export function extendParse(file: BibFile, text: string): BibFile {
   }
   // parseBibFile lists the structural diagnostics in text order, then the duplicate keys.
   const diagnostics = [...file.diagnostics.filter((d) => !isDup(d)), ...own, ...file.diagnostics.filter(isDup), ...dups];
-  const extended: BibFile = { text, entries, directives, diagnostics, newline: file.newline };
+  if (diagnostics.length > MAX_LISTED_DIAGNOSTICS) return parseBibFile(text);
+  const extended: BibFile = { text, entries, directives, brokenKeys: [...file.brokenKeys, ...tail.brokenKeys], diagnostics, omitted: 0, newline: file.newline };
+  const blocker = file.blocker ?? own.find((d) => d.code === 'unclosed' || d.code === 'quote' || d.code === 'comment');
+  if (blocker) extended.blocker = blocker;
   lineCounts.set(extended, lines + breaks(tail));
   return extended;
 }

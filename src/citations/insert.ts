@@ -6,16 +6,18 @@
  *   LaTeX citation (`\cite[p.~4]{a,b}`) and on the last key in Pandoc and Typst.
  * - 'plain' documents (no citation syntax): the APA reference of each paper is inserted, one per line, and nothing
  *   is written to any bibliography.
- * - The document and an open .bib are re-read right before applying; when either changed while we waited (the
- *   locator box, a file dialog), the edit is computed again. VS Code applies a WorkspaceEdit whole or not at all,
- *   so a failure leaves nothing half-written.
+ * - The document and the .bib are re-read right before applying; when either changed while we waited (the locator
+ *   box, a file dialog), the edit is computed again. The entries are appended to the .bib's bytes first, then the
+ *   citation is applied; when VS Code refuses that, the .bib is put back byte for byte, so a failure leaves nothing
+ *   half-written. Undo in the document removes the citation; the entries stay in the .bib (uncited, as Tidy shows),
+ *   except in a .bib with unsaved changes, which is edited in its buffer with the document (one Undo for both).
  */
 import * as vscode from 'vscode';
 import { entryByKey } from '../cite/bibFile';
 import { formatReference } from '../cite/reference';
 import { citationAt, flavourOf, insertCitation, type CiteFlavour } from '../cite/syntax';
 import { applyEdits, type TextEdit } from '../cite/edit';
-import { citationSettings } from './bibliography';
+import { citationSettings, CitationError, StaleBibliography } from './bibliography';
 import type { BibliographyService, CitationInserter, CitePaper, InsertOptions, LoadedBibliography, RecentPapers, ResolvedBibliography } from './types';
 
 /** What the last insert did (tests and the commands' return values). */
@@ -31,7 +33,7 @@ export interface InsertOutcome {
   extended: boolean;
 }
 
-export class CitationError extends Error {}
+export { CitationError };
 
 export class Inserter implements CitationInserter {
   /** The outcome of the last successful insert. */
@@ -65,6 +67,8 @@ export class Inserter implements CitationInserter {
       if (locator === undefined) return undefined;
     }
     locator = locator?.trim() || undefined;
+    // In the .bib the writer is editing, they chose the file themselves.
+    if (isBibDoc) this.bibliographies.approve(document.uri);
     const target: ResolvedBibliography | undefined = isBibDoc
       ? { uri: document.uri, source: 'chosen' }
       : flavour === 'plain'
@@ -77,7 +81,6 @@ export class Inserter implements CitationInserter {
       const bib = target ? await this.bibliographies.load(target) : undefined;
       const bibDoc = bib ? vscode.workspace.textDocuments.find((d) => d.uri.toString() === bib.uri.toString()) : undefined;
       const bibVersion = bibDoc?.version;
-      const bibWasDirty = bibDoc?.isDirty === true;
       const edit = new vscode.WorkspaceEdit();
       const keys = bib ? await this.keysFor(document, edit, bib, papers) : [];
       const added = bib ? new Set(keys.filter((k) => !entryByKey(bib.file, k)).map((k) => k.toLowerCase())).size : 0;
@@ -90,34 +93,37 @@ export class Inserter implements CitationInserter {
       if (cite.edit.length || cite.edit.text) {
         edit.replace(document.uri, new vscode.Range(document.positionAt(cite.edit.offset), document.positionAt(cite.edit.offset + cite.edit.length)), cite.edit.text);
       }
-      const stale = document.version !== version || (bibDoc !== undefined && bibDoc.version !== bibVersion) || (!bibDoc && bib && vscode.workspace.textDocuments.some((d) => d.uri.toString() === bib.uri.toString()));
+      const stale =
+        document.version !== version ||
+        (bibDoc !== undefined && bibDoc.version !== bibVersion) ||
+        (bib?.origin === 'buffer' && !bibDoc) ||
+        (bib?.origin !== 'buffer' && vscode.workspace.textDocuments.some((d) => d.uri.toString() === bib?.uri.toString() && d.isDirty));
       if (stale) {
         if (attempt < 3) continue;
         throw new CitationError(vscode.l10n.t('The document kept changing while the citation was prepared; nothing was inserted. Try again.'));
       }
-      if (edit.size === 0) {
+      if (edit.size === 0 && !this.bibliographies.hasWrites(edit)) {
         this.last = { keys, bib: bib?.uri, source: target?.source, added: 0, inserted: '', extended: cite.extended };
         return flavour === 'plain' && !isBibDoc ? [] : keys;
       }
-      const ok = await vscode.workspace.applyEdit(edit);
+      let ok: boolean;
+      try {
+        ok = await this.bibliographies.apply(edit);
+      } catch (err) {
+        // The .bib changed on disk between reading and writing: computed again from what it is now.
+        if (err instanceof StaleBibliography && attempt < 3) {
+          this.log?.(`Insert Citation: ${err.message} (computed again)`);
+          continue;
+        }
+        throw err;
+      }
       if (!ok)
         throw new CitationError(
           bib
-            ? vscode.l10n.t('VS Code could not apply the citation to {0} and {1} (read-only, or changed meanwhile); nothing was written.', vscode.workspace.asRelativePath(document.uri), vscode.workspace.asRelativePath(bib.uri))
+            ? vscode.l10n.t('VS Code could not apply the citation to {0} (read-only, or changed meanwhile); nothing was written, {1} is as it was.', vscode.workspace.asRelativePath(document.uri), vscode.workspace.asRelativePath(bib.uri))
             : vscode.l10n.t('VS Code could not apply the citation to {0} (read-only, or changed meanwhile); nothing was written.', vscode.workspace.asRelativePath(document.uri)),
         );
       if (bib && added) this.bibliographies.noteApplied?.(bib.uri);
-      // The .bib is saved unless the writer had unsaved changes in it (those are theirs to save): a LaTeX or Pandoc
-      // run reads the file, not the buffer. Undo in the document still reverts the entries (the buffer stays open).
-      // Not awaited: the citation is there; writing a large file to disk need not hold the command.
-      if (bib && added && !bibWasDirty) {
-        const saved = vscode.workspace.textDocuments.find((d) => d.uri.toString() === bib.uri.toString());
-        if (saved?.isDirty)
-          void saved.save().then(
-            (ok) => (ok ? undefined : this.log?.(`Insert Citation: ${vscode.workspace.asRelativePath(bib.uri)} was not saved.`)),
-            (err: unknown) => this.log?.(`Insert Citation: saving ${vscode.workspace.asRelativePath(bib.uri)} failed: ${err instanceof Error ? err.message : String(err)}`),
-          );
-      }
       if ((cite.edit.text || cite.edit.length) && !document.isClosed) {
         const end = document.positionAt(cite.cursor);
         try {

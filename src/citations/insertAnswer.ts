@@ -7,8 +7,9 @@
  *   editor (the commands' `targetEditor()`), never the webview.
  * - An answer's references become recent papers when it is shown (completion and the Quick Pick offer them).
  * - Insert Answer: the interaction shown, at the cursor of the last active text editor, its `[n.m]`/`[n]` markers
- *   turned into the document's citations (src/cite/answer.ts), every cited paper added to the bibliography, all in
- *   one WorkspaceEdit (one Undo in the document). Per flavour:
+ *   turned into the document's citations (src/cite/answer.ts), every cited paper added to the bibliography (its
+ *   bytes appended first, put back if the text cannot be inserted; one Undo in the document removes the text). Per
+ *   flavour:
  *     pandoc (md, qmd, Rmd)  the Markdown as is; quotes as footnotes when `researchDesk.citations.quotesAsFootnotes`;
  *     latex / typst          the Markdown written in the document's markup (src/cite/markup.ts; every special
  *                            character escaped); quotes are not inserted (the setting is Pandoc only);
@@ -29,7 +30,7 @@ import { flavourOf, formatCitation, type CiteFlavour } from '../cite/syntax';
 import { Commands, Settings } from '../ids';
 import { indexCitations, type ReferenceEntry } from '../render/references';
 import type { LogSink } from '../state/logger';
-import { citationSettings } from './bibliography';
+import { citationSettings, CitationError } from './bibliography';
 import type { BibliographyService, CitePaper, RecentPapers } from './types';
 
 export interface AnswerCitationsDeps {
@@ -142,15 +143,21 @@ export class AnswerCitations implements AnswerCitationActions {
     const keyOfN = new Map<number, string>();
     let bibliography: vscode.Uri | undefined;
     if (flavour !== 'plain' && papers.length) {
-      const target = await this.deps.bibliographies.target(document);
-      if (!target) return (this.last = { done: false, message: 'cancelled' });
-      const bib = await this.deps.bibliographies.load(target);
-      const keys = await this.deps.bibliographies.addEntries(edit, bib, papers);
-      citedNs.forEach((n, i) => {
-        const key = keys[i];
-        if (key) keyOfN.set(n, key);
-      });
-      bibliography = bib.uri;
+      try {
+        const target = await this.deps.bibliographies.target(document);
+        if (!target) return (this.last = { done: false, message: 'cancelled' });
+        const bib = await this.deps.bibliographies.load(target);
+        const keys = await this.deps.bibliographies.addEntries(edit, bib, papers);
+        citedNs.forEach((n, i) => {
+          const key = keys[i];
+          if (key) keyOfN.set(n, key);
+        });
+        bibliography = bib.uri;
+      } catch (err) {
+        // Refused before anything was written (not a .bib, an unclosed entry, an encoding): the writer is told why.
+        if (err instanceof CitationError) return this.fail(err.message, 'error');
+        throw err;
+      }
     } else {
       for (const n of citedNs) keyOfN.set(n, idOf(n));
     }
@@ -200,15 +207,17 @@ export class AnswerCitations implements AnswerCitationActions {
     const lead = before.trim() ? newline + newline : above ? newline : '';
     const inserted = `${lead}${body}${newline}${after.trim() ? newline : ''}`;
     edit.replace(document.uri, selection, inserted);
-    const openBib = (): vscode.TextDocument | undefined => (bibliography ? vscode.workspace.textDocuments.find((d) => d.uri.toString() === bibliography.toString()) : undefined);
-    const bibWasDirty = openBib()?.isDirty === true;
-    if (!(await vscode.workspace.applyEdit(edit)))
+    // As Insert Citation does: the entries are appended to the .bib's bytes (a LaTeX or Pandoc run reads the file),
+    // then the answer is applied; the .bib is put back when VS Code refuses that.
+    let applied: boolean;
+    try {
+      applied = await this.deps.bibliographies.apply(edit);
+    } catch (err) {
+      if (err instanceof CitationError) return this.fail(err.message, 'error');
+      throw err;
+    }
+    if (!applied)
       return this.fail(vscode.l10n.t('The answer could not be written into {0} (read-only or changed meanwhile); nothing was changed.', vscode.workspace.asRelativePath(document.uri)), 'error');
-
-    // As Insert Citation does: the .bib is saved (a LaTeX or Pandoc run reads the file), unless the writer had unsaved
-    // changes in it. Undo in the document still reverts the entries while the buffer is open.
-    const bibDoc = openBib();
-    if (bibDoc?.isDirty && !bibWasDirty && !(await bibDoc.save())) this.deps.log.warn(`Insert Answer: ${vscode.workspace.asRelativePath(bibDoc.uri)} was not saved.`);
     const where = bibliography ? vscode.workspace.asRelativePath(bibliography) : '';
     const done = citedNs.length
       ? bibliography

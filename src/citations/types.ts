@@ -31,11 +31,25 @@ export interface ResolvedBibliography {
   source: 'declared' | 'quarto' | 'default' | 'chosen';
 }
 
+/** A .bib as read from disk: its bytes (new entries are appended to them) and how they are written. */
+export interface DiskBibliography {
+  bytes: Uint8Array;
+  /** 'utf8', 'utf8bom', an encoding of `files.encoding` ('iso88591'…), or 'utf16'/'invalid' (not writable). */
+  encoding: string;
+  /** Why new entries cannot be written to it (it is still read), in the writer's words. */
+  unwritable?: string;
+}
+
 export interface LoadedBibliography extends ResolvedBibliography {
-  /** The text (the open editor's buffer when the file is open, unsaved changes included; '' when absent). */
+  /** The text (the open editor's buffer when it has unsaved changes, else the disk's; '' when absent). */
   text: string;
   /** Whether the file exists on disk or is open. */
   exists: boolean;
+  /** Where the text came from: a buffer with unsaved changes (edited there), the disk (appended to), or nothing. */
+  origin: 'buffer' | 'disk' | 'absent';
+  disk?: DiskBibliography;
+  /** Why new entries cannot be written to it, in the writer's words (too large, an encoding we cannot write). */
+  unwritable?: string;
   file: BibFile;
 }
 
@@ -52,18 +66,29 @@ export interface BibliographyService extends vscode.Disposable {
   findRecent(document: vscode.TextDocument): Promise<ResolvedBibliography[]>;
   /**
    * The bibliography new entries go to: the first declared one, else _quarto.yml's, else the default setting's
-   * (created on first write), else the writer is asked (undefined = cancelled).
+   * (created on first write), else the writer is asked. Undefined when the writer cancelled, or did not allow writing
+   * to a file outside the workspace or a new one; throws CitationError for a file never written (not a .bib).
    */
   target(document: vscode.TextDocument): Promise<ResolvedBibliography | undefined>;
+  /** The writer chose this file themselves (the .bib they are editing): written without asking. */
+  approve(uri: vscode.Uri): void;
   /** Read and parse (cached per document version / file mtime). */
   load(bib: ResolvedBibliography): Promise<LoadedBibliography>;
   /** Every entry of the document's bibliographies, for completion, hover and the Quick Pick. */
   entries(document: vscode.TextDocument): Promise<BibliographyEntry[]>;
   /**
-   * Adds to `edit` what makes every paper citable from `bib` (creating the file when absent); an entry already
-   * present (same DOI, or same title and year) is reused. Returns each paper's key, in order.
+   * Adds what makes every paper citable from `bib` to `edit`, or to the bytes `apply` writes with it (creating the file
+   * when absent); an entry already present (same DOI, or same title and year) is reused. Returns each paper's key, in
+   * order. Throws CitationError when nothing may be written there (and writes nothing).
    */
   addEntries(edit: vscode.WorkspaceEdit, bib: LoadedBibliography, papers: readonly CitePaper[]): Promise<string[]>;
+  /** Whether `addEntries` left bytes for `apply` to write with this edit (the edit itself may be empty). */
+  hasWrites(edit: vscode.WorkspaceEdit): boolean;
+  /**
+   * Applies an edit `addEntries` added to: the bytes appended to the .bib, then the edit; false (and the .bib as it
+   * was) when VS Code refuses the edit. Throws CitationError when a .bib changed meanwhile or cannot be written.
+   */
+  apply(edit: vscode.WorkspaceEdit): Promise<boolean>;
 }
 
 export interface InsertOptions {

@@ -24,9 +24,20 @@ export interface BibEntry {
   raw: Record<string, string>;
 }
 
+/**
+ * What a diagnostic is about: `unclosed` (an entry, `@string` or `@preamble` whose braces never balance: BibTeX reads
+ * on into what follows), `quote` (a quoted value never closed: the same for Biber), `comment` (a `@comment{` whose
+ * braces never balance: Biber reads on), `noKey`, `fields` (fields unreadable from some point on; the entry itself is
+ * closed), `duplicate` (a key used twice).
+ */
+export type BibDiagnosticCode = 'unclosed' | 'quote' | 'comment' | 'noKey' | 'fields' | 'duplicate';
+
 export interface BibDiagnostic {
   severity: 'error' | 'warning';
+  code: BibDiagnosticCode;
   message: string;
+  /** The key of the entry it is about, when it has one. */
+  key?: string;
   range: Range;
   /** Offsets of the same range. */
   start: number;
@@ -36,38 +47,61 @@ export interface BibDiagnostic {
 export interface BibFile {
   text: string;
   entries: BibEntry[];
-  /** `@string` definitions, `@preamble`s and `@comment`s, in order (kept by tidy). */
-  directives: { type: string; start: number; end: number }[];
+  /**
+   * `@string` definitions, `@preamble`s and `@comment`s, in order (kept by tidy). `unclosed`: a `@comment{` whose
+   * braces never balance, read to the end of its line as BibTeX does (Biber would read on).
+   */
+  directives: { type: string; start: number; end: number; unclosed?: true }[];
+  /** Keys of entries that are not closed: not readable here, but in the file (never handed out again). */
+  brokenKeys: string[];
+  /** The problems found, in text order then the duplicate keys: at most MAX_LISTED_DIAGNOSTICS of them. */
   diagnostics: BibDiagnostic[];
+  /** How many more problems were found than are listed. */
+  omitted: number;
+  /** The first problem a reader would read on from (`unclosed`, `quote`, `comment`), listed or not. */
+  blocker?: BibDiagnostic;
   newline: '\n' | '\r\n';
 }
 
-const ENTRY_HEAD = /@[ \t]*([A-Za-z][\w-]*)[ \t\r\n]*([{(])/gy;
-/** An entry head at the start of a line: where the scan resumes after a broken entry. */
-const LINE_HEAD = /\n[ \t]*@[ \t]*[A-Za-z][\w-]*[ \t]*[{(]/y;
-const FIELD_NAME = /[A-Za-z][\w\-:.+]*/y;
-const BARE_VALUE = /[^\s,#{}"=]+/y;
+/**
+ * Problems listed per file. More help nobody (the Problems view shows the first ones), and building each costs time a
+ * hostile file could multiply: a 1 MB file can hold 100,000 broken entries.
+ */
+export const MAX_LISTED_DIAGNOSTICS = 1000;
+const isBlocker = (code: BibDiagnosticCode): boolean => code === 'unclosed' || code === 'quote' || code === 'comment';
 
-/** Parse a .bib text. Never throws. */
+/**
+ * An entry type as BibTeX reads one: any run of characters but white space and `"#%'(),={}` (and `@`, `\`), not
+ * starting with a digit. Narrower patterns would skip entries BibTeX reads, and hand their keys out again.
+ */
+const TYPE = String.raw`[^\s\d"#%'(),={}@\\][^\s"#%'(),={}@\\]*`;
+const ENTRY_HEAD = new RegExp(String.raw`@[ \t]*(${TYPE})[ \t\r\n]*([{(])`, 'y');
+/** An entry head at the start of a line (after its break): where the scan resumes after a broken entry. */
+const LINE_HEAD = new RegExp(String.raw`[ \t]*@[ \t]*${TYPE}[ \t]*[{(]`, 'y');
+const FIELD_NAME = /[A-Za-z][\w\-:.+]*/y;
+
+/** Parse a .bib text. Never throws; linear in the length of the text. */
 export function parseBibFile(text: string): BibFile {
   // Line starts only when a diagnostic needs a range (most files have none).
   let lineIndex: LineIndex | undefined;
   const lines = { range: (s: number, e: number) => (lineIndex ??= new LineIndex(text)).range(s, e), position: (o: number) => (lineIndex ??= new LineIndex(text)).position(o) };
   const entries: BibEntry[] = [];
   const directives: BibFile['directives'] = [];
+  const brokenKeys: string[] = [];
   const diagnostics: BibDiagnostic[] = [];
-  const diag = (severity: BibDiagnostic['severity'], message: string, start: number, end: number): void => {
-    diagnostics.push({ severity, message, start, end, range: lines.range(start, end) });
+  const lineEnd = lineEnds(text);
+  let omitted = 0;
+  let blocker: BibDiagnostic | undefined;
+  const diag = (severity: BibDiagnostic['severity'], code: BibDiagnosticCode, message: string, start: number, end: number, key?: string): void => {
+    const listed = diagnostics.length < MAX_LISTED_DIAGNOSTICS;
+    if (!listed) omitted++;
+    if (!listed && (blocker || !isBlocker(code))) return;
+    const d: BibDiagnostic = { severity, code, message, start, end, range: lines.range(start, end) };
+    if (key) d.key = key;
+    if (listed) diagnostics.push(d);
+    if (!blocker && isBlocker(code)) blocker = d;
   };
-  const nextLineHead = (from: number): number => {
-    // Every line break is a candidate (indexOf is far faster than the regex scanning each character); the first
-    // line break followed by an entry head wins, as LINE_HEAD alone would find it.
-    for (let nl = text.indexOf('\n', from); nl >= 0; nl = text.indexOf('\n', nl + 1)) {
-      LINE_HEAD.lastIndex = nl;
-      if (LINE_HEAD.test(text)) return nl + 1;
-    }
-    return text.length;
-  };
+  let comments: CommentCloser | undefined;
   let i = 0;
   while (i < text.length) {
     const at = text.indexOf('@', i);
@@ -83,32 +117,50 @@ export function parseBibFile(text: string): BibFile {
     const close = open === '{' ? '}' : ')';
     const bodyStart = ENTRY_HEAD.lastIndex;
     if (type === 'comment') {
-      // `@comment{…}` with balanced braces, else to the end of the line (BibTeX's own reading).
-      const end = matchClose(text, bodyStart, close, text.length);
-      const stop = end < 0 ? lineEnd(text, at) : end + 1;
-      directives.push({ type, start: at, end: stop });
-      i = stop;
+      // `@comment{…}` with balanced braces, else to the end of the line (BibTeX's own reading). A failed search for
+      // the close read to the end of the text: the answers for every later comment come from one pass instead.
+      let end = comments ? comments.close(bodyStart - 1) : matchClose(text, bodyStart, close, text.length);
+      if (end < 0 && !comments) {
+        comments = new CommentCloser(text);
+        end = comments.close(bodyStart - 1);
+      }
+      if (end < 0) {
+        const stop = lineEnd(at);
+        directives.push({ type, start: at, end: stop, unclosed: true });
+        diag('error', 'comment', '@comment is not closed: BibTeX reads it to the end of its line, Biber on into what follows.', at, stop);
+        i = Math.max(stop, bodyStart);
+      } else {
+        directives.push({ type, start: at, end: end + 1 });
+        i = end + 1;
+      }
       continue;
     }
-    const limit = nextLineHead(bodyStart);
-    const end = matchClose(text, bodyStart, close, limit);
+    const { end, limit, quote } = closeOfEntry(text, bodyStart, close);
     if (end < 0) {
-      const what = type === 'string' || type === 'preamble' ? `@${type}` : `Entry ${readKey(text, bodyStart).key || `@${type}`}`;
-      diag('error', `${what} is not closed: a brace is missing (or one too many opens). Entries after it are still read.`, at, limit === text.length ? text.length : trimEnd(text, limit));
+      const directive = type === 'string' || type === 'preamble';
+      const { key } = readKey(text, bodyStart);
+      if (!directive && key) brokenKeys.push(key);
+      const what = directive ? `@${type}` : `Entry ${key || `@${type}`}`;
+      diag('error', 'unclosed', `${what} is not closed: a brace is missing (or one too many opens). Entries after it are still read.`, at, limit === text.length ? text.length : trimEnd(text, limit, at), directive ? undefined : key);
       i = limit;
       continue;
     }
+    const unpaired = (what: string, key?: string): void =>
+      diag('warning', 'quote', `${what}: a quoted value is not closed (Biber reads on until the next ").`, quote, Math.max(quote + 1, Math.min(end, lineEnd(quote))), key);
     if (type === 'string' || type === 'preamble') {
+      if (quote >= 0) unpaired(`@${type}`);
       directives.push({ type, start: at, end: end + 1 });
       i = end + 1;
       continue;
     }
     const { key, keyStart, after } = readKey(text, bodyStart);
-    if (!key) diag('error', `@${type} entry without a key.`, at, Math.min(end + 1, lineEnd(text, at)));
+    if (!key) diag('error', 'noKey', `@${type} entry without a key.`, at, Math.min(end + 1, lineEnd(at)));
     else {
       const raw: Record<string, string> = {};
       const bad = readFields(text, after, end, raw);
-      if (bad !== undefined) diag('warning', `Entry ${key}: cannot read the fields from here on (a missing comma, "=" or quote?).`, bad, Math.max(bad + 1, Math.min(end, lineEnd(text, bad))));
+      if (quote >= 0) unpaired(`Entry ${key}`, key);
+      else if (bad !== undefined)
+        diag('warning', 'fields', `Entry ${key}: cannot read the fields from here on (a missing comma, "=" or quote?).`, bad, Math.max(bad + 1, Math.min(end, lineEnd(bad))), key);
       entries.push({ type, key, start: at, end: end + 1, keyStart, raw });
     }
     i = end + 1;
@@ -116,29 +168,98 @@ export function parseBibFile(text: string): BibFile {
   const seen = new Map<string, BibEntry>();
   for (const e of entries) {
     const k = e.key.toLowerCase();
-    if (seen.has(k)) diag('warning', `Duplicate key ${e.key} (also at line ${lines.position(seen.get(k)!.start).line + 1}).`, e.keyStart, e.keyStart + e.key.length);
-    else seen.set(k, e);
+    const first = seen.get(k);
+    if (!first) seen.set(k, e);
+    else if (diagnostics.length >= MAX_LISTED_DIAGNOSTICS) omitted++;
+    else diag('warning', 'duplicate', `Duplicate key ${e.key} (also at line ${lines.position(first.start).line + 1}).`, e.keyStart, e.keyStart + e.key.length, e.key);
   }
-  return { text, entries, directives, diagnostics, newline: newlineOf(text) };
+  const file: BibFile = { text, entries, directives, brokenKeys, diagnostics, omitted, newline: newlineOf(text) };
+  if (blocker) file.blocker = blocker;
+  return file;
 }
 
-function lineEnd(text: string, from: number): number {
-  const n = text.indexOf('\n', from);
-  return n < 0 ? text.length : n;
+/**
+ * `lineEnd(from)`: offset of the first line break ("\n" or "\r") at or after `from`, or the end of the text. The last
+ * answer is kept: the scan asks in increasing order, so a long line is read once, not once per entry on it.
+ */
+function lineEnds(text: string): (from: number) => number {
+  let lo = -1;
+  let hi = -1;
+  return (from) => {
+    if (from >= lo && from <= hi) return hi;
+    let j = from;
+    for (; j < text.length; j++) {
+      const c = text.charCodeAt(j);
+      if (c === 10 || c === 13) break;
+    }
+    lo = from;
+    hi = j;
+    return j;
+  };
 }
-function trimEnd(text: string, end: number): number {
+/** `end` without the white space before it (not before `floor`). */
+function trimEnd(text: string, end: number, floor: number): number {
   let e = end;
-  while (e > 0 && /\s/u.test(text[e - 1]!)) e--;
+  while (e > floor && isWs(text.charCodeAt(e - 1))) e--;
   return e;
 }
 
-/** Offset of the delimiter closing an entry opened before `from`, braces balanced; -1 if not before `limit`. */
+/** Whether a line starting at `from` (right after a line break) starts an entry. */
+function startsEntry(text: string, from: number): boolean {
+  // The regular expression only where the line's first non-blank character is an `@` (cheap for most lines).
+  let j = from;
+  for (let c = text.charCodeAt(j); c === 32 || c === 9; c = text.charCodeAt(++j));
+  if (text.charCodeAt(j) !== 64) return false;
+  LINE_HEAD.lastIndex = from;
+  return LINE_HEAD.test(text);
+}
+
+/**
+ * The delimiter closing an entry whose body starts at `from` (braces balanced), searched up to the next line that
+ * starts an entry: `end` is its offset or -1, `limit` where the search stopped (the start of that line, or the end).
+ * Each character is read once, so scanning a file entry after entry is linear.
+ */
+function closeOfEntry(text: string, from: number, close: string): { end: number; limit: number; quote: number } {
+  let depth = 0;
+  // The last `"` outside braces while their number is odd: Biber reads a quoted string on past the close.
+  let quote = -1;
+  const closeCode = close.charCodeAt(0);
+  for (let j = from; j < text.length; j++) {
+    const c = text.charCodeAt(j);
+    // Like BibTeX itself, every brace counts, escaped or not.
+    if (c === 123) depth++;
+    else if (c === 125) {
+      if (depth === 0) return closeCode === 125 ? { end: j, limit: j, quote } : { end: -1, limit: nextEntryLine(text, j), quote };
+      depth--;
+    } else if (c === closeCode && depth === 0) return { end: j, limit: j, quote };
+    else if (c === 34 && depth === 0) quote = quote < 0 ? j : -1;
+    else if (c === 10 || c === 13) {
+      const next = c === 13 && text.charCodeAt(j + 1) === 10 ? j + 2 : j + 1;
+      if (startsEntry(text, next)) return { end: -1, limit: next, quote };
+      j = next - 1;
+    }
+  }
+  return { end: -1, limit: text.length, quote };
+}
+
+/** Start of the next line that starts an entry after `from`, or the end of the text. */
+function nextEntryLine(text: string, from: number): number {
+  for (let j = from; j < text.length; j++) {
+    const c = text.charCodeAt(j);
+    if (c !== 10 && c !== 13) continue;
+    const next = c === 13 && text.charCodeAt(j + 1) === 10 ? j + 2 : j + 1;
+    if (startsEntry(text, next)) return next;
+    j = next - 1;
+  }
+  return text.length;
+}
+
+/** Offset of the delimiter closing a value or entry opened before `from`, braces balanced; -1 if not before `limit`. */
 function matchClose(text: string, from: number, close: string, limit: number): number {
   let depth = 0;
   const closeCode = close.charCodeAt(0);
   for (let j = from; j < limit; j++) {
     const c = text.charCodeAt(j);
-    // Like BibTeX itself, every brace counts, escaped or not.
     if (c === 123) depth++;
     else if (c === 125) {
       if (depth === 0) return closeCode === 125 ? j : -1;
@@ -148,8 +269,53 @@ function matchClose(text: string, from: number, close: string, limit: number): n
   return -1;
 }
 
+/**
+ * Where each `@comment{` / `@comment(` closes, for all of them in one pass over the text (what `matchClose` answers
+ * for one, which read to the end of the text when it fails: done per comment, that is quadratic). Braces are matched
+ * with a stack; a `(` closes at the first `)` at its own brace depth, unless a `}` closes that depth first.
+ */
+class CommentCloser {
+  private readonly closes = new Map<number, number>();
+
+  constructor(text: string) {
+    const openers = new Set<number>();
+    const head = /@[ \t]*comment[ \t\r\n]*[{(]/giy;
+    for (let at = text.indexOf('@'); at >= 0; at = text.indexOf('@', at + 1)) {
+      head.lastIndex = at;
+      if (head.test(text)) openers.add(head.lastIndex - 1);
+    }
+    const braces: number[] = [];
+    // Parenthesised comments waiting for their `)`, per brace depth.
+    const waiting: number[][] = [[]];
+    for (let j = 0; j < text.length; j++) {
+      const c = text.charCodeAt(j);
+      if (c === 123) {
+        braces.push(j);
+        waiting.push([]);
+      } else if (c === 125) {
+        for (const o of waiting[braces.length] ?? []) this.closes.set(o, -1);
+        if (braces.length) {
+          const o = braces.pop()!;
+          waiting.pop();
+          if (openers.has(o)) this.closes.set(o, j);
+        } else waiting[0] = [];
+      } else if (c === 41) {
+        const list = waiting[braces.length]!;
+        for (const o of list) this.closes.set(o, j);
+        list.length = 0;
+      } else if (c === 40 && openers.has(j)) waiting[braces.length]!.push(j);
+    }
+  }
+
+  /** The offset closing the comment opened at `open` (its `{` or `(`), or -1. */
+  close(open: number): number {
+    return this.closes.get(open) ?? -1;
+  }
+}
+
+const KEY = /\s*([^\s,{}()"#%'=\\~]*)\s*,?/y;
 function readKey(text: string, from: number): { key: string; keyStart: number; after: number } {
-  const m = /\s*([^\s,{}()"#%'=\\~]*)\s*,?/y;
+  const m = KEY;
   m.lastIndex = from;
   const r = m.exec(text);
   if (!r) return { key: '', keyStart: from, after: from };
@@ -157,9 +323,14 @@ function readKey(text: string, from: number): { key: string; keyStart: number; a
 }
 
 const isWs = (c: number): boolean => c === 32 || (c >= 9 && c <= 13) || c === 160;
+/** Characters that end a bare value (a number or a macro name). */
+const endsBare = (c: number): boolean => isWs(c) || c === 44 || c === 35 || c === 123 || c === 125 || c === 34 || c === 61;
 
-/** Read `name = value` pairs between `from` and `end`; returns the offset where reading failed, if it did. */
-function readFields(text: string, from: number, end: number, raw: Record<string, string>): number | undefined {
+/**
+ * Read `name = value` pairs between `from` and `end`; returns the offset where reading failed, if it did. `spans`
+ * receives each value's extent as written (braces, quotes and `#` included).
+ */
+function readFields(text: string, from: number, end: number, raw: Record<string, string>, spans?: Map<string, [number, number]>): number | undefined {
   let j = from;
   const ws = (): void => {
     while (j < end && (isWs(text.charCodeAt(j)) || text.charCodeAt(j) === 44)) j++;
@@ -176,6 +347,9 @@ function readFields(text: string, from: number, end: number, raw: Record<string,
     if (text[j] !== '=') return j;
     j++;
     const parts: string[] = [];
+    while (j < end && isWs(text.charCodeAt(j))) j++;
+    const valueStart = j;
+    let valueEnd: number;
     for (;;) {
       while (j < end && isWs(text.charCodeAt(j))) j++;
       const c = text[j];
@@ -197,40 +371,123 @@ function readFields(text: string, from: number, end: number, raw: Record<string,
         parts.push(text.slice(j + 1, k));
         j = k + 1;
       } else {
-        const bare = BARE_VALUE;
-        bare.lastIndex = j;
-        const b = bare.exec(text);
-        if (!b) return j;
-        parts.push(b[0]);
-        j = bare.lastIndex;
+        let k = j;
+        while (k < end && !endsBare(text.charCodeAt(k))) k++;
+        if (k === j) return j;
+        parts.push(text.slice(j, k));
+        j = k;
       }
+      valueEnd = j;
       while (j < end && isWs(text.charCodeAt(j))) j++;
       if (text[j] === '#') j++;
       else break;
     }
     raw[nm[0].toLowerCase()] = parts.join('');
+    spans?.set(nm[0].toLowerCase(), [valueStart, valueEnd]);
     if (j < end && text[j] !== ',') return j;
   }
 }
 
-/** The keys of a parsed file (as written). */
-export const entryKeys = (file: BibFile): string[] => file.entries.map((e) => e.key);
+/**
+ * Every key in a parsed file (as written): the entries' and those of entries that are not closed, which BibTeX may
+ * still define. A new entry never takes one of them.
+ */
+export const entryKeys = (file: BibFile): string[] => (file.brokenKeys.length ? [...file.entries.map((e) => e.key), ...file.brokenKeys] : file.entries.map((e) => e.key));
 
-/** Text of the `@string` directives, prepended when an entry is parsed alone so its macros resolve. */
-function stringDefs(file: BibFile): string {
-  return file.directives
-    .filter((d) => d.type === 'string')
-    .map((d) => file.text.slice(d.start, d.end))
-    .join('\n');
+/** The fields the editor decodes (hover, Copy Reference, title comparison); the others are never handed to the library. */
+const DECODED_FIELDS = ['title', 'author', 'journal', 'journaltitle', 'booktitle', 'howpublished', 'year', 'date', 'volume', 'pages', 'publisher', 'doi', 'url'];
+/**
+ * Longer values are not decoded but shown as written (cut): the library's decoding is not linear on every input, and
+ * no title, name list or venue is this long.
+ */
+export const MAX_DECODED_VALUE = 4000;
+/** C0 controls but tab and line breaks, and DEL: the library throws on some (a NUL in a `@string`). */
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/gu;
+
+/** `@string` definitions by macro name (lower case), per parse. */
+const stringsMemo = new WeakMap<BibFile, Map<string, string>>();
+function stringDefinitions(file: BibFile): Map<string, string> {
+  let map = stringsMemo.get(file);
+  if (!map) {
+    map = new Map();
+    const name = /^@[ \t]*string[ \t\r\n]*[{(]\s*([^\s"#%'(),={}]+)/iu;
+    for (const d of file.directives) {
+      if (d.type !== 'string') continue;
+      const m = name.exec(file.text.slice(d.start, Math.min(d.end, d.start + 200)));
+      if (m && !map.has(m[1]!.toLowerCase())) map.set(m[1]!.toLowerCase(), file.text.slice(d.start, d.end));
+    }
+    stringsMemo.set(file, map);
+  }
+  return map;
 }
 
-/** An entry's fields in Unicode (LaTeX decoded, names split) by the library. Needs `loadBibtexLibrary()`. */
+/** Bare words (macro names) in value text as written: outside braces and quotes. */
+function macroNames(value: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let quoted = false;
+  let word = '';
+  const flush = (): void => {
+    if (word && !/^\d/u.test(word)) out.push(word.toLowerCase());
+    word = '';
+  };
+  for (const c of value) {
+    if (c === '{') depth++;
+    else if (c === '}') depth = Math.max(0, depth - 1);
+    else if (c === '"' && depth === 0) quoted = !quoted;
+    else if (depth === 0 && !quoted && !/[\s#,=]/u.test(c)) {
+      word += c;
+      continue;
+    }
+    flush();
+  }
+  flush();
+  return out;
+}
+
+/**
+ * An entry's fields in Unicode (LaTeX decoded, names split) by the library. Needs `loadBibtexLibrary()`. Never
+ * throws, and its cost is bounded whatever the file holds: only the fields the editor reads are decoded, each up to
+ * MAX_DECODED_VALUE characters (a longer one is given as written, cut), with only the `@string`s they use.
+ */
 export function entryFields(file: BibFile, entry: BibEntry): Record<string, unknown> {
-  const defs = stringDefs(file);
-  const lib = bibtexLibrary().parse(`${defs}\n${file.text.slice(entry.start, entry.end)}`);
-  const fields = lib.entries[0]?.fields;
+  const spans = new Map<string, [number, number]>();
+  readFields(file.text, readKey(file.text, entry.keyStart).after, entry.end - 1, {}, spans);
+  const parts: string[] = [];
+  const long: Record<string, string> = {};
+  const macros = new Set<string>();
+  for (const name of DECODED_FIELDS) {
+    const span = spans.get(name);
+    if (!span) continue;
+    const value = file.text.slice(span[0], span[1]);
+    if (value.length > MAX_DECODED_VALUE) {
+      long[name] = `${(entry.raw[name] ?? '').slice(0, MAX_DECODED_VALUE)}…`;
+      continue;
+    }
+    parts.push(`${name} = ${value}`);
+    for (const m of macroNames(value)) macros.add(m);
+  }
+  // The @strings used, and those their values use (a definition may build on another).
+  const defs = stringDefinitions(file);
+  const used: string[] = [];
+  for (const m of macros) {
+    const def = defs.get(m);
+    if (def === undefined || def.length > MAX_DECODED_VALUE) continue;
+    used.push(def);
+    for (const n of macroNames(def.slice(def.search(/=/u) + 1))) macros.add(n);
+  }
+  const input = `${used.reverse().join('\n')}\n@${entry.type}{k,\n${parts.join(',\n')}\n}`.replace(CONTROL, ' ');
+  let fields: Record<string, unknown> | undefined;
+  try {
+    fields = bibtexLibrary().parse(input).entries[0]?.fields;
+  } catch {
+    // What the library cannot read is shown as written.
+    fields = Object.fromEntries(DECODED_FIELDS.filter((f) => f !== 'author' && entry.raw[f] !== undefined).map((f) => [f, entry.raw[f]!.replace(/[{}]/gu, '')]));
+  }
   // Composed accents (NFC), whatever form the parser builds them in.
-  return fields ? (JSON.parse(JSON.stringify(fields).normalize('NFC')) as Record<string, unknown>) : {};
+  const decoded = fields ? (JSON.parse(JSON.stringify(fields).normalize('NFC')) as Record<string, unknown>) : {};
+  return { ...decoded, ...long };
 }
 
 /** The entry with this key (BibTeX keys compare case-insensitively). */
@@ -343,32 +600,74 @@ export function findEntry(file: BibFile, paper: CitablePaper): BibEntry | undefi
   return undefined;
 }
 
+/**
+ * Why nothing may be appended to a file: BibTeX would not read what comes after the first entry (or `@string`,
+ * `@preamble`) that is not closed, nor Biber after an unclosed quoted value or `@comment{`, so an entry appended at
+ * the end could be swallowed by it. `line` is 1-based.
+ */
+export interface AppendBlocker {
+  reason: 'unclosed' | 'quote' | 'comment';
+  line: number;
+  /** The key of the entry (absent for `@string`, `@preamble`, `@comment`). */
+  key?: string;
+  /** One sentence for the writer (English; the editor words its own). */
+  message: string;
+}
+
+/** The first problem that would make BibTeX or Biber read an appended entry as part of an earlier one, if any. */
+export function appendBlocker(file: BibFile): AppendBlocker | undefined {
+  const bad = file.blocker;
+  if (!bad) return undefined;
+  const line = bad.range.start.line + 1;
+  const what = bad.key ? `Entry ${bad.key}` : 'An @string or @preamble';
+  return {
+    reason: bad.code === 'quote' ? 'quote' : bad.code === 'comment' ? 'comment' : 'unclosed',
+    line,
+    ...(bad.key ? { key: bad.key } : {}),
+    message:
+      bad.code === 'comment'
+        ? `The @comment at line ${line} is not closed: Biber would read an entry added after it as part of it.`
+        : bad.code === 'quote'
+          ? `${what} (line ${line}) has a quoted value that is not closed: Biber would read an entry added after it as part of it.`
+          : `${what} (line ${line}) is not closed: BibTeX would read an entry added after it as part of it.`,
+  };
+}
+
+/**
+ * The text appended for new entries: one blank line before them, the file's line breaks (`newline`, else the file's
+ * dominant one). Looks only at the end of the text.
+ */
+export function appendText(text: string, entryText: string, newline: '\n' | '\r\n' = newlineOf(text)): string {
+  const nl = newline;
+  const body = entryText.replace(/\r\n|\r|\n/gu, nl);
+  if (!text.length) return `${body}${nl}`;
+  // The last line break, and whether the line before it is blank: then the file already ends with a blank line.
+  const end = text.slice(-256);
+  const last = /(?:\r\n|\r|\n)$/u.exec(end);
+  const sep = !last ? nl + nl : /(?:^|\r\n|\r|\n)[ \t]*$/u.test(end.slice(0, last.index)) && last.index > 0 ? '' : nl;
+  return `${sep}${body}${nl}`;
+}
+
 /** The edit appending `entryText` at the end of the file: one blank line before it, the file's line breaks kept. */
 export function appendEntryEdit(text: string, entryText: string): TextEdit {
-  const nl = newlineOf(text);
-  const body = entryText.replace(/\r?\n/gu, nl);
-  let sep = '';
-  if (text.length) {
-    if (text.endsWith(nl + nl) || (nl === '\n' && /\n\s*\n$/u.test(text))) sep = '';
-    else if (text.endsWith('\n')) sep = nl;
-    else sep = nl + nl;
-  }
-  return { offset: text.length, length: 0, text: `${sep}${body}${nl}` };
+  return { offset: text.length, length: 0, text: appendText(text, entryText) };
 }
 
 export interface EnsureResult {
   key: string;
   /** True when the paper was already in the file (no edit). */
   existing: boolean;
-  /** The edit adding the entry (absent when existing). */
+  /** The edit adding the entry (absent when existing, or blocked). */
   edit?: TextEdit;
   /** The entry text added. */
   entryText?: string;
+  /** Set (and no edit) when the file has a problem an appended entry would fall into. */
+  blocked?: AppendBlocker;
 }
 
 /**
  * The one call the editor side needs on insert: reuse the paper's entry if the file has it, else choose a free key
- * and return the append edit. Needs `loadBibtexLibrary()`.
+ * and return the append edit (none when `appendBlocker` finds a reason). Needs `loadBibtexLibrary()`.
  */
 export function ensureEntry(
   file: BibFile,
@@ -379,65 +678,189 @@ export function ensureEntry(
   if (hit) return { key: hit.key, existing: true };
   const key = citeKey(paper, [...entryKeys(file), ...(options.reservedKeys ?? [])], options.keyScheme ?? DEFAULT_KEY_SCHEME);
   const entryText = toBibtex(paper, key, options);
-  return { key, existing: false, edit: appendEntryEdit(file.text, entryText), entryText };
+  const blocked = appendBlocker(file);
+  if (blocked) return { key, existing: false, entryText, blocked };
+  return { key, existing: false, edit: { offset: file.text.length, length: 0, text: appendText(file.text, entryText, file.newline) }, entryText };
+}
+
+export interface TidyOptions {
+  /** Every key counts as cited (`\nocite{*}`): nothing is reported uncited. */
+  everyKeyCited?: boolean;
+  /**
+   * False when the cited keys may be incomplete (a document could not be read, too many files): then no duplicate is
+   * removed, since one of them may be cited where we did not look.
+   */
+  citedComplete?: boolean;
 }
 
 export interface TidyResult {
-  /** The whole new text, or undefined when the file has errors (tidy refuses to move broken text). */
+  /**
+   * The whole new text, or undefined when the file has errors or something a reader would read on from (tidy refuses
+   * to move broken text: in another place it would swallow other entries).
+   */
   text: string | undefined;
-  /** Entries removed as duplicates of an earlier entry with the same DOI (cite the kept key instead). */
+  /** Why the text was not tidied, when it was for something other than an error. */
+  blocked?: AppendBlocker;
+  /** Entries removed as duplicates of an entry with the same DOI (cite the kept key instead). */
   removed: { key: string; keptKey: string; doi: string }[];
+  /** Entries that share a DOI but were all kept, because documents cite them (or a crossref needs them). */
+  keptDuplicates: { keys: string[]; doi: string }[];
   /** Keys not cited by the given set (empty when no set was given), in the new order. */
   uncited: string[];
   diagnostics: BibDiagnostic[];
 }
 
+/** The keys an entry refers to (`crossref`, `xref`): BibTeX wants such a parent after every entry that refers to it. */
+const parentKeys = (e: BibEntry): string[] =>
+  [e.raw['crossref'], e.raw['xref']].filter((v): v is string => !!v?.trim()).map((v) => v.trim().toLowerCase());
+
 /**
- * Tidy: drop later entries whose DOI repeats an earlier one, sort entries by key (case-insensitive), `@string`,
- * `@preamble` and `@comment` first in their order; text between entries travels with the entry after it. Entries
- * are kept as written. `cited` (the keys the documents cite) is used to report uncited keys only.
+ * Tidy: sort entries by key (case-insensitive), `@string`, `@preamble` and `@comment` first in their order, every
+ * `crossref`/`xref` parent after the entries that refer to it (BibTeX reads the children first); text between
+ * entries travels with the entry after it; entries are kept as written. Entries whose DOI repeats another's are
+ * removed unless a document cites them or an entry refers to them: of a group of same-DOI entries, the cited (and
+ * referred-to) ones stay, else the first. `cited`: the keys the documents cite; without it every later duplicate
+ * goes and nothing is reported uncited.
  */
-export function tidyBibliography(text: string, cited?: Iterable<string>): TidyResult {
+export function tidyBibliography(text: string, cited?: Iterable<string>, options: TidyOptions = {}): TidyResult {
   const file = parseBibFile(text);
   const errors = file.diagnostics.filter((d) => d.severity === 'error');
-  const removed: TidyResult['removed'] = [];
-  const byDoi = new Map<string, BibEntry>();
-  const kept: { entry: BibEntry; chunk: string }[] = [];
+  const blocked = appendBlocker(file);
+  // Problems past the listed ones may be errors: not tidied either.
+  if (errors.length || blocked || file.omitted) return { text: undefined, ...(blocked ? { blocked } : {}), removed: [], keptDuplicates: [], uncited: [], diagnostics: file.diagnostics };
   const nl = file.newline;
-  // Leading text (comments) of each item: from the end of the previous item.
-  const items = [...file.entries.map((e) => ({ kind: 'entry' as const, e, start: e.start, end: e.end })), ...file.directives.map((d) => ({ kind: 'directive' as const, d, start: d.start, end: d.end }))].sort((a, b) => a.start - b.start);
-  const directiveChunks: string[] = [];
-  let prev = 0;
-  for (const it of items) {
-    const lead = text.slice(prev, it.start).trim();
-    const chunk = (lead ? lead + nl : '') + text.slice(it.start, it.end);
-    prev = it.end;
-    if (it.kind === 'directive') {
-      directiveChunks.push(chunk);
-      continue;
-    }
-    const doi = entryDoi(it.e);
-    const first = doi ? byDoi.get(doi) : undefined;
-    if (first && doi) {
-      removed.push({ key: it.e.key, keptKey: first.key, doi });
-      continue;
-    }
-    if (doi) byDoi.set(doi, it.e);
-    kept.push({ entry: it.e, chunk });
-  }
-  const trailing = text.slice(prev).trim();
-  kept.sort((a, b) => {
-    const x = a.entry.key.toLowerCase();
-    const y = b.entry.key.toLowerCase();
-    return x < y ? -1 : x > y ? 1 : a.entry.start - b.entry.start;
-  });
   const citedSet = cited ? new Set([...cited].map((k) => k.toLowerCase())) : undefined;
-  const uncited = citedSet ? kept.map((k) => k.entry.key).filter((k) => !citedSet.has(k.toLowerCase())) : [];
-  const parts = [...directiveChunks, ...kept.map((k) => k.chunk), ...(trailing ? [trailing] : [])];
+  const referred = new Set(file.entries.flatMap(parentKeys));
+  const needed = (e: BibEntry): boolean => referred.has(e.key.toLowerCase()) || (citedSet?.has(e.key.toLowerCase()) ?? false);
+  // Leading text (comments) of each item: from the end of the previous item. Entries and directives are each in
+  // text order: merged, not sorted.
+  const directiveChunks: string[] = [];
+  const entryItems: { entry: BibEntry; chunk: string; sortKey: string }[] = [];
+  let prev = 0;
+  const chunkOf = (start: number, end: number): string => {
+    const lead = text.slice(prev, start).trim();
+    prev = end;
+    return (lead ? lead + nl : '') + text.slice(start, end);
+  };
+  for (let e = 0, d = 0; e < file.entries.length || d < file.directives.length; ) {
+    const entry = file.entries[e];
+    const directive = file.directives[d];
+    if (entry && (!directive || entry.start < directive.start)) {
+      entryItems.push({ entry, chunk: chunkOf(entry.start, entry.end), sortKey: entry.key.toLowerCase() });
+      e++;
+    } else if (directive) {
+      directiveChunks.push(chunkOf(directive.start, directive.end));
+      d++;
+    }
+  }
+  // Same-DOI groups: who stays.
+  const byDoi = new Map<string, BibEntry[]>();
+  for (const { entry } of entryItems) {
+    const doi = entryDoi(entry);
+    if (!doi) continue;
+    const group = byDoi.get(doi);
+    if (group) group.push(entry);
+    else byDoi.set(doi, [entry]);
+  }
+  const removed: TidyResult['removed'] = [];
+  const keptDuplicates: TidyResult['keptDuplicates'] = [];
+  const dropped = new Set<BibEntry>();
+  const mayRemove = options.citedComplete !== false;
+  for (const [doi, group] of byDoi) {
+    if (group.length < 2) continue;
+    const stay = group.filter(needed);
+    if (stay.length > 1 || !mayRemove) keptDuplicates.push({ keys: (mayRemove ? stay : group).map((e) => e.key), doi });
+    if (!mayRemove) continue;
+    const keep = stay[0] ?? group[0]!;
+    const staying = new Set(stay);
+    for (const e of group) {
+      if (e === keep || staying.has(e)) continue;
+      dropped.add(e);
+      removed.push({ key: e.key, keptKey: keep.key, doi });
+    }
+  }
+  const kept = entryItems.filter((k) => !dropped.has(k.entry));
+  const trailing = text.slice(prev).trim();
+  kept.sort((a, b) => (a.sortKey < b.sortKey ? -1 : a.sortKey > b.sortKey ? 1 : a.entry.start - b.entry.start));
+  const ordered = childrenFirst(kept);
+  const uncited = citedSet && !options.everyKeyCited ? ordered.map((k) => k.entry.key).filter((k) => !citedSet.has(k.toLowerCase())) : [];
+  const parts = [...directiveChunks, ...ordered.map((k) => k.chunk), ...(trailing ? [trailing] : [])];
   return {
-    text: errors.length ? undefined : parts.length ? parts.join(nl + nl) + nl : '',
+    text: parts.length ? parts.join(nl + nl) + nl : '',
     removed,
+    keptDuplicates,
     uncited,
     diagnostics: file.diagnostics,
   };
+}
+
+/**
+ * `sorted` reordered so that each entry comes before every entry it refers to (`crossref`/`xref`), otherwise in the
+ * given order: the earliest entry none of whose children is still waiting goes next. Entries in a reference cycle
+ * keep their order at the end.
+ */
+function childrenFirst<T extends { entry: BibEntry; sortKey: string }>(sorted: readonly T[]): T[] {
+  if (!sorted.some((s) => s.entry.raw['crossref'] !== undefined || s.entry.raw['xref'] !== undefined)) return [...sorted];
+  const index = new Map<string, number>();
+  sorted.forEach((s, i) => {
+    if (!index.has(s.sortKey)) index.set(s.sortKey, i);
+  });
+  const none: number[] = [];
+  const parents = sorted.map((s, i) => {
+    const keys = parentKeys(s.entry);
+    if (!keys.length) return none;
+    return [...new Set(keys.map((k) => index.get(k)).filter((p): p is number => p !== undefined && p !== i))];
+  });
+  const waiting = new Array<number>(sorted.length).fill(0);
+  for (const ps of parents) for (const p of ps) waiting[p]!++;
+  if (!waiting.some((w) => w > 0)) return [...sorted];
+  const ready = new MinHeap();
+  waiting.forEach((w, i) => w === 0 && ready.push(i));
+  const out: T[] = [];
+  const done = new Array<boolean>(sorted.length).fill(false);
+  while (ready.size) {
+    const i = ready.pop();
+    out.push(sorted[i]!);
+    done[i] = true;
+    for (const p of parents[i]!) if (--waiting[p]! === 0) ready.push(p);
+  }
+  sorted.forEach((s, i) => !done[i] && out.push(s));
+  return out;
+}
+
+/** A binary min-heap of indices. */
+class MinHeap {
+  private readonly a: number[] = [];
+  get size(): number {
+    return this.a.length;
+  }
+  push(v: number): void {
+    const a = this.a;
+    a.push(v);
+    for (let i = a.length - 1; i > 0; ) {
+      const p = (i - 1) >> 1;
+      if (a[p]! <= a[i]!) break;
+      [a[p], a[i]] = [a[i]!, a[p]!];
+      i = p;
+    }
+  }
+  pop(): number {
+    const a = this.a;
+    const top = a[0]!;
+    const last = a.pop()!;
+    if (a.length) {
+      a[0] = last;
+      for (let i = 0; ; ) {
+        const l = 2 * i + 1;
+        const r = l + 1;
+        let m = i;
+        if (l < a.length && a[l]! < a[m]!) m = l;
+        if (r < a.length && a[r]! < a[m]!) m = r;
+        if (m === i) break;
+        [a[m], a[i]] = [a[i]!, a[m]!];
+        i = m;
+      }
+    }
+    return top;
+  }
 }

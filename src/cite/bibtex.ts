@@ -205,11 +205,35 @@ function escapePages(pages: string): string {
 }
 
 /**
+ * Control characters (C0 but white space, DEL, C1): never written into a .bib. A NUL would make VS Code take the file
+ * for binary and refuse to open it; the others are invisible noise in a title. White space is squashed elsewhere.
+ */
+// eslint-disable-next-line no-control-regex
+const CONTROLS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/gu;
+const TEXT_FIELDS = ['title', 'journal_name', 'volume', 'pages', 'doi', 'url', 'publisher_name', 'publish_date'] as const;
+
+/** A lone surrogate: not a character, and no encoding can write it (UTF-8 would write U+FFFD). */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/gu;
+const clean = (s: string): string => s.replace(CONTROLS, '').replace(LONE_SURROGATE, '');
+
+/** The paper's text fields without control characters or lone surrogates (the service's text is untrusted). */
+function withoutControls(paper: CitablePaper): CitablePaper {
+  const out: CitablePaper = { ...paper };
+  for (const f of TEXT_FIELDS) {
+    const v = paper[f];
+    if (typeof v === 'string') out[f] = clean(v);
+  }
+  if (Array.isArray(paper.authors)) out.authors = paper.authors.map((a) => (typeof a === 'string' ? clean(a) : a));
+  return out;
+}
+
+/**
  * One BibTeX entry for a paper (no trailing line break). Requires `loadBibtexLibrary()` to have completed.
  * Throws RangeError for a key BibTeX cannot read (see `isValidKey`).
  */
-export function toBibtex(paper: CitablePaper, key: string, options: BibtexOptions = {}): string {
+export function toBibtex(given: CitablePaper, key: string, options: BibtexOptions = {}): string {
   if (!isValidKey(key)) throw new RangeError(`Not a valid BibTeX key: ${JSON.stringify(key)}`);
+  const paper = withoutControls(given);
   const indent = options.indent ?? '  ';
   const nl = options.newline ?? '\n';
   const { type, preprint } = entryType(paper);

@@ -17,11 +17,35 @@ export interface Range {
   end: Position;
 }
 
-/** Offsets → positions for one text (line starts computed once). */
+/**
+ * Start offsets of the lines after the first, counted as VS Code counts lines: "\r\n", a lone "\r" and "\n" each end
+ * one (U+2028 and U+0085 do not end a line there).
+ */
+function lineStarts(text: string, out: number[]): void {
+  // Most files have no CR: indexOf then finds every break far faster than a loop over the characters.
+  if (text.indexOf('\r') < 0) {
+    for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) out.push(i + 1);
+    return;
+  }
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10) out.push(i + 1);
+    else if (c === 13) {
+      if (text.charCodeAt(i + 1) === 10) i++;
+      out.push(i + 1);
+    }
+  }
+}
+
+/** Offsets → positions for one text (line starts computed once), counting lines as VS Code does. */
 export class LineIndex {
   private readonly starts: number[] = [0];
   constructor(text: string) {
-    for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) this.starts.push(i + 1);
+    lineStarts(text, this.starts);
+  }
+  /** Number of lines (line breaks + 1). */
+  get lineCount(): number {
+    return this.starts.length;
   }
   position(offset: number): Position {
     let lo = 0;
@@ -36,6 +60,24 @@ export class LineIndex {
   range(start: number, end: number): Range {
     return { start: this.position(start), end: this.position(end) };
   }
+}
+
+/** Number of line breaks in a text, counted as `LineIndex` counts them. */
+export function countBreaks(text: string): number {
+  let n = 0;
+  if (text.indexOf('\r') < 0) {
+    for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) n++;
+    return n;
+  }
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10) n++;
+    else if (c === 13) {
+      if (text.charCodeAt(i + 1) === 10) i++;
+      n++;
+    }
+  }
+  return n;
 }
 
 /** The file's dominant line break ("\r\n" when most breaks are CRLF; "\n" for a file without breaks). */

@@ -6,15 +6,21 @@
  */
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
+import type { WriteQuestion } from '../../src/citations/bibliography';
 import type { CitationCommandResult, CitePickItem } from '../../src/citations/citationCommands';
 import type { CitePaper } from '../../src/citations/types';
 import { Commands, Settings } from '../../src/ids';
 import type { SearchOutcome } from '../../src/search/searchSession';
 import type { ResultNode } from '../../src/views/resultsTree';
+import { bibTrustSuite } from './bibTrust.test';
 import { api, control, eventually, openDoc, readDisk, setUserSettings, sleep, useEmulatorKeepingKey, workspaceDir, writeFile as write } from './support';
 
 interface CoreWithCitations {
-  bibliographies: { pick: (d: vscode.TextDocument) => Promise<vscode.Uri | undefined>; clearCache(): void };
+  bibliographies: {
+    pick: (d: vscode.TextDocument) => Promise<vscode.Uri | undefined>;
+    confirmWrite: (uri: vscode.Uri, why: WriteQuestion) => Promise<boolean>;
+    clearCache(): void;
+  };
   citations: { askLocator: () => Thenable<string | undefined> };
   recentPapers: { remember(p: readonly CitePaper[]): void; list(): readonly CitePaper[]; clear(): void };
   citationCommands: {
@@ -95,9 +101,18 @@ async function cite(...args: unknown[]): Promise<CitationCommandResult> {
 export function citationsSuite(): void {
   suite('Citations (Insert Citation, bibliographies, Tidy, Copy) in the real VS Code', () => {
     let restore: (() => Promise<void>) | undefined;
+    let savedConfirm: CoreWithCitations['bibliographies']['confirmWrite'] | undefined;
+    /** The writer's answers to "write to this new file?" (yes here; bibTrust.test.ts tests both answers). */
+    const asked: string[] = [];
 
     suiteSetup(async () => {
-      (await core()).bibliographies.clearCache();
+      const c = await core();
+      c.bibliographies.clearCache();
+      savedConfirm = c.bibliographies.confirmWrite;
+      c.bibliographies.confirmWrite = (uri) => {
+        asked.push(uri.path);
+        return Promise.resolve(true);
+      };
       restore = await setUserSettings({
         [Settings.citationsLatexCommand]: undefined,
         [Settings.citationsAskLocator]: undefined,
@@ -110,6 +125,7 @@ export function citationsSuite(): void {
     suiteTeardown(async () => {
       await vscode.commands.executeCommand('workbench.action.files.saveAll');
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      if (savedConfirm) (await core()).bibliographies.confirmWrite = savedConfirm;
       await restore?.();
     });
 
@@ -183,6 +199,7 @@ export function citationsSuite(): void {
       const r1 = await cite(PAPER_A);
       assert.equal(r1.done, true, r1.message);
       assert.ok((await bibText(bib))?.includes('@article{sandkuhler2023creatine,'), 'the declared .bib was not created with the entry');
+      assert.ok(asked.includes(bib.path), 'created without asking');
       assert.equal(editor.document.lineAt(5).text, 'Claim [@sandkuhler2023creatine].');
       // Cursor right after `]`: the next paper joins the citation.
       const r2 = await cite(PAPER_C);
@@ -277,7 +294,7 @@ export function citationsSuite(): void {
       }
     });
 
-    test('Undo in the document reverts the citation and its entry (one workspace edit); Redo brings both back', async () => {
+    test('Undo in the document removes the citation; the entry stays in the .bib, written to its bytes (uncited); a .bib with unsaved changes is edited with the document, one Undo for both', async () => {
       const dir = freshDir();
       const bib = vscode.Uri.joinPath(dir, 'u.bib');
       await write(bib, '');
@@ -285,14 +302,31 @@ export function citationsSuite(): void {
       const r = await cite(PAPER_A);
       assert.equal(r.done, true, r.message);
       assert.equal(editor.document.lineAt(1).text, 'X~\\cite{sandkuhler2023creatine}');
-      assert.equal(entryCount(await bibText(bib)), 1);
+      assert.equal(entryCount(await readDisk(bib)), 1, `the entry is not on disk: ${JSON.stringify(await readDisk(bib))}, buffer ${JSON.stringify(vscode.workspace.textDocuments.find((d) => d.uri.toString() === bib.toString())?.getText())}`);
+      assert.equal(vscode.workspace.textDocuments.find((d) => d.uri.toString() === bib.toString())?.isDirty ?? false, false, 'the .bib was left as an unsaved buffer');
       await vscode.window.showTextDocument(editor.document);
       await vscode.commands.executeCommand('undo');
       await eventually(() => editor.document.lineAt(1).text === 'X ', 'the citation to be undone');
-      await eventually(async () => entryCount(await bibText(bib)) === 0, 'the entry to be undone with it');
+      assert.equal(entryCount(await readDisk(bib)), 1, 'the entry on disk changed');
+
+      // The writer has unsaved changes in the .bib: it is edited in its buffer, with the document.
+      const bib2 = vscode.Uri.joinPath(dir, 'u2.bib');
+      await write(bib2, '');
+      const bibDoc = await vscode.workspace.openTextDocument(bib2);
+      const bibEditor = await vscode.window.showTextDocument(bibDoc, { preview: false });
+      await bibEditor.edit((b) => b.insert(new vscode.Position(0, 0), '% mine\n'));
+      const editor2 = await openDoc(vscode.Uri.joinPath(dir, 'u2.tex'), '\\bibliography{u2}\nY |\n');
+      const r2 = await cite(PAPER_A);
+      assert.equal(r2.done, true, r2.message);
+      assert.equal(entryCount(bibDoc.getText()), 1, `the entry is not in the buffer: ${JSON.stringify(bibDoc.getText())}, disk ${JSON.stringify(await readDisk(bib2))}`);
+      assert.equal(await readDisk(bib2), '', 'the writer\'s unsaved .bib was saved behind their back');
+      await vscode.window.showTextDocument(editor2.document);
+      await vscode.commands.executeCommand('undo');
+      await eventually(() => editor2.document.lineAt(1).text === 'Y ', 'the citation to be undone');
+      await eventually(() => entryCount(bibDoc.getText()) === 0, 'the entry to be undone with it');
       await vscode.commands.executeCommand('redo');
-      await eventually(() => editor.document.lineAt(1).text === 'X~\\cite{sandkuhler2023creatine}', 'Redo of the citation');
-      await eventually(async () => entryCount(await bibText(bib)) === 1, 'Redo of the entry');
+      await eventually(() => editor2.document.lineAt(1).text === 'Y~\\cite{sandkuhler2023creatine}', 'Redo of the citation');
+      await eventually(() => entryCount(bibDoc.getText()) === 1, 'Redo of the entry');
     });
 
     test('an open .bib with unsaved changes is read from its buffer: the unsaved key is taken into account', async () => {
@@ -331,10 +365,13 @@ export function citationsSuite(): void {
       assert.equal(d.severity, vscode.DiagnosticSeverity.Error);
       assert.equal(d.range.start.line, 0);
       assert.match(d.message, /broken2019 is not closed/u);
-      // A new paper is appended after it all.
+      // A new paper is not appended after it: BibTeX would read it as part of the unclosed entry. The writer is told.
+      const before = await readDisk(bib);
       const r2 = await cite(PAPER_C);
-      assert.equal(r2.added, 1);
-      assert.ok((await bibText(bib))?.trimEnd().endsWith('}'));
+      assert.equal(r2.done, false);
+      assert.match(r2.message ?? '', /entry broken2019 \(line 1\) is not closed, so BibTeX would read what follows as part of it/u);
+      assert.equal(await readDisk(bib), before);
+      assert.equal(editor.document.lineAt(3).text, 'Z [@good2020]');
       // Tidy refuses while the file has errors.
       await vscode.window.showTextDocument(editor.document);
       const t = await run<CitationCommandResult>(Commands.tidyBibliography);
@@ -390,15 +427,16 @@ export function citationsSuite(): void {
       assert.match(apa, /^Sandkühler, J\., & Müller, A\. \(2023\)\. Creatine supplementation and cognitive performance: a randomized trial\. Nutrients, 15, 1–12\. https:\/\/doi\.org\/10\.3390\/nu15000001/u);
     });
 
-    test('in a .bib itself, Insert Citation adds the entry (no citation text)', async () => {
+    test('in a .bib itself, Insert Citation adds the entry (no citation text); the editor shows the file as written', async () => {
       const dir = freshDir();
       const editor = await openDoc(vscode.Uri.joinPath(dir, 'self.bib'), '@misc{x,\n  title = {X}\n}\n|');
       const r = await cite([PAPER_B, PAPER_B]);
       assert.equal(r.done, true, r.message);
       assert.deepEqual(r.keys, ['thorsson2021sleep', 'thorsson2021sleep']);
-      const text = editor.document.getText();
+      const text = (await readDisk(editor.document.uri)) ?? '';
       assert.equal(entryCount(text), 2);
       assert.ok(text.startsWith('@misc{x,\n  title = {X}\n}\n\n@article{thorsson2021sleep,\n'), text);
+      await eventually(() => editor.document.getText() === text && !editor.document.isDirty, 'the editor to show the file');
     });
 
     test('a plain-text document gets the APA reference; no bibliography is written', async () => {
@@ -616,4 +654,6 @@ export function citationsSuite(): void {
       });
     });
   });
+
+  bibTrustSuite();
 }

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { Commands, ContextKeys, COST_SETTINGS, KEY_ROUTING_SETTINGS, Settings, TRUSTED_WORKSPACE_SETTINGS, ViewContainers, Views, WebviewTypes } from '../../src/ids';
+import { Commands, ContextKeys, COST_SETTINGS, KEY_ROUTING_SETTINGS, Settings, TRUSTED_WORKSPACE_SETTINGS, ViewContainers, Views, WebviewTypes, WRITE_LOCATION_SETTINGS } from '../../src/ids';
 import { api, extension } from './support';
 
 interface Manifest {
@@ -85,13 +85,12 @@ export function contributionsSuite(): void {
       assert.equal(props[Settings.baseUrl]?.default, 'https://api.consensus.app');
     });
 
-    test('Restricted Mode is declared, restricting the settings that route the key and the search filters', () => {
+    test('Restricted Mode is declared, restricting exactly the settings that route the key, choose where files are written, or filter searches', () => {
       const trust = manifest().capabilities?.untrustedWorkspaces;
       assert.equal(trust?.supported, 'limited');
-      const restricted = new Set(trust?.restrictedConfigurations ?? []);
-      for (const id of [...KEY_ROUTING_SETTINGS, ...TRUSTED_WORKSPACE_SETTINGS]) assert.ok(restricted.has(id), `${id} is not restricted`);
+      assert.deepEqual(sorted(trust?.restrictedConfigurations ?? []), sorted([...KEY_ROUTING_SETTINGS, ...WRITE_LOCATION_SETTINGS, ...TRUSTED_WORKSPACE_SETTINGS]));
       const props = manifest().contributes.configuration.properties;
-      for (const id of restricted) assert.ok(id in props, `restricted ${id} is not a setting`);
+      for (const id of trust?.restrictedConfigurations ?? []) assert.ok(id in props, `restricted ${id} is not a setting`);
     });
 
     test('settings that decide what is spent are user-level (application or machine scope)', () => {

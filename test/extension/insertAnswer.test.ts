@@ -6,8 +6,12 @@
  * Copy Reference) and their validation; no editor → a clear message and nothing written.
  */
 import * as assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { AnswerPanels } from '../../src/answer/answerPanel';
+import type { WriteQuestion } from '../../src/citations/bibliography';
 import type { AnswerCitations } from '../../src/citations/insertAnswer';
 import type { PaperLookup } from '../../src/citations/lookup';
 import type { CitePaper } from '../../src/citations/types';
@@ -20,7 +24,7 @@ interface CoreForAnswers {
   answerCitations: AnswerCitations;
   paperLookup: PaperLookup;
   recentPapers: { remember(p: readonly CitePaper[]): void };
-  bibliographies: { clearCache(): void };
+  bibliographies: { clearCache(): void; confirmWrite: (uri: vscode.Uri, why: WriteQuestion) => Promise<boolean> };
 }
 
 async function core(): Promise<CoreForAnswers> {
@@ -51,6 +55,10 @@ export function insertAnswerSuite(): void {
     let restoreSettings: (() => Promise<void>) | undefined;
     let threadId = '';
     let c: CoreForAnswers;
+    let savedConfirm: CoreForAnswers['bibliographies']['confirmWrite'] | undefined;
+    /** The writer's answer to "write to this file?" (a new .bib, one outside the workspace). */
+    let allowWrites = true;
+    const asked: string[] = [];
 
     suiteSetup(async () => {
       restore = (await useEmulatorSettings()).restore;
@@ -63,9 +71,15 @@ export function insertAnswerSuite(): void {
       });
       c = await core();
       c.bibliographies.clearCache();
+      savedConfirm = c.bibliographies.confirmWrite;
+      c.bibliographies.confirmWrite = (uri) => {
+        asked.push(uri.path);
+        return Promise.resolve(allowWrites);
+      };
       threadId = await finishedThread(await freshKey(), 'Does creatine supplementation improve memory in older adults?');
     });
     suiteTeardown(async () => {
+      if (savedConfirm) c.bibliographies.confirmWrite = savedConfirm;
       await vscode.commands.executeCommand('workbench.action.files.saveAll');
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
       await restoreSettings?.();
@@ -298,6 +312,49 @@ export function insertAnswerSuite(): void {
       assert.match(text, /\nReferences\n\n/);
       assert.ok(!/\[\d+(\.\d+)?\]/.test(text.split('\nReferences\n')[0]!), 'no marker left');
       assert.deepEqual(await readDisk(vscode.Uri.joinPath(dir, 'refs.bib')), undefined);
+    });
+
+    test('a bibliography the document declares outside the workspace: asked first; No writes nothing anywhere, Yes appends to its bytes', async () => {
+      const outside = mkdtempSync(join(tmpdir(), 'rd-answer-outside-'));
+      try {
+        const bib = join(outside, 'shared.bib');
+        const original = Buffer.from('@misc{old,\r\n  title = {Old}\r\n}\r\n');
+        writeFileSync(bib, original);
+        const dir = freshDir();
+        const editor = await openDoc(vscode.Uri.joinPath(dir, 'out.md'), `---\nbibliography: ${bib}\n---\n\n|`);
+        const before = editor.document.getText();
+        allowWrites = false;
+        asked.length = 0;
+        const no = await insertAnswer();
+        assert.equal(no.done, false);
+        assert.deepEqual(asked, [bib]);
+        assert.equal(editor.document.getText(), before, 'the answer was inserted without its bibliography');
+        assert.ok(readFileSync(bib).equals(original));
+        allowWrites = true;
+        const yes = await insertAnswer();
+        assert.equal(yes.done, true, yes.message);
+        const after = readFileSync(bib);
+        assert.ok(after.subarray(0, original.length).equals(original), 'a byte before the end changed');
+        assert.deepEqual(bibKeys(after.toString('utf8')).slice(1).sort(), [...(yes.keys ?? [])].sort());
+        assert.ok(!after.subarray(original.length).toString('utf8').replace(/\r\n/gu, '').includes('\n'), 'the file\'s CRLF line breaks were not kept');
+      } finally {
+        allowWrites = true;
+        rmSync(outside, { recursive: true, force: true });
+      }
+    });
+
+    test('a .bib whose last entry is not closed: the answer is not inserted, the writer is told where, the .bib is unchanged', async () => {
+      const dir = freshDir();
+      const bib = vscode.Uri.joinPath(dir, 'broken.bib');
+      const original = '@article{fine2020, title = {Fine}}\n@article{broken2021,\n  title = {Never closed\n';
+      await write(bib, original);
+      const editor = await openDoc(vscode.Uri.joinPath(dir, 'b.md'), '---\nbibliography: broken.bib\n---\n\n|');
+      const before = editor.document.getText();
+      const r = await insertAnswer();
+      assert.equal(r.done, false);
+      assert.match(r.message ?? '', /broken2021 \(line 2\) is not closed/);
+      assert.equal(editor.document.getText(), before);
+      assert.equal(await readDisk(bib), original);
     });
 
     test('no answer open: Insert Answer explains what to do and writes nothing', async () => {

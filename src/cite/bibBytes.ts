@@ -1,0 +1,102 @@
+/**
+ * A .bib file as bytes: read without changing what is read, appended to without touching a byte already there. The
+ * editor writes new entries this way instead of saving an editor buffer, because VS Code's text model does not keep a
+ * file's bytes: opening a file turns mixed line breaks (and every lone CR) into the dominant one, decodes invalid
+ * UTF-8 to U+FFFD, refuses a file with a NUL byte as binary, and saving runs participants (trim trailing white space,
+ * format on save) over the whole file. Pure.
+ */
+import { appendBlocker, appendText, parseBibFile, type AppendBlocker, type BibFile } from './bibFile';
+
+const UTF8_BOM = [0xef, 0xbb, 0xbf] as const;
+
+/** How the bytes of a file decode as UTF-8. */
+export type Utf8Reading = { ok: true; text: string; bom: boolean } | { ok: false; reason: 'utf16' | 'invalid' };
+
+/** The text of UTF-8 bytes (a leading BOM noted, not part of the text), or why they are not UTF-8. */
+export function decodeUtf8(bytes: Uint8Array): Utf8Reading {
+  if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) return { ok: false, reason: 'utf16' };
+  const bom = bytes[0] === UTF8_BOM[0] && bytes[1] === UTF8_BOM[1] && bytes[2] === UTF8_BOM[2];
+  try {
+    return { ok: true, text: new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bom ? bytes.subarray(3) : bytes), bom };
+  } catch {
+    return { ok: false, reason: 'invalid' };
+  }
+}
+
+/** Text for reading only (keys, hover): invalid sequences as U+FFFD, as VS Code shows them. Never for writing. */
+export const decodeLossy = (bytes: Uint8Array): string => new TextDecoder('utf-8').decode(bytes).replace(/^\uFEFF/u, '');
+
+/** Whether the bytes are only ASCII (every ASCII-compatible encoding reads them the same). */
+export function isAscii(bytes: Uint8Array): boolean {
+  for (const b of bytes) if (b > 0x7f) return false;
+  return true;
+}
+
+export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** `before` followed by `tail`: every byte of `before` where it was. */
+export function concatBytes(before: Uint8Array, tail: Uint8Array): Uint8Array {
+  const out = new Uint8Array(before.length + tail.length);
+  out.set(before, 0);
+  out.set(tail, before.length);
+  return out;
+}
+
+/** The kinds of line break in a text ("\r\n", lone "\r", "\n"), counted. */
+export function lineBreakKinds(text: string): { crlf: number; cr: number; lf: number } {
+  let crlf = 0;
+  let cr = 0;
+  let lf = 0;
+  if (text.indexOf('\r') < 0) {
+    for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) lf++;
+    return { crlf, cr, lf };
+  }
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 13) {
+      if (text.charCodeAt(i + 1) === 10) {
+        crlf++;
+        i++;
+      } else cr++;
+    } else if (c === 10) lf++;
+  }
+  return { crlf, cr, lf };
+}
+
+/** Whether VS Code's editor keeps every line break of the text as it is (all one kind, and not a lone CR). */
+export function editorKeepsLineBreaks(text: string): boolean {
+  const k = lineBreakKinds(text);
+  return k.cr === 0 && (k.crlf === 0 || k.lf === 0);
+}
+
+/** An append to a UTF-8 .bib, planned on its bytes. */
+export type ByteAppend =
+  | {
+      ok: true;
+      /** The whole file after the append: the bytes before, then the appended text in UTF-8. */
+      bytes: Uint8Array;
+      /** The text appended (line breaks as the file's). */
+      appended: string;
+      /** The parse of the file before. */
+      file: BibFile;
+    }
+  | { ok: false; reason: 'encoding'; encoding: 'utf16' | 'invalid' }
+  | { ok: false; reason: 'blocked'; blocked: AppendBlocker };
+
+/**
+ * Entries appended to UTF-8 bytes (what the editor writes for a file no editor has unsaved changes in): refused when
+ * the bytes are not UTF-8 (never re-encoded) or when BibTeX would not read what is appended (`appendBlocker`).
+ */
+export function appendToUtf8(before: Uint8Array, entryText: string, file?: BibFile): ByteAppend {
+  const read = decodeUtf8(before);
+  if (!read.ok) return { ok: false, reason: 'encoding', encoding: read.reason };
+  const parsed = file ?? parseBibFile(read.text);
+  const blocked = appendBlocker(parsed);
+  if (blocked) return { ok: false, reason: 'blocked', blocked };
+  const appended = appendText(read.text, entryText, parsed.newline);
+  return { ok: true, bytes: concatBytes(before, new TextEncoder().encode(appended)), appended, file: parsed };
+}
