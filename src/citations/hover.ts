@@ -10,8 +10,8 @@
  * hover at all when the document has no bibliography: a bare `@word` there is more likely a mention).
  * Links: every cited key that resolves to a paper links to its URL (the entry's `url`, else the recent result's
  * page), else to https://doi.org/<doi>; https only (safeHttpsUrl), never a command: or file: target.
- * Both decode only the fields they show, cut to what a hover shows (hoverEntry.ts): an entry's 200 KB abstract cost
- * the BibTeX library seconds on every hover.
+ * Both read an entry's metadata through bibFile.entryFields, which decodes only the fields the editor shows, each
+ * bounded: an entry's 200 KB abstract cost the BibTeX library seconds on every hover.
  */
 import * as vscode from 'vscode';
 import { doiKey, titleKey, type BibFile } from '../cite/bibFile';
@@ -22,14 +22,13 @@ import { safeHttpsUrl } from '../render/links';
 import { doiUrl, escapeMarkdown } from '../search/query';
 import { byline } from './citeMatch';
 import type { CiteAssistOptions } from './completion';
-import { shownPaper } from './hoverEntry';
 import type { BibliographyEntry, CitePaper } from './types';
 
 /** What is known about a cited key. */
 export interface KeyInfo {
   key: string;
   entry?: BibliographyEntry;
-  /** What is shown of the entry (hoverEntry.shownPaper); the entry's whole metadata when absent. */
+  /** The entry's metadata. */
   paper?: CitePaper;
   /** The same paper among the recent papers (takeaway, quartile, page). */
   recent?: CitePaper;
@@ -146,7 +145,7 @@ export class CiteHover {
     const entry = byKey.get(span.key.toLowerCase());
     // No bibliography at all: a bare `@word` is more likely a mention than a citation; say nothing.
     if (!entry && !bibNames.length) return undefined;
-    const paper = entry ? shownPaper(entry.bib.file, entry.entry) : undefined;
+    const paper = entry?.paper;
     const info: KeyInfo = { key: span.key, entry, paper, recent: paper ? recents.find(paper) : undefined };
     return new vscode.Hover(hoverMarkdown(info, bibNames), new vscode.Range(document.positionAt(span.start), document.positionAt(span.end)));
   }
@@ -167,7 +166,7 @@ export class CiteHover {
           const entry = byKey.get(lk);
           let target: { uri: vscode.Uri; title: string } | undefined;
           if (entry) {
-            const paper = shownPaper(entry.bib.file, entry.entry);
+            const paper = entry.paper;
             const url = paperLink(paper, recents.find(paper));
             if (url) target = { uri: vscode.Uri.parse(url, true), title: paper.title ?? k.key };
           }

@@ -447,6 +447,25 @@ function macroNames(value: string): string[] {
 }
 
 /**
+ * The start of a delimited name list (`{A and B and …}` or `"…"`) up to the last top-level ` and ` within `max`
+ * characters, closed again; undefined when it is not one delimited value or no name ends within `max`.
+ */
+function leadingNames(value: string, max: number): string | undefined {
+  const open = value[0];
+  if (open !== '{' && open !== '"') return undefined;
+  let depth = 0;
+  let cut = -1;
+  for (let i = 1; i < max - 1; i++) {
+    const c = value[i];
+    if (c === '{') depth++;
+    else if (c === '}') depth--;
+    if (depth < 0 || (open === '"' && depth === 0 && c === '"')) return undefined;
+    if (depth === 0 && (c === ' ' || c === '\t' || c === '\n') && /^and\s/iu.test(value.slice(i + 1, i + 5))) cut = i;
+  }
+  return cut > 0 ? `${value.slice(0, cut)}${open === '{' ? '}' : '"'}` : undefined;
+}
+
+/**
  * An entry's fields in Unicode (LaTeX decoded, names split) by the library. Needs `loadBibtexLibrary()`. Never
  * throws, and its cost is bounded whatever the file holds: only the fields the editor reads are decoded, each up to
  * MAX_DECODED_VALUE characters (a longer one is given as written, cut), with only the `@string`s they use.
@@ -460,7 +479,9 @@ export function entryFields(file: BibFile, entry: BibEntry): Record<string, unkn
   for (const name of DECODED_FIELDS) {
     const span = spans.get(name);
     if (!span) continue;
-    const value = file.text.slice(span[0], span[1]);
+    let value = file.text.slice(span[0], span[1]);
+    // A long name list (a collaboration's thousands of authors) is decoded from the names that fit.
+    if (value.length > MAX_DECODED_VALUE && name === 'author') value = leadingNames(value, MAX_DECODED_VALUE) ?? value;
     if (value.length > MAX_DECODED_VALUE) {
       long[name] = `${(entry.raw[name] ?? '').slice(0, MAX_DECODED_VALUE)}…`;
       continue;

@@ -22,14 +22,14 @@
  *   render: escapeMarkdownText, escapeHtml, cleanText, safeHttpsUrl, splitForMarkdown   service text
  *   keys, names, reference                           service fields      names, title words, APA formatting
  *   display: displayLatex, citeMatch: rawText, rawFamilies, matchRank   .bib field values   accents, macros
- *   hover: shownPaper *                              a .bib entry        decoding a long field with the library
+ *   bibFile: entryToPaper *                          a .bib entry        decoding a long field with the library (hover)
  *
  * More scanners (the .bib reader's, for one) join by adding rows to SCANNERS, or by passing a table of their own to
  * linearTimeSuite in another test file.
  */
 import type { Citation } from '../../../src/api/schemas';
 import { codeRegions, convertAnswer } from '../../../src/cite/answer';
-import { parseBibFile } from '../../../src/cite/bibFile';
+import { entryToPaper, parseBibFile } from '../../../src/cite/bibFile';
 import { baseKey, disambiguate } from '../../../src/cite/keys';
 import { loadBibtexLibrary } from '../../../src/cite/library';
 import { frontMatter, latexBibliographies, locateBibliographies, texRoot, typstBibliographies, yamlBibliographies } from '../../../src/cite/locate';
@@ -39,7 +39,6 @@ import { formatReference, inTextCitation, initials } from '../../../src/cite/ref
 import { completionContext, findCitations, fitCitationAt, formatLocator, insertCitation, keyAt, type CiteFlavour } from '../../../src/cite/syntax';
 import { matchRank, rawFamilies, rawText } from '../../../src/citations/citeMatch';
 import { displayLatex } from '../../../src/citations/display';
-import { shownPaper } from '../../../src/citations/hoverEntry';
 import { cheapFlavour, citationsPlausible, mayBeOnCiteKey, mayCompleteCitation, mayHaveCitations, type CheapFlavour } from '../../../src/citeTrigger';
 import { renderAnswerDetailed } from '../../../src/render/answer';
 import { cleanText, escapeHtml, plainParagraphs, splitForMarkdown } from '../../../src/render/escape';
@@ -139,14 +138,14 @@ const ROWS: Scanner[] = [
 export const SCANNERS: Scanner<unknown>[] = [
   ...ROWS,
   prepared({
-    name: 'hover: shownPaper (an entry with a huge field)',
+    name: 'bibFile: entryToPaper, as hover reads an entry (an entry with a huge field)',
     extra: (size) => [...hugeField('abstract')(size), ...hugeField('title')(size), ...hugeField('author')(size), ...hugeField('journal')(size)],
     prepare: (s) => {
       // The generic inputs go in an abstract (braces made parentheses, so the entry stays whole).
       const file = parseBibFile(s.startsWith('@article{') ? s : `@article{k, title = {T}, abstract = {${s.replace(/[{}]/gu, (c) => (c === '{' ? '(' : ')'))}}}`);
       return { file, entry: file.entries[0]! };
     },
-    run: ({ file, entry }) => shownPaper(file, entry),
+    run: ({ file, entry }) => entryToPaper(file, entry),
   }),
 ];
 

@@ -59,6 +59,21 @@ describe('cite/bibFile', () => {
     assert.deepEqual(entryToPaper(own, own.entries[0]!), { ...paper, authors: ['van der Berg, Jan', 'WHO Study Group'], pages: '1–9' });
   });
 
+  it('decodes only what the editor shows, bounded: no abstract, a long title cut, the leading names of a long author list', () => {
+    const abstract = 'The effect of {\\"u}ber $x^2$ on memory. '.repeat(5000);
+    const authors = Array.from({ length: 400 }, (_v, i) => `Author${i}, A.`).join(' and ');
+    const title = `${'Very long title words '.repeat(200)}{\\"u}`;
+    const f = parseBibFile(`@article{big, title = {${title}}, author = {${authors}}, abstract = {${abstract}}, journal = {J}, year = 2020}`);
+    const fields = entryFields(f, f.entries[0]!);
+    assert.equal(fields['abstract'], undefined);
+    const p = entryToPaper(f, f.entries[0]!);
+    assert.ok(p.title!.endsWith('…') && p.title!.startsWith('Very long title words'), p.title!.slice(-30));
+    assert.ok(authors.length > 4000 && p.authors!.length > 100 && p.authors!.length < 400, `${p.authors?.length} authors`);
+    assert.deepEqual(p.authors!.slice(0, 2), ['Author0, A.', 'Author1, A.']);
+    assert.equal(p.journal_name, 'J');
+    assert.equal(p.publish_year, 2020);
+  });
+
   it('reports a malformed entry with its line/column range and still reads the entries after it', () => {
     const text = [
       '@article{ok1, title = {Fine}, year = 2020}',
