@@ -1,5 +1,5 @@
 /**
- * The entry bundle's side of cite-key completion, hover and links (issue 6): three providers registered at
+ * The entry bundle's side of cite-key completion, hover and links: three providers registered at
  * activation that cost nothing until a citation is near. Each asks src/citeTrigger.ts (one regular expression over
  * a little text) whether the core could have anything to say; only then is dist/core.js loaded and the request
  * handed to it. Once the core is loaded (by a command or an earlier citation), requests go straight to it.

@@ -1,6 +1,6 @@
 /**
- * Cheap checks the entry bundle makes before it loads the core for a cite-key completion, hover or document links
- * (issue 6). They look only at a little text around the cursor with one regular expression each, and they are a
+ * Cheap checks the entry bundle makes before it loads the core for a cite-key completion, hover or document
+ * links. They look only at a little text around the cursor with one regular expression each, and they are a
  * superset of the core's exact rules (src/cite/syntax.ts: completionContext, keyAt, findCitations): when one of
  * these says "no", the core would have found nothing, so typing and hovering in a document without citations never
  * pays for loading dist/core.js. When they say "yes" the core decides. No vscode and no src/cite import: this file is

@@ -148,7 +148,7 @@ export class ResearchDesk extends Disposable {
       }),
     );
 
-    // Cite-key completion, hover and links (issue 6): registered here, the core loads only near a citation.
+    // Cite-key completion, hover and links: registered here, the core loads only near a citation.
     this.register(registerCiteProviders(this.core, this.log));
     step('citeProviders');
 

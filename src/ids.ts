@@ -13,7 +13,7 @@ export const Commands = {
   useEmulator: 'researchDesk.useEmulator',
   getKey: 'researchDesk.getKey',
   showLog: 'researchDesk.showLog',
-  // Search (issue 4, SEARCH helper)
+  // Search
   searchPapers: 'researchDesk.searchPapers',
   searchSelection: 'researchDesk.searchSelection',
   loadMore: 'researchDesk.loadMore',
@@ -25,14 +25,14 @@ export const Commands = {
   copyTitle: 'researchDesk.copyTitle',
   showAbstract: 'researchDesk.showAbstract',
   findSimilar: 'researchDesk.findSimilar',
-  // Filters and monthly calls (issue 4, BUDGET+FILTERS helper)
+  // Filters and monthly calls
   editFilters: 'researchDesk.editFilters',
   clearFilters: 'researchDesk.clearFilters',
   applyFilterPreset: 'researchDesk.applyFilterPreset',
   showUsage: 'researchDesk.showUsage',
   setPlan: 'researchDesk.setPlan',
   correctUsageCount: 'researchDesk.correctUsageCount',
-  // Threads (issue 5, THREADS helper)
+  // Threads
   askAgent: 'researchDesk.askAgent',
   sendBrief: 'researchDesk.sendBrief',
   askAboutSelection: 'researchDesk.askAboutSelection',
@@ -44,14 +44,14 @@ export const Commands = {
   openThreadInBrowser: 'researchDesk.openThreadInBrowser',
   copyThreadLink: 'researchDesk.copyThreadLink',
   exportAnswer: 'researchDesk.exportAnswer',
-  // Citations (issue 6, CITE-ASSIST helper): run by a completion item that adds a recent paper's entry
+  // Citations: run by a completion item that adds a recent paper's entry
   addToBibliography: 'researchDesk.addToBibliography',
-  // Citations (issue 6, CITE-CORE helper)
+  // Citations
   insertCitation: 'researchDesk.insertCitation',
   copyBibtex: 'researchDesk.copyBibtex',
   copyReference: 'researchDesk.copyReference',
   tidyBibliography: 'researchDesk.tidyBibliography',
-  // Citations (issue 6, CITE-ANSWER helper): the answer shown, into the last active editor with its citations
+  // Citations: the answer shown, into the last active editor with its citations
   insertAnswer: 'researchDesk.insertAnswer',
 } as const;
 export type CommandId = (typeof Commands)[keyof typeof Commands];
@@ -67,7 +67,7 @@ export const ViewContainers = {
 
 export const Views = {
   results: 'researchDesk.results',
-  /** The caller's research-agent threads (issue 5). */
+  /** The caller's research-agent threads. */
   threads: 'researchDesk.threads',
 } as const;
 
@@ -85,7 +85,7 @@ export const Settings = {
   searchDefaultFilters: 'researchDesk.search.defaultFilters',
   /** 'auto' (inferred from the page size the service applies) or the plan's id. */
   plan: 'researchDesk.plan',
-  /** Citations (issue 6): the bibliography used when a document declares none ("" = ask). */
+  /** Citations: the bibliography used when a document declares none ("" = ask). */
   citationsDefaultBibliography: 'researchDesk.citations.defaultBibliography',
   /** Citations: ask for a page/locator on Insert Citation. */
   citationsAskLocator: 'researchDesk.citations.askLocator',

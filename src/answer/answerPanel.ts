@@ -1,5 +1,5 @@
 /**
- * The answer view (issue 5): one WebviewPanel per thread, its HTML built here on the host with
+ * The answer view: one WebviewPanel per thread, its HTML built here on the host with
  * the pure renderer, the webview's messages validated before anything is done, the follow-up
  * box, export. The service's text is untrusted: it only ever reaches the page through
  * `renderAnswerDetailed` (raw HTML off, https links only, no images) or `escapeHtml`.
@@ -21,7 +21,7 @@ import { isThreadId, parseViewState, parseWebviewMessage, type AnswerViewState, 
 export const ANSWER_VIEW_TYPE = WebviewTypes.answer;
 const UI_FIXTURE_ENV = 'RESEARCH_DESK_UI_FIXTURE';
 
-/** What the follow-up needs from the THREADS helper's ThreadWatcher (or the built-in poller). */
+/** What the follow-up needs from the ThreadWatcher (or the built-in poller). */
 export interface FollowUpWatcher {
   watch(dispatch: ThreadDispatch): void;
   readonly onDidFinish: vscode.Event<{ threadId: string; status: 'idle' | 'failed' }>;
@@ -56,7 +56,7 @@ export interface AnswerPanelsOptions {
   showError: (err: unknown, context: string, retry?: () => unknown) => void;
   /** The ThreadWatcher when present; otherwise follow-ups are polled here. */
   watcher?: () => FollowUpWatcher | undefined;
-  /** The citation actions (issue 6); absent = no citation buttons. */
+  /** The citation actions; absent = no citation buttons. */
   citations?: () => AnswerCitationActions | undefined;
   /**
    * Sends a follow-up the way every brief is sent (ThreadCommands.followUp: checks, deep mode on a free plan, kept
@@ -116,7 +116,7 @@ export class AnswerPanels extends Disposable {
   }
 
   /**
-   * Hands follow-ups to the THREADS helper's ThreadWatcher (polling, persistence, notification).
+   * Hands follow-ups to the ThreadWatcher (polling, persistence, notification).
    * Until one is set, a follow-up is awaited here with client.waitForThread (poll class, 3/s).
    */
   setWatcher(watcher: FollowUpWatcher | undefined): void {

@@ -17,9 +17,9 @@ export type WebviewMessage =
   | { type: 'toggleTrace'; on: boolean }
   | { type: 'followUp'; text: string; mode: FollowUpMode }
   | { type: 'export' }
-  /** Citation actions (issue 6): the reference's number `n`; the host looks the paper up in what it rendered. */
+  /** Citation actions: the reference's number `n`; the host looks the paper up in what it rendered. */
   | { type: CiteAction; n: number }
-  /** Insert Answer (issue 6): the interaction shown, into the last active text editor. */
+  /** Insert Answer: the interaction shown, into the last active text editor. */
   | { type: 'insertAnswer' };
 
 /** Per-citation actions of the citations issue (buttons in the references list and the popover). */

@@ -1,5 +1,5 @@
 /**
- * Finds, reads and extends a document's bibliography (issue 6).
+ * Finds, reads and extends a document's bibliography.
  *
  * Where: the bibliographies the document declares (LaTeX \bibliography/\addbibresource, YAML front matter, Typst
  * #bibliography), resolved next to the document (LaTeX also at the workspace folder's root when not found next to

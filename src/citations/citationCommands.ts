@@ -1,5 +1,5 @@
 /**
- * The citation commands (issue 6): Insert Citation (results view items, a CitePaper argument, or the palette's
+ * The citation commands: Insert Citation (results view items, a CitePaper argument, or the palette's
  * Quick Pick over recent results and the document's bibliography with a "Search papers for …" fallback), Copy
  * BibTeX, Copy Reference (APA) and Tidy Bibliography. Each returns a CitationCommandResult (tests, keybindings).
  *

@@ -1,5 +1,5 @@
 /**
- * The data side of cite-key completion and hover (issue 6, CITE-ASSIST), without vscode so plain Node tests hold it
+ * The data side of cite-key completion and hover, without vscode so plain Node tests hold it
  * to the pure layer (test/unit/citeMatch.test.ts): a readable form of raw .bib values for lists (decoding 10,000
  * entries with the BibTeX library would take seconds), prefix matching on key, title and authors, an index that
  * answers bibFile.findEntry's question (is this paper already in the bibliography?) without scanning every entry per

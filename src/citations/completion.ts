@@ -1,5 +1,5 @@
 /**
- * Cite-key completion (issue 6, CITE-ASSIST), in the core bundle. The entry bundle's adapter (src/citeProviders.ts)
+ * Cite-key completion, in the core bundle. The entry bundle's adapter (src/citeProviders.ts)
  * calls in here only once its cheap check (src/citeTrigger.ts) saw a cite context, so the core is not loaded while
  * someone types prose.
  *
@@ -8,7 +8,7 @@
  *   1. the document's bibliography entries: label = key, detail = title, documentation = authors · year · journal;
  *   2. recent papers (results shown, answer citations) that are not in the bibliography: label = the key the paper
  *      would get, described "not in bibliography — adds it". Accepting one runs `researchDesk.addToBibliography`,
- *      which adds its entry through bibliographies.addEntries in one WorkspaceEdit; should the key written differ
+ *      which adds its entry through bibliographies.addEntries and apply; should the key written differ
  *      from the key predicted here (the file changed meanwhile), the same edit replaces the inserted key, so the key
  *      in the text is always the key in the file.
  * Filtering is ours (VS Code's fuzzy filter only sees one string): the typed prefix matches the start of the key,

@@ -1,5 +1,5 @@
 /**
- * Papers → a citation at the cursor plus their bibliography entries, in one WorkspaceEdit (issue 6).
+ * Papers → a citation at the cursor plus their bibliography entries, applied together.
  *
  * - Syntax by the document's flavour (src/cite/syntax.ts); inside or right after a citation the keys are added to it.
  *   Several papers: one citation with all keys (`\cite{a,b}`, `[@a; @b]`, `@a @b`). A locator goes on the whole

@@ -1,5 +1,5 @@
 /**
- * The answer view's side of citations (issue 6, CITE-ANSWER).
+ * The answer view's side of citations.
  *
  * - Per-reference actions: Insert Citation / Copy BibTeX / Copy Reference run the citation commands with the
  *   reference as a CitePaper (the full search metadata when the paper was seen in the results, else what the

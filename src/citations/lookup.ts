@@ -1,5 +1,5 @@
 /**
- * Completing an agent answer's citations before they become bibliography entries (issue 6).
+ * Completing an agent answer's citations before they become bibliography entries.
  *
  * The service's citation objects carry only `title`, `year`, `journal` and `url` (spec, "Citation"): no authors, no
  * DOI, volume or pages. A paper the writer saw in a search this session is completed from that result for free

@@ -38,9 +38,9 @@ import type { Core, CoreServices } from './types';
 class CoreImpl extends Disposable implements Core {
   private readonly presenter: ErrorPresenter;
   private readonly handlers: Partial<Record<CommandId, (...args: readonly unknown[]) => Promise<unknown>>>;
-  /** Active search filters of this workspace (issue 4, BUDGET+FILTERS). */
+  /** Active search filters of this workspace. */
   readonly filters: FilterStore;
-  /** Calls spent this month on this machine (issue 4, BUDGET+FILTERS). */
+  /** Calls spent this month on this machine. */
   readonly usage: UsageLedger;
   /** Filter commands and the editor (tests drive `filterCommands.editor.active`). */
   readonly filterCommands: FilterCommands;
@@ -48,29 +48,29 @@ class CoreImpl extends Disposable implements Core {
   readonly usageStatus: UsageStatusBar;
   /** The status-bar item's menu (tests drive `usageMenu.active`). */
   readonly usageMenu: UsageMenu;
-  /** The search session (issue 4, SEARCH helper). */
+  /** The search session. */
   readonly search: SearchSession;
-  /** The answer view (issue 5, ANSWER helper): show(threadId), refresh(threadId). */
+  /** The answer view: show(threadId), refresh(threadId). */
   readonly answers: AnswerPanels;
-  /** Running research-agent threads: polling, resume after reload, notifications (issue 5, THREADS helper). */
+  /** Running research-agent threads: polling, resume after reload, notifications. */
   readonly threadWatcher: ThreadWatcher;
-  /** Starting threads and follow-ups (issue 5, THREADS helper). */
+  /** Starting threads and follow-ups. */
   readonly threads: ThreadCommands;
-  /** The Threads view's data (issue 5, THREADS helper). */
+  /** The Threads view's data. */
   readonly threadsModel: ThreadsModel;
-  /** Citations (issue 6, CITE-CORE): a document's bibliographies, read and extended. */
+  /** Citations: a document's bibliographies, read and extended. */
   readonly bibliographies: Bibliographies;
-  /** Citations (issue 6, CITE-CORE): papers → citation at the cursor + bibliography entries, one WorkspaceEdit. */
+  /** Citations: papers → citation at the cursor + bibliography entries, applied together. */
   readonly citations: Inserter;
-  /** Citations (issue 6, CITE-CORE): papers seen this session (results view, answer citations). */
+  /** Citations: papers seen this session (results view, answer citations). */
   readonly recentPapers: RecentPapersList;
-  /** Cite-key completion and Add to Bibliography (issue 6, CITE-ASSIST). */
+  /** Cite-key completion and Add to Bibliography. */
   readonly citeCompletion: CiteCompletion;
-  /** Cite-key hover and links (issue 6, CITE-ASSIST). */
+  /** Cite-key hover and links. */
   readonly citeHover: CiteHover;
-  /** Citations (issue 6, CITE-CORE): the commands; `targetEditor()` is the editor citations go to, `active` the Quick Pick. */
+  /** Citations: the commands; `targetEditor()` is the editor citations go to, `active` the Quick Pick. */
   readonly citationCommands: CitationCommands;
-  /** Citations (issue 6, CITE-ANSWER): the answer view's citation actions and Insert Answer (`last` for tests). */
+  /** Citations: the answer view's citation actions and Insert Answer (`last` for tests). */
   readonly answerCitations: AnswerCitations;
   /** Completing an answer's citations (authors, DOI) from a search, with the writer's consent (`ask`/`last` for tests). */
   readonly paperLookup: PaperLookup;
@@ -95,7 +95,7 @@ class CoreImpl extends Disposable implements Core {
     const keyCommands = new KeyCommands(keys, settings, log, this.presenter);
     const tester = new ConnectionTester(clients, keys, log, this.presenter);
     const emulator = new EmulatorCommand(keys, settings, log);
-    // Search (issue 4, SEARCH helper): session, its commands, paper actions.
+    // Search: session, its commands, paper actions.
     this.search = this.register(
       new SearchSession({
         clients,
@@ -164,10 +164,10 @@ class CoreImpl extends Disposable implements Core {
     this.threadWatcher.resume();
     // A paused run (no key, a revoked key) is followed again once the key changes.
     this.register(keys.onDidChange(() => void this.threadWatcher.resume()));
-    // Citations (issue 6, CITE-CORE).
+    // Citations.
     this.bibliographies = this.register(new Bibliographies());
     this.recentPapers = new RecentPapersList();
-    // Cite-key completion, hover and links (issue 6, CITE-ASSIST): the entry bundle's providers delegate here.
+    // Cite-key completion, hover and links: the entry bundle's providers delegate here.
     const assist = { bibliographies: this.bibliographies, recentPapers: this.recentPapers, log };
     this.citeCompletion = new CiteCompletion(assist);
     this.citeHover = new CiteHover(assist);

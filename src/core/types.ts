@@ -31,7 +31,7 @@ export interface Core extends vscode.Disposable {
   /** Restores an answer panel after a reload (the entry bundle's WebviewPanelSerializer). */
   restoreAnswerPanel(panel: vscode.WebviewPanel, state: unknown): Promise<void>;
   /**
-   * Cite-key completion, hover and links (issue 6): the entry bundle's providers (src/citeProviders.ts) call these
+   * Cite-key completion, hover and links: the entry bundle's providers (src/citeProviders.ts) call these
    * once a cheap check saw a citation near the cursor. They never throw (a failure is logged, nothing is shown).
    */
   provideCompletion(

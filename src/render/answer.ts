@@ -1,5 +1,5 @@
 /**
- * The agent's Markdown answer → a safe HTML fragment for the answer webview (issue 5).
+ * The agent's Markdown answer → a safe HTML fragment for the answer webview.
  *
  * Pure (no vscode). The service's text is untrusted, so:
  *  - raw HTML is off (shown as text), typographer off;

@@ -1,5 +1,5 @@
 /**
- * "Export the answer as a Markdown file with its references" (issue 5): the agent's Markdown
+ * "Export the answer as a Markdown file with its references": the agent's Markdown
  * as written, followed by a references list built from the checked citations. Citation fields
  * are untrusted text: Markdown/HTML-significant characters are escaped and line breaks folded,
  * so a title cannot open a heading, a link, an image or raw HTML in the exported file; only

@@ -39,7 +39,7 @@ export interface RenderLabels {
   /** Shown instead of a Markdown image: "[Image: alt]". */
   image: string;
   untitled: string;
-  /** Citation actions (issue 6; rendered only with `citeActions`). */
+  /** Citation actions (rendered only with `citeActions`). */
   insertCitation: string;
   copyBibtex: string;
   copyReference: string;
@@ -58,7 +58,7 @@ export const DEFAULT_LABELS: RenderLabels = {
   copyReference: 'Copy Reference',
 };
 
-/** The citation actions of a reference (issue 6), in button order: `data-action` value → label field. */
+/** The citation actions of a reference, in button order: `data-action` value → label field. */
 const CITE_ACTION_LABELS = [
   ['insertCitation', 'insertCitation'],
   ['copyBibtex', 'copyBibtex'],
