@@ -13,6 +13,7 @@
  *   or undoes. A .bib whose bytes that editor would change (mixed line breaks, a lone CR, not UTF-8) is not tidied.
  */
 import * as vscode from 'vscode';
+import { showError, showInfo, showWarning, statusMessage } from '../ui/notify';
 import type { Paper } from '../api/index';
 import { entryByKey, entryDoi, entryKeys, findEntry, tidyBibliography, type BibEntry } from '../cite/bibFile';
 import { editorKeepsLineBreaks, lineBreakKinds } from '../cite/bibBytes';
@@ -192,7 +193,7 @@ export class CitationCommands extends Disposable {
   }
 
   private fail(message: string, level: 'warning' | 'error' = 'warning'): CitationCommandResult {
-    void (level === 'error' ? vscode.window.showErrorMessage(message) : vscode.window.showWarningMessage(message));
+    void (level === 'error' ? showError(message) : showWarning(message));
     return { done: false, message };
   }
 
@@ -223,7 +224,7 @@ export class CitationCommands extends Disposable {
         : last?.added
           ? vscode.l10n.t('Cited {0}; {1} entry(ies) added to {2}.', keys.join(', '), last.added, bibName ?? '')
           : vscode.l10n.t('Cited {0} (already in {1}).', keys.join(', '), bibName ?? '');
-    vscode.window.setStatusBarMessage(message, 6000);
+    statusMessage(message, 6000);
     if (!inBib && last?.bib && (last.source === 'default' || last.source === 'chosen')) this.offerDeclaration(editor.document, last.bib);
     return { done: true, keys, bib: last?.bib, added: last?.added ?? 0, message };
   }
@@ -241,7 +242,7 @@ export class CitationCommands extends Disposable {
     const flavour = flavourOf(document.languageId, document.fileName);
     const others = locateBibliographies(document.getText(), flavour).fromDocument;
     if (others.length) {
-      void vscode.window.showWarningMessage(
+      void showWarning(
         vscode.l10n.t(
           '{0} declares {1}, which Research Desk does not write (BibTeX only); the entries went to {2}. Add it to the document’s bibliographies.',
           vscode.workspace.asRelativePath(document.uri),
@@ -254,7 +255,7 @@ export class CitationCommands extends Disposable {
     const rel = relativePath(vscode.Uri.joinPath(document.uri, '..').path, bib.path);
     if (!declarablePath(flavour, rel)) {
       // A path from a setting or a file name that would break out of the declaration: the writer declares it.
-      void vscode.window.showWarningMessage(
+      void showWarning(
         vscode.l10n.t('{0} does not declare {1}, and its path has characters Research Desk does not write into the document. Declare it yourself so the citations resolve.', vscode.workspace.asRelativePath(document.uri), vscode.workspace.asRelativePath(bib)),
       );
       return;
@@ -300,7 +301,7 @@ export class CitationCommands extends Disposable {
     const value = `${texts.join('\n\n')}\n`;
     await vscode.env.clipboard.writeText(value);
     const message = vscode.l10n.t('Copied the BibTeX of {0} paper(s).', papers.length);
-    vscode.window.setStatusBarMessage(message, 4000);
+    statusMessage(message, 4000);
     return { done: true, value, message };
   }
 
@@ -310,7 +311,7 @@ export class CitationCommands extends Disposable {
     const value = papers.map((p) => formatReference(p, 'text')).join('\n');
     await vscode.env.clipboard.writeText(value);
     const message = vscode.l10n.t('Copied the reference of {0} paper(s).', papers.length);
-    vscode.window.setStatusBarMessage(message, 4000);
+    statusMessage(message, 4000);
     return { done: true, value, message };
   }
 
@@ -384,7 +385,7 @@ export class CitationCommands extends Disposable {
     await this.deps.search(query);
     const shown = this.deps.shownPapers().map(citePaperOf);
     if (!shown.length) {
-      void vscode.window.showInformationMessage(vscode.l10n.t('No papers found for “{0}”; nothing was cited.', clip(query, 60)));
+      void showInfo(vscode.l10n.t('No papers found for “{0}”; nothing was cited.', clip(query, 60)));
       return undefined;
     }
     const items: CitePickItem[] = shown.map((p) => ({
@@ -497,7 +498,7 @@ export class CitationCommands extends Disposable {
             (errors[0]?.range.start.line ?? 0) + 1,
           );
       const show = vscode.l10n.t('Show Problems');
-      void vscode.window.showErrorMessage(message, show).then((c) => (c === show ? vscode.commands.executeCommand('workbench.actions.view.problems') : undefined));
+      void showError(message, show).then((c) => (c === show ? vscode.commands.executeCommand('workbench.actions.view.problems') : undefined));
       return { done: false, bib: bib.uri, message };
     }
     if (result.text !== bib.text) {
@@ -523,7 +524,7 @@ export class CitationCommands extends Disposable {
     else if (result.uncited.length) parts.push(vscode.l10n.t('not cited by any document: {0}', clip(result.uncited.join(', '), 300)));
     else parts.push(vscode.l10n.t('every entry is cited'));
     const message = `${parts.join('; ')}.`;
-    void vscode.window.showInformationMessage(message);
+    void showInfo(message);
     return { done: true, bib: bib.uri, removed: result.removed, uncited: result.uncited, message };
   }
 

@@ -18,6 +18,7 @@
  * library would take seconds; the selected item is decoded exactly on resolve.
  */
 import * as vscode from 'vscode';
+import { showError, showWarning } from '../ui/notify';
 import type { BibFile } from '../cite/bibFile';
 import { yearOf } from '../cite/bibtex';
 import { loadBibtexLibrary } from '../cite/library';
@@ -206,7 +207,7 @@ export class CiteCompletion {
       // Refused before anything was written (not a .bib, an unclosed entry, an encoding): a completion item's command
       // has no one else to tell the writer why.
       if (err instanceof CitationError) {
-        void vscode.window.showErrorMessage(err.message);
+        void showError(err.message);
         return undefined;
       }
       throw err;
@@ -217,7 +218,7 @@ export class CiteCompletion {
       const range = new vscode.Range(start, start.translate(0, a.key.length));
       if (document.getText(range) === a.key) edit.replace(uri, range, key);
       else {
-        void vscode.window.showWarningMessage(
+        void showWarning(
           vscode.l10n.t('The paper was added to the bibliography as "{0}"; cite it with that key.', key),
         );
       }
@@ -227,7 +228,7 @@ export class CiteCompletion {
       applied = await this.options.bibliographies.apply(edit);
     } catch (err) {
       if (err instanceof CitationError) {
-        void vscode.window.showErrorMessage(err.message);
+        void showError(err.message);
         return undefined;
       }
       throw err;

@@ -18,6 +18,7 @@
  *   Markers without a matching citation stay as written and are reported.
  */
 import * as vscode from 'vscode';
+import { showError, showInfo, showWarning, statusMessage } from '../ui/notify';
 import type { PaperLookup } from './lookup';
 import type { AnswerCitationActions, ShownAnswer } from '../answer/answerPanel';
 import type { CiteAction } from '../answer/messages';
@@ -99,7 +100,7 @@ export class AnswerCitations implements AnswerCitationActions {
   }
 
   private fail(message: string, level: 'info' | 'warning' | 'error' = 'warning'): InsertAnswerResult {
-    void (level === 'error' ? vscode.window.showErrorMessage(message) : level === 'info' ? vscode.window.showInformationMessage(message) : vscode.window.showWarningMessage(message));
+    void (level === 'error' ? showError(message) : level === 'info' ? showInfo(message) : showWarning(message));
     return (this.last = { done: false, message });
   }
 
@@ -224,12 +225,12 @@ export class AnswerCitations implements AnswerCitationActions {
         ? vscode.l10n.t('Answer inserted with {0} cited papers; their entries are in {1}.', citedNs.length, where)
         : vscode.l10n.t('Answer inserted with {0} cited papers.', citedNs.length)
       : vscode.l10n.t('Answer inserted.');
-    void vscode.window.setStatusBarMessage(done, 5000);
+    void statusMessage(done, 5000);
     const unresolved = [...new Set([...probe.unresolved, ...converted.unresolved])];
     if (unresolved.length) {
       const list = unresolved.map((m) => `[${m}]`).join(', ');
       this.deps.log.warn(`Insert Answer: markers without a matching citation left as written: ${list}`);
-      void vscode.window.showWarningMessage(vscode.l10n.t('Answer inserted; these markers have no matching citation and were left as written: {0}', list));
+      void showWarning(vscode.l10n.t('Answer inserted; these markers have no matching citation and were left as written: {0}', list));
     }
     return (this.last = { done: true, message: done, keys: flavour === 'plain' ? [] : cited, unresolved, bibliography, text: inserted, flavour });
   }

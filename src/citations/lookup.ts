@@ -10,6 +10,7 @@
  * with "anon"). A failed lookup never loses the insert: the paper keeps what the answer gave and the reason is shown.
  */
 import * as vscode from 'vscode';
+import { showWarning } from '../ui/notify';
 import type { SearchParams, SearchResponse } from '../api/index';
 import { titleKey } from '../cite/bibFile';
 import { Settings } from '../ids';
@@ -101,7 +102,7 @@ export class PaperLookup {
             calls++;
             const why = describeError(err, { baseUrl: this.deps.baseUrl() })?.message ?? (err instanceof Error ? err.message : String(err));
             this.deps.log(`Looking up "${paper.title ?? ''}" failed: ${why}`);
-            void vscode.window.showWarningMessage(vscode.l10n.t("Looking up the cited papers stopped: {0} The rest keep the answer's details.", why));
+            void showWarning(vscode.l10n.t("Looking up the cited papers stopped: {0} The rest keep the answer's details.", why));
             break;
           }
         }
