@@ -5,7 +5,7 @@ import { Commands, Settings } from '../../src/ids';
 import type { ThreadsModel } from '../../src/threads/threadsModel';
 import type { ThreadFinished, ThreadWatcher } from '../../src/threads/threadWatcher';
 import type { ResultNode } from '../../src/views/resultsTree';
-import { acceptQuickInput, api, control, emulatorUrl, eventually, nextEvent, setUserSettings, useEmulatorSettings } from './support';
+import { acceptQuickInput, api, control, emulatorUrl, eventually, setUserSettings, useEmulatorSettings } from './support';
 
 interface EmuRequest {
   route: string;
@@ -65,11 +65,28 @@ async function trace(key: string, threadId: string): Promise<string> {
 
 const run = <T>(id: string, ...args: unknown[]): Thenable<T | undefined> => vscode.commands.executeCommand<T>(id, ...args);
 
-/** Waits for the watcher to report the end of `threadId`'s run. */
+/**
+ * Every run end the watcher reported since `recordEnds`, by thread id: a run that ends (at the emulator's speed, in
+ * about a second) before a test starts waiting for it is not missed.
+ */
+const ends = new Map<string, ThreadFinished[]>();
+let recording: vscode.Disposable | undefined;
+function recordEnds(watcher: ThreadWatcher): void {
+  recording ??= watcher.onDidFinish((e) => ends.set(e.threadId, [...(ends.get(e.threadId) ?? []), e]));
+}
+
+/** Waits for the watcher to report the end of `threadId`'s run (the next one not yet waited for). */
 async function finished(watcher: ThreadWatcher, threadId: string): Promise<ThreadFinished> {
+  recordEnds(watcher);
+  const deadline = Date.now() + 20_000;
   for (;;) {
-    const e = await nextEvent(watcher.onDidFinish, 'thread finished', 20_000);
-    if (e.threadId === threadId) return e;
+    const e = ends.get(threadId)?.shift();
+    if (e) return e;
+    if (Date.now() > deadline) {
+      const n = watcher.lastNotice;
+      throw new Error(`No thread finished event for ${threadId} in 20 s (still followed: ${watcher.isRunning(threadId)}; last notice: ${n ? `${n.kind} ${n.threadId}: ${n.message}` : 'none'}).`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
 
@@ -79,8 +96,12 @@ export function threadsSuite(): void {
 
     suiteSetup(async () => {
       restore = (await useEmulatorSettings()).restore;
+      recordEnds((await core()).threadWatcher);
     });
     suiteTeardown(async () => {
+      recording?.dispose();
+      recording = undefined;
+      ends.clear();
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
       await restore?.();
     });
