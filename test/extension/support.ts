@@ -5,6 +5,7 @@ import type { ResearchDeskTestApi } from '../../src/composition';
 import { EXTENSION_ID, Settings } from '../../src/ids';
 import { escapeHtml } from '../../src/render/escape';
 import { DEMO_KEYS, startEmulator } from '../emulator';
+import { VSCODE_LINK } from '../vscodeLinks';
 
 export { DEMO_KEYS };
 
@@ -242,11 +243,6 @@ export async function chargedTo(label: string): Promise<number> {
   return (await control<EmuCharge[]>('charges')).filter((c) => c.keyLabel === label).reduce((s, c) => s + c.calls, 0);
 }
 
-/**
- * VS Code's parser for links in notifications and quick-input prompts (src/vs/base/common/linkedText.ts, MIT):
- * `[label](https://…|command:…|file:…)`, case-insensitive.
- */
-export const VSCODE_LINK = /\[([^\]]+)\]\(((?:https?:\/\/|command:|file:)[^)\s]+)(?: (["'])(.+?)(\3))?\)/gi;
 
 export interface SinkRecord {
   /** The API that received the text (showErrorMessage, setStatusBarMessage, withProgress, showInputBox, showQuickPick...). */

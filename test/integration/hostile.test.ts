@@ -10,11 +10,10 @@ import { Agent } from 'undici';
 import { ApiError, createClient, type Client } from '../../src/api';
 import { KEY_ENCODINGS, type RouteName } from '../emulator';
 import { startHarness, type Harness } from './harness';
+import { VSCODE_LINK } from '../vscodeLinks';
 
 const MSG = 'Does creatine supplementation improve memory in vegetarians?';
 
-/** VS Code's notification link syntax (src/vs/base/common/linkedText.ts): what must never match service text. */
-const VSCODE_LINK = /\[([^\]]+)\]\(((?:https?:\/\/|command:|file:)[^)\s]+)(?: (["'])(.+?)(\3))?\)/gi;
 
 /** Every text an error carries: message, stack, code, detail items and the inspected object. */
 function errorTexts(e: ApiError): string[] {

@@ -1,6 +1,7 @@
 /** The status → kind factory for every row of the spec's error table, the two 429s and reset dates. */
 import assert from 'node:assert/strict';
 import { ApiError, classify429, errorFromResponse, MAX_ISSUES, redact, sanitizeServiceText, scrubError, serviceText, validationError } from '../../../src/api/errors';
+import { VSCODE_LINK } from '../../vscodeLinks';
 import { defangLinks } from '../../../src/util/plainText';
 
 const ctx = { method: 'GET', path: '/v1/search' };
@@ -88,8 +89,6 @@ describe('api/errors: errorFromResponse', () => {
   });
 });
 
-/** VS Code's notification link syntax (src/vs/base/common/linkedText.ts), the oracle for "no clickable link". */
-const VSCODE_LINK = /\[([^\]]+)\]\(((?:https?:\/\/|command:|file:)[^)\s]+)(?: (["'])(.+?)(\3))?\)/gi;
 const KEY = 'sk-Live_9f8e7d6c5b4a&Q/z';
 
 /** The time `f` takes, in ms (the best of two runs, so a GC pause does not count). */

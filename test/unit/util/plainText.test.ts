@@ -1,12 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { plainText } from '../../../src/util/plainText';
+import { linksIn } from '../../vscodeLinks';
 
-/**
- * VS Code's own link parser for notifications and quick-input prompts (src/vs/base/common/linkedText.ts, MIT),
- * copied so the test asks the question the workbench asks: does any link survive?
- */
-const VSCODE_LINK = /\[([^\]]+)\]\(((?:https?:\/\/|command:|file:)[^)\s]+)(?: (["'])(.+?)(\3))?\)/gi;
-const linksIn = (text: string): string[] => [...text.matchAll(VSCODE_LINK)].map((m) => m[0]);
 /** The codicon syntax of labels and status-bar text. */
 const ICON = /\$\([a-z0-9~-]+\)/i;
 
