@@ -199,13 +199,15 @@ export interface EmulatorControl {
   clearFaults(): void;
   failNextRun(threadId?: string): void;
   setRunOutcome(opts: RunOutcomeOptions): void;
+  /** Forget the run outcomes set for threads not created yet (a test's leftovers would shape the next test's run). */
+  clearRunOutcomes(): void;
   /** Finish every running interaction now (by its planned outcome). */
   completeRuns(): void;
   requests(): RequestLogEntry[];
   charges(): ChargeEntry[];
   clearRequests(): void;
-  /** Thread ids per key label (for assertions such as "no duplicate thread was created"). */
-  threads(key?: string): { threadId: string; title: string | null; interactions: number; status: string }[];
+  /** Thread ids per key label (for assertions such as "no duplicate thread was created"), with the planned length of the latest run (`runMs`). */
+  threads(key?: string): { threadId: string; title: string | null; interactions: number; status: string; runMs: number }[];
   corpus(): readonly Paper[];
   paper(id: string): Paper | undefined;
   reset(): void;
@@ -261,7 +263,7 @@ const invalid = (items: ValidationItem[]): Outcome => ({ status: 422, body: { de
 
 const CONTROL_METHODS = new Set([
   'now', 'setClock', 'advance', 'setSpeed', 'setRateLimits', 'setPlan', 'setUsage', 'getUsage', 'setAdditionalUsage', 'setKeyStatus',
-  'provisionKey', 'injectFault', 'clearFaults', 'failNextRun', 'setRunOutcome', 'completeRuns', 'requests', 'charges', 'clearRequests',
+  'provisionKey', 'injectFault', 'clearFaults', 'failNextRun', 'setRunOutcome', 'clearRunOutcomes', 'completeRuns', 'requests', 'charges', 'clearRequests',
   'threads', 'reset',
 ]);
 
@@ -1115,6 +1117,9 @@ export class EmulatorServer {
         }
         self.pendingOutcomes.push({ ...o, times: o.times ?? 1 });
       },
+      clearRunOutcomes() {
+        self.pendingOutcomes = [];
+      },
       completeRuns() {
         const now = self.nowMs();
         for (const t of self.threadsById.values()) {
@@ -1141,6 +1146,7 @@ export class EmulatorServer {
             title: t.title,
             interactions: t.interactions.length,
             status: self.statusOf(t.interactions[t.interactions.length - 1]!),
+            runMs: t.interactions[t.interactions.length - 1]!.durationMs,
           }));
       },
       corpus: () => self.engine.papers,

@@ -322,4 +322,16 @@ describe('emulator: threads', function () {
     const retry = await follow(d.body.thread_id, { input_message: 'green tea liver disease' });
     assert.equal(retry.status, 200, 'a follow-up is allowed after a failure');
   });
+
+  it('an outcome set before its thread waits for the next thread created; clearRunOutcomes forgets it', async () => {
+    const runMs = (threadId: string) => emu.control.threads().find((t) => t.threadId === threadId)?.runMs;
+    emu.control.setRunOutcome({ durationMs: 3_600_000 });
+    const taken = await create({ input_message: 'caffeine and sleep latency' });
+    assert.equal(runMs(taken.body.thread_id), 3_600_000);
+    emu.control.setRunOutcome({ durationMs: 3_600_000 });
+    emu.control.clearRunOutcomes();
+    const plain = await create({ input_message: 'caffeine and reaction time' });
+    assert.ok(runMs(plain.body.thread_id)! < 3_600_000, 'a forgotten outcome still shaped the next run');
+    emu.control.completeRuns();
+  });
 });

@@ -67,7 +67,7 @@ export function moneySuite(): void {
     });
     teardown(async () => {
       await control('clearFaults');
-      await control('setRunOutcome', {});
+      await control('clearRunOutcomes');
     });
     suiteTeardown(async () => {
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');

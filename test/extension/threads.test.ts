@@ -84,7 +84,11 @@ async function finished(watcher: ThreadWatcher, threadId: string): Promise<Threa
     if (e) return e;
     if (Date.now() > deadline) {
       const n = watcher.lastNotice;
-      throw new Error(`No thread finished event for ${threadId} in 20 s (still followed: ${watcher.isRunning(threadId)}; last notice: ${n ? `${n.kind} ${n.threadId}: ${n.message}` : 'none'}).`);
+      const emu = (await control<EmuThread[]>('threads')).find((t) => t.threadId === threadId);
+      throw new Error(
+        `No thread finished event for ${threadId} in 20 s (still followed: ${watcher.isRunning(threadId)}; polls: ${watcher.polls.get(threadId) ?? 0}; ` +
+          `the emulator says: ${JSON.stringify(emu)}; last notice: ${n ? `${n.kind} ${n.threadId}: ${n.message}` : 'none'}).`,
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }

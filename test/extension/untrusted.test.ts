@@ -215,7 +215,7 @@ export function untrustedSuite(): void {
           assert.ok(runOf()!.pollAfterSeconds >= 1 && runOf()!.maxWaitSeconds >= 1, JSON.stringify(runOf()));
         }
       } finally {
-        await control('setRunOutcome', {});
+        await control('clearRunOutcomes');
         await control('completeRuns');
         const r = c.threadWatcher.running().find((x) => x.threadId === id);
         if (r) c.threadWatcher.keepWaiting({ ...r, pollAfterSeconds: 1 });

@@ -281,6 +281,20 @@ export class WorkbenchDriver {
     await toast.locator('.notification-list-item-buttons-container .monaco-button', { hasText: button }).first().click({ timeout: this.timeoutMs });
   }
 
+  /** Waits for the modal dialog whose message matches and returns its text (message and detail). */
+  async waitForDialog(match: RegExp, timeoutMs = this.timeoutMs): Promise<string> {
+    const box = this.page.locator('.monaco-dialog-box', { hasText: match }).first();
+    await box.waitFor({ state: 'visible', timeout: timeoutMs });
+    return (await box.innerText()).replace(/\s+/g, ' ').trim();
+  }
+
+  /** Clicks a button of the modal dialog whose message matches. */
+  async clickDialogButton(match: RegExp, button: string): Promise<void> {
+    const box = this.page.locator('.monaco-dialog-box', { hasText: match }).first();
+    await box.locator('.dialog-buttons .monaco-button', { hasText: button }).first().click({ timeout: this.timeoutMs });
+    await box.waitFor({ state: 'hidden', timeout: this.timeoutMs });
+  }
+
   /** Clears all notifications (so the next wait sees only new ones). */
   async clearNotifications(): Promise<void> {
     await this.runCommand('Notifications: Clear All Notifications');

@@ -150,6 +150,12 @@ export const flow = defineFlow({
       await item.waitFor({ state: 'visible', timeout: driver.timeoutMs });
       await shot('01-results-context-menu');
       await item.click();
+      // references.bib does not exist yet: it is created only after the writer says yes (asked once per file).
+      const question = await driver.waitForDialog(/Add the new bibliography entries to references\.bib/);
+      assert.match(question, /does not exist yet/);
+      assert.ok(!existsSync(bibPath), 'references.bib was written before the writer answered');
+      await shot('02a-confirm-new-bib');
+      await driver.clickDialogButton(/Add the new bibliography entries/, 'Write to It');
       const cited = page.locator('.monaco-editor .view-line', { hasText: 'performance.~\\cite{' }).first();
       await cited.waitFor({ state: 'visible', timeout: driver.timeoutMs });
       const key = /\\cite\{([^}]+)\}/.exec((await cited.innerText()).replace(/\u00a0/g, ' '))?.[1];
