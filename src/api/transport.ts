@@ -110,21 +110,17 @@ function proxyFromEnv(): boolean {
 }
 
 /**
- * Decode and parse a body that arrived whole. Anything that goes wrong here is the answer's fault,
- * not the network's: it never surfaces as a network error (which could be retried).
+ * Parse a body that arrived whole (decoded as UTF-8, malformed bytes replaced). Anything that goes
+ * wrong here is the answer's fault, not the network's: it never surfaces as a network error
+ * (which could be retried).
  */
-function parse(head: Pick<RawResponse, 'status' | 'headers'>, bytes: Buffer, where: string): RawResponse {
+function parse(head: Pick<RawResponse, 'status' | 'headers'>, text: string): RawResponse {
+  if (text === '') return { ...head, body: undefined, notJson: false };
+  if (nestsDeeper(text, MAX_JSON_DEPTH)) return { ...head, body: undefined, notJson: false, unreadable: `nested too deeply (more than ${MAX_JSON_DEPTH} levels)` };
   try {
-    const text = new TextDecoder().decode(bytes);
-    if (text === '') return { ...head, body: undefined, notJson: false };
-    if (nestsDeeper(text, MAX_JSON_DEPTH)) return { ...head, body: undefined, notJson: false, unreadable: `nested too deeply (more than ${MAX_JSON_DEPTH} levels)` };
-    try {
-      return { ...head, body: JSON.parse(text) as unknown, notJson: false };
-    } catch {
-      return { ...head, body: text, notJson: true };
-    }
+    return { ...head, body: JSON.parse(text) as unknown, notJson: false };
   } catch {
-    throw new ApiError('invalid_response', `The service's answer to ${where} could not be decoded.`, { status: head.status });
+    return { ...head, body: text, notJson: true };
   }
 }
 
@@ -186,10 +182,13 @@ export class Transport {
         return { ...head, body: undefined, notJson: false };
       }
       const tooLarge = { ...head, body: undefined, notJson: false, unreadable: `too large (over ${MAX_BODY_BYTES / 1024 / 1024} MB)` };
-      if (Number(res.headers['content-length']) > MAX_BODY_BYTES) {
+      const length = Number(res.headers['content-length']);
+      if (length > MAX_BODY_BYTES) {
         res.body.destroy();
         return tooLarge;
       }
+      // A declared length is enforced by undici (a longer body fails), so the body is read whole.
+      if (Number.isInteger(length) && length >= 0) return parse(head, await res.body.text());
       // Counted as it arrives: a chunked body has no Content-Length to check first.
       const chunks: Buffer[] = [];
       let size = 0;
@@ -201,7 +200,7 @@ export class Transport {
         }
         chunks.push(chunk);
       }
-      return parse(head, Buffer.concat(chunks, size), where);
+      return parse(head, new TextDecoder().decode(Buffer.concat(chunks, size)));
     } catch (e) {
       return fail(e, true);
     } finally {
