@@ -34,7 +34,9 @@ export function loadBibtexLibrary(): Promise<BibtexLibrary> {
   loading ??= (async (): Promise<BibtexLibrary> => {
     const [parser, u2l] = await Promise.all([import('@retorquere/bibtex-parser'), import('unicode2latex')]);
     const lib: BibtexLibrary = {
-      parse: (input) => parser.parse(input, PARSE_OPTIONS),
+      // The parser reads TeX's spacing grave accent `\`{}` (how a backtick is written for pandoc and LaTeX) as a lone
+      // combining accent; a braced backtick is the character itself to it.
+      parse: (input) => parser.parse(input.includes('\\`{}') ? input.replaceAll('\\`{}', '{`}') : input, PARSE_OPTIONS),
       text: new u2l.Transform('bibtex'),
       creator: new u2l.Transform('bibtex-creator'),
     };
