@@ -20,7 +20,7 @@
  */
 import type { Paper } from '../api/schemas';
 import { parseName, squash, type PersonName } from './names';
-import { pdflatexCannot, texText, texWords, type TexTarget } from './texText';
+import { pdflatexCannot, protect as protectTex, texText, texWords, type TexTarget } from './texText';
 
 /** The fields of a paper used for citations (a search result or a citation built from an agent answer). */
 export type CitablePaper = Partial<
@@ -68,11 +68,12 @@ function escapeNamePart(text: string, target: TexTarget): string {
   return / and /iu.test(` ${out} `) ? `{${out}}` : out;
 }
 
-/** A name as BibTeX writes it: "von Last, First" (or `{Literal}`). */
+/** A name as BibTeX writes it: "von Last, First" or "von Last, Jr, First" (or `{Literal}`). */
 export function nameToBibtex(n: PersonName, target: TexTarget = 'tex'): string {
   if (n.literal || (!n.given && /\s/u.test(n.family))) return `{${texText(n.family, target, 'name')}}`;
   const last = `${n.particle ? `${escapeNamePart(n.particle, target)} ` : ''}${escapeNamePart(n.family, target)}`;
-  return n.given ? `${last}, ${escapeNamePart(n.given, target)}` : last;
+  if (!n.given) return last;
+  return `${last}${n.suffix ? `, ${escapeNamePart(n.suffix, target)}` : ''}, ${escapeNamePart(n.given, target)}`;
 }
 
 /**
@@ -86,7 +87,8 @@ export function nameToBibtex(n: PersonName, target: TexTarget = 'tex'): string {
 function keepsCapitals(word: string, first: boolean, protect: 'capitals' | 'acronyms'): boolean {
   const letters = word.replace(/^[^\p{L}\p{N}]+/u, '');
   if (/^.+[\p{Lu}\p{Lt}]/u.test(letters) || /^[B-HJ-Z]$/u.test(letters.replace(/[^\p{L}]+$/u, ''))) return true;
-  return protect === 'capitals' && !first && /[\p{Lu}\p{Lt}]/u.test(letters);
+  // A style keeps the title's first character as it is: a first word that starts with a quote or bracket is not safe.
+  return protect === 'capitals' && !(first && /^[\p{L}\p{N}]/u.test(word)) && /[\p{Lu}\p{Lt}]/u.test(letters);
 }
 
 /**
@@ -103,7 +105,7 @@ export function pdflatexCannotTypeset(paper: CitablePaper, via: 'bibtex' | 'bibe
 /** The title with its capitals protected as chosen. */
 export function escapeTitle(title: string, protect: TitleProtection = 'capitals', target: TexTarget = 'tex'): string {
   const t = squash(title);
-  if (protect === 'all') return `{${escapeText(t, target)}}`;
+  if (protect === 'all') return protectTex(escapeText(t, target));
   if (protect === 'none') return escapeText(t, target);
   return texWords(t, target, (word, i) => keepsCapitals(word, i === 0, protect));
 }

@@ -9,6 +9,8 @@ export interface PersonName {
   given?: string;
   /** Lower-case particle: "van der", "de", "von". */
   particle?: string;
+  /** Generational suffix: "Jr.", "Sr.", "III" (BibTeX's "jr" part). */
+  suffix?: string;
   /** An organisation or a name that must not be split ("WHO Study Group", "田中 裕子"). */
   literal?: boolean;
 }
@@ -43,11 +45,37 @@ export const squash = (s: string): string => s.replace(/\s+/gu, ' ').trim();
 
 const isParticle = (w: string): boolean => /^\p{Ll}/u.test(w) && !/^\p{Ll}\./u.test(w);
 
+/** A generational suffix, written after the name ("Martin Luther King Jr.") or as its own comma part. */
+const SUFFIX = /^(?:jr\.?|sr\.?|jnr\.?|snr\.?|ii|iii|iv|v|2nd|3rd|4th)$/iu;
+
 /** Split one author string into name parts. */
 export function parseName(raw: string): PersonName {
-  const name = squash(raw);
-  if (!name) return { family: '', literal: true };
-  if (ORG.test(name) && name.split(' ').length > 1) return { family: name, literal: true };
+  const whole = squash(raw);
+  if (!whole) return { family: '', literal: true };
+  if (ORG.test(whole) && whole.split(' ').length > 1) return { family: whole, literal: true };
+  // "King, Jr., Martin Luther" and "Martin Luther King Jr." (or "…King, Jr."): the suffix is set apart first.
+  const parts = whole.split(/\s*,\s*/u);
+  let suffix: string | undefined;
+  let name = whole;
+  if (parts.length === 3 && SUFFIX.test(parts[1]!)) {
+    suffix = parts[1];
+    name = `${parts[0]!}, ${parts[2]!}`;
+  } else if (parts.length === 2 && SUFFIX.test(parts[1]!)) {
+    suffix = parts[1];
+    name = parts[0]!;
+  } else {
+    const words = whole.split(' ');
+    if (words.length > 2 && !whole.includes(',') && SUFFIX.test(words[words.length - 1]!)) {
+      suffix = words.pop();
+      name = words.join(' ');
+    }
+  }
+  const n = parseParts(name);
+  // A suffix belongs with a given name ("Smith, Jr." alone is read as before: no way to tell).
+  return suffix && n.given && !n.literal ? { ...n, suffix } : parseParts(whole);
+}
+
+function parseParts(name: string): PersonName {
   const comma = name.indexOf(',');
   if (comma > 0) {
     const last = name.slice(0, comma).trim();
@@ -73,13 +101,14 @@ function clean(n: PersonName): PersonName {
   if (n.given) out.given = n.given;
   if (n.particle) out.particle = n.particle;
   if (n.literal) out.literal = true;
+  if (n.suffix) out.suffix = n.suffix;
   return out;
 }
 
 /** "van der Berg, Jan" display form (particle + family first). */
 export function familyFirst(n: PersonName): string {
   const fam = n.particle ? `${n.particle} ${n.family}` : n.family;
-  return n.given && !n.literal ? `${fam}, ${n.given}` : fam;
+  return n.given && !n.literal ? `${fam}, ${n.suffix ? `${n.suffix}, ` : ''}${n.given}` : fam;
 }
 
 const FOLD: Record<string, string> = {

@@ -280,7 +280,13 @@ function encode(
       while (j < b && isMarkAt(t, j)) j += t.codePointAt(j)! > 0xffff ? 2 : 1;
       const unit = t.slice(i, j);
       if (unit === '{' || unit === '}') each(unit, lone[i] ? LONE_BRACE[target][unit]! : `\\${unit}`);
-      else each(unit, unitTex(unit, target, context));
+      else {
+        const tex = unitTex(unit, target, context);
+        // A name's first letter kept as UTF-8 (Đặng, Þórunn, Иван) is braced after \relax: BibTeX then takes it for one
+        // letter (its initial is {\relax{}Þ}., not half of a UTF-8 sequence), and natbib's \Citet capitalises it whole.
+        const initial = context === 'name' && target === 'tex' && tex === unit && unit.charCodeAt(0) >= 0x80 && (i === 0 || t[i - 1] === ' ' || t[i - 1] === '-');
+        each(unit, initial ? `{\\relax{}${unit}}` : tex);
+      }
       i = j;
     }
   };
@@ -308,6 +314,13 @@ export function texText(text: string, target: TexTarget = 'tex', context: TexCon
 }
 
 /**
+ * LaTeX braced so that no style changes its case. A brace group that starts with a control sequence is a "special
+ * character" to BibTeX, whose case it does change (`{\textquotedblleft{}Curly…}` would print “curly…”): such text gets
+ * a second pair.
+ */
+export const protect = (tex: string): string => (tex.startsWith('\\') ? `{{${tex}}}` : `{${tex}}`);
+
+/**
  * Words (separated by single spaces) as LaTeX, each word for which `keep` says so braced (a title's protected
  * capitals). Braces in the text are paired over the whole text, not word by word.
  */
@@ -320,7 +333,7 @@ export function texWords(text: string, target: TexTarget, keep: (word: string, i
     const pieces: string[] = [];
     encode(t, at, at + word.length, target, lone, 'text', (_unit, tex) => pieces.push(tex));
     const tex = joinTex(pieces);
-    out.push(keep(word, i) ? `{${tex}}` : tex);
+    out.push(keep(word, i) ? protect(tex) : tex);
     at += word.length + 1;
   });
   return joinTex(out, ' ');
@@ -362,8 +375,9 @@ export function pdflatexCannot(text: string, via: 'bibtex' | 'biber' = 'bibtex',
   const out = new Set<string>();
   const t = text.normalize('NFC');
   encode(t, 0, t.length, 'tex', bracesOf(t), context, (unit, tex) => {
-    const accentMacro = tex !== unit && tex.startsWith('{\\') && !LETTERS[unit];
-    if (tex !== unit && !(via === 'biber' && accentMacro)) return;
+    const raw = tex === unit || tex === `{\\relax{}${unit}}`;
+    const accentMacro = !raw && tex.startsWith('{\\') && !LETTERS[unit];
+    if (!raw && !(via === 'biber' && accentMacro)) return;
     for (const u of units(unit)) if (u.codePointAt(0)! >= 0x80 && !(u.length === 1 && latexReadsUtf8(u))) out.add(u);
   });
   return [...out];

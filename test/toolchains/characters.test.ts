@@ -68,7 +68,7 @@ function mismatches(r: CompileResult, all: readonly Case[], authorsJoined = fals
     }
     if (!sameText(e.title, c.paper.title!, { title: true })) out.push(`${c.char}: title ${JSON.stringify(e.title)}`);
     const authors = authorsJoined ? [c.paper.authors!.join(' and ')] : c.paper.authors!;
-    const got = e.authors.map((a) => norm(a).replace(/\.$/u, ''));
+    const got = e.authors.map((a) => norm(a));
     if (got.length !== authors.length || authors.some((a, i) => !sameText(got[i]!, a))) out.push(`${c.char}: authors ${JSON.stringify(e.authors)}`);
   }
   return out;
