@@ -34,6 +34,7 @@ import { loadBibtexLibrary } from '../cite/library';
 import { latexBibliographies, locateBibliographies, texRoot } from '../cite/locate';
 import { flavourOf } from '../cite/syntax';
 import { texTargetFor } from '../cite/texText';
+import { PdflatexNotes } from './latexNote';
 import { Settings } from '../ids';
 import { Disposable } from '../util/disposable';
 import type { BibliographyEntry, BibliographyService, CitePaper, DiskBibliography, LoadedBibliography, ResolvedBibliography } from './types';
@@ -132,6 +133,10 @@ export class Bibliographies extends Disposable implements BibliographyService {
   private readonly writes = new WeakMap<vscode.WorkspaceEdit, PendingWrite[]>();
   /** Files the writer allowed us to write this session (answered yes, or chose themselves). */
   private readonly approved = new Set<string>();
+  /** New entries per WorkspaceEdit and the document citing them, for the note on letters pdflatex cannot print. */
+  private readonly added = new WeakMap<vscode.WorkspaceEdit, { citing: vscode.TextDocument; papers: CitePaper[] }>();
+  /** The note on letters pdflatex cannot print, shown once per document (tests read what it said last). */
+  readonly pdflatexNotes = new PdflatexNotes();
   readonly diagnostics: vscode.DiagnosticCollection;
   /** Tests replace this to answer the "pick a bibliography" question without a dialog. */
   pick: (document: vscode.TextDocument) => Promise<vscode.Uri | undefined>;
@@ -415,6 +420,7 @@ export class Bibliographies extends Disposable implements BibliographyService {
     const target = texTargetFor(citing ? flavourOf(citing.languageId, citing.fileName) : 'latex');
     const keys: string[] = [];
     const texts: string[] = [];
+    const fresh: CitePaper[] = [];
     // Entries added by this call, parsed alone: a paper given twice gets one entry and one key.
     let added: BibFile = parseBibFile('');
     let taken: string[] | undefined;
@@ -429,9 +435,11 @@ export class Bibliographies extends Disposable implements BibliographyService {
       taken.push(key);
       keys.push(key);
       texts.push(toBibtex(paper, key, { protectTitle: settings.titleProtection, target }).trimEnd());
+      fresh.push(paper);
       added = parseBibFile(texts.join('\n\n'));
     }
     if (!texts.length) return keys;
+    if (citing) this.added.set(edit, { citing, papers: fresh });
     const name = vscode.workspace.asRelativePath(bib.uri);
     if (!(await this.permitWrite(bib.uri))) throw new CitationError(vscode.l10n.t('Nothing was written: writing to {0} was not allowed.', name));
     if (bib.unwritable) throw new CitationError(bib.unwritable);
@@ -497,6 +505,8 @@ export class Bibliographies extends Disposable implements BibliographyService {
       return false;
     }
     for (const w of done) await this.noteWritten(w);
+    const added = this.added.get(edit);
+    if (added) this.pdflatexNotes.afterInsert(added.citing, added.papers);
     return true;
   }
 

@@ -20,6 +20,7 @@ interface CoreWithCitations {
     pick: (d: vscode.TextDocument) => Promise<vscode.Uri | undefined>;
     confirmWrite: (uri: vscode.Uri, why: WriteQuestion) => Promise<boolean>;
     clearCache(): void;
+    pdflatexNotes: { last: string | undefined };
   };
   citations: { askLocator: () => Thenable<string | undefined> };
   recentPapers: { remember(p: readonly CitePaper[]): void; list(): readonly CitePaper[]; clear(): void };
@@ -143,7 +144,7 @@ export function citationsSuite(): void {
       const text = await bibText(bib);
       assert.match(text ?? '', /^@article\{old2020,/u);
       assert.match(text ?? '', /\n\n@article\{sandkuhler2023creatine,\n\s+author = .*\n\s+title = \{Creatine supplementation/u);
-      assert.match(text ?? '', /author = \{Sandk\{\\"u\}hler, Julia and M\{\\"u\}ller, Anna\}/u);
+      assert.match(text ?? '', /author = \{Sandk\{\\"\{u\}\}hler, Julia and M\{\\"\{u\}\}ller, Anna\}/u);
       assert.match(text ?? '', /doi = \{10\.3390\/nu15000001\}/u);
       assert.equal(entryCount(text), 2);
       await eventually(async () => (await readDisk(bib)) === text, 'the .bib (no unsaved changes before) to be saved');
@@ -232,7 +233,32 @@ export function citationsSuite(): void {
       assert.equal(editor.document.lineAt(1).text, 'As shown @sandkuhler2023creatine.');
       const r2 = await cite(PAPER_C);
       assert.equal(editor.document.lineAt(1).text, `As shown @sandkuhler2023creatine @${r2.keys![0]}.`);
-      assert.equal(entryCount(await bibText(vscode.Uri.joinPath(dir, 'refs.bib'))), 2);
+      const text = await bibText(vscode.Uri.joinPath(dir, 'refs.bib'));
+      assert.equal(entryCount(text), 2);
+      // Written in the form Typst reads: UTF-8, not LaTeX accent macros.
+      assert.match(text ?? '', /author = \{Sandkühler, Julia and Müller, Anna\}/u);
+    });
+
+    test('a new entry with letters pdflatex cannot print (Cyrillic, Chinese) in a LaTeX document: the writer is told once, naming them and BibTeX or Biber; not for Markdown', async () => {
+      const notes = (await core()).bibliographies.pdflatexNotes;
+      const dir = freshDir();
+      const paper: CitePaper = { id: 'pr-1', title: 'Sleep in Moscow', authors: ['Иван Иванов', '李伟', 'Anna Smith'], journal_name: 'Sleep', publish_year: 2020, doi: '10.5665/sleep.2020.1' };
+      notes.last = undefined;
+      await openDoc(vscode.Uri.joinPath(dir, 'md.md'), '---\nbibliography: refs.bib\n---\nClaim |.\n');
+      assert.equal((await cite(paper)).done, true);
+      assert.equal(notes.last, undefined, 'a Markdown document is built by pandoc, which prints every script');
+      await openDoc(vscode.Uri.joinPath(dir, 'bibtex.tex'), 'Claim |.\n\\bibliography{refs}\n');
+      assert.equal((await cite({ ...paper, id: 'pr-2', doi: '10.5665/sleep.2020.2' })).done, true);
+      assert.match(notes.last ?? '', /И.*李|李.*И/u);
+      assert.match(notes.last ?? '', /Cyrillic/u);
+      assert.match(notes.last ?? '', /BibTeX reads them/u);
+      notes.last = undefined;
+      await cite({ ...paper, id: 'pr-3', doi: '10.5665/sleep.2020.3' });
+      assert.equal(notes.last, undefined, 'told once per document');
+      await openDoc(vscode.Uri.joinPath(dir, 'biber.tex'), '\\usepackage[backend=biber]{biblatex}\n\\addbibresource{refs.bib}\nClaim |.\n');
+      assert.equal((await cite({ ...paper, id: 'pr-4', doi: '10.5665/sleep.2020.4', authors: ['Nguyễn Văn An'] })).done, true);
+      assert.match(notes.last ?? '', /ễ/u, 'Biber hands pdflatex ễ as UTF-8');
+      assert.match(notes.last ?? '', /Biber reads them/u);
     });
 
     test('no declaration: the default setting (created); empty default: the writer picks a file', async () => {
