@@ -21,6 +21,8 @@ const suites = [
   { name: 'lint', kind: 'gate', cmd: npx('eslint', '--max-warnings', '0', '.') },
   { name: 'build', kind: 'gate', cmd: ['node', 'esbuild.mjs', '--production', '--tests'] },
   { name: 'node', kind: 'suite', cmd: npx('mocha', '--config', '.mocharc.json', '--reporter', './scripts/mocha-counts.cjs'), counts: 'node.json' },
+  // What we write, compiled by pandoc, pdflatex with BibTeX and Biber, and Typst (test/toolchains/).
+  { name: 'toolchains', kind: 'suite', cmd: npx('mocha', '--config', '.mocharc.toolchains.json', '--reporter', './scripts/mocha-counts.cjs'), counts: 'toolchains.json' },
   { name: 'ext-host', kind: 'suite', cmd: npx('tsx', 'scripts/vscode/run-ext-tests.ts', '--no-build'), counts: 'ext-host.json', needs: 'scripts/vscode/run-ext-tests.ts' },
   { name: 'ui', kind: 'suite', cmd: npx('tsx', 'scripts/vscode/run-ui.ts', '--no-build'), counts: 'ui.json', needs: 'scripts/vscode/run-ui.ts' },
 ];

@@ -10,7 +10,7 @@ import * as assert from 'node:assert/strict';
 import { pdflatexCannotTypeset, toBibtex, type CitablePaper } from '../../src/cite/bibtex';
 import { loadBibtexLibrary } from '../../src/cite/library';
 import { TEX_TABLES } from '../../src/cite/texText';
-import { compileBiber, compileBibtex, compilePandoc, compileTypst, norm, tools, typstBibliography, type CompileResult } from './toolchains';
+import { compileBiber, compileBibtex, compilePandoc, compileTypst, needs, norm, tools, typstBibliography, type CompileResult } from './toolchains';
 import { latexDocument, sameText } from './documents';
 
 /** The characters: ASCII, the Latin blocks, Greek, punctuation and symbols, the math table, and samples of other scripts. */
@@ -96,7 +96,7 @@ describe(`toolchains: every character through pandoc, BibTeX, Biber and Typst ($
   });
 
   it('pandoc shows every character as itself', function () {
-    if (!tools.pandoc) this.skip();
+    needs(this, 'pandoc');
     const r = compilePandoc({ document: `---\nnocite: '@*'\n---\n\nText.\n`, bib: texBib });
     assert.deepEqual(r.errors, []);
     assertNone(mismatches(r, all));
@@ -104,7 +104,7 @@ describe(`toolchains: every character through pandoc, BibTeX, Biber and Typst ($
   });
 
   it('Typst shows every character as itself (the form written for Typst)', function () {
-    if (!tools.typst) this.skip();
+    needs(this, 'typst');
     const r = compileTypst({ document: `${all.map((c) => `#cite(<${c.key}>, form: none)`).join('\n')}${typstBibliography()}`, bib: unicodeBib });
     assert.deepEqual(r.errors, []);
     assertNone(mismatches(r, all));
@@ -113,7 +113,7 @@ describe(`toolchains: every character through pandoc, BibTeX, Biber and Typst ($
 
   for (const via of ['bibtex', 'biber'] as const) {
     it(`pdflatex with ${via === 'bibtex' ? 'BibTeX (natbib)' : 'Biber (biblatex)'} typesets every character not declared beyond T1, and its .bbl reads back as itself`, function () {
-      if (!tools.pdflatex || !tools[via]) this.skip();
+      needs(this, 'pdflatex', via, 'pandoc');
       const compile = via === 'bibtex' ? compileBibtex : compileBiber;
       const cannot = all.filter((c) => pdflatexCannotTypeset(c.paper, via).length);
       const can = all.filter((c) => !cannot.includes(c));

@@ -15,7 +15,7 @@ import { loadBibtexLibrary } from '../../src/cite/library';
 import { insertCitation, type CiteFlavour } from '../../src/cite/syntax';
 import { toolchainPapers } from './papers';
 import { latexDocument, sameText } from './documents';
-import { compileBiber, compileBibtex, compilePandoc, compileTypst, tools, typstBibliography, type CompileResult } from './toolchains';
+import { compileBiber, compileBibtex, compilePandoc, compileTypst, needs, tools, typstBibliography, type CompileResult } from './toolchains';
 
 interface Cited {
   key: string;
@@ -102,7 +102,7 @@ describe(`toolchains: Insert Citation into Markdown, LaTeX and Typst, compiled (
   });
 
   it('pandoc (Markdown): every citation resolves, every entry shows its title and authors', function () {
-    if (!tools.pandoc) this.skip();
+    needs(this, 'pandoc');
     const doc = citeAll('# Notes\n\nText.', 'pandoc', cited, (i) => ({ locator: LOCATORS[i % LOCATORS.length], join: i % 5 === 4 }));
     const r = compilePandoc({ document: doc.text, bib: texBib });
     assert.deepEqual(r.errors, []);
@@ -113,7 +113,7 @@ describe(`toolchains: Insert Citation into Markdown, LaTeX and Typst, compiled (
   });
 
   it('Typst: every citation resolves, every entry shows its title and authors', function () {
-    if (!tools.typst) this.skip();
+    needs(this, 'typst');
     const doc = citeAll('= Notes\n\nText.', 'typst', cited, (i) => ({ locator: LOCATORS[i % LOCATORS.length], join: i % 5 === 4 }));
     const r = compileTypst({ document: doc.text + typstBibliography(), bib: unicodeBib });
     assertNone(r.errors, 'Typst errors');
@@ -125,7 +125,7 @@ describe(`toolchains: Insert Citation into Markdown, LaTeX and Typst, compiled (
   for (const via of ['bibtex', 'biber'] as const) {
     const name = via === 'bibtex' ? 'pdflatex + BibTeX (natbib, plainnat)' : 'pdflatex + Biber (biblatex)';
     it(`${name}: every cite command and locator, joined citations; no error, no unresolved citation, every entry as given`, function () {
-      if (!tools.pdflatex || !tools[via]) this.skip();
+      needs(this, 'pdflatex', via, 'pandoc');
       const commands = via === 'bibtex' ? NATBIB : BIBLATEX;
       const compile = via === 'bibtex' ? compileBibtex : compileBiber;
       const doc = citeAll('\\section{Notes}\nText.', 'latex', latin[via], (i) => ({

@@ -1,15 +1,16 @@
 /**
  * What pandoc itself reads in the Markdown we write: every citation we insert or convert is a Cite of the keys we
  * meant, not a link, a span or a reference-link label, and keys the short form cannot hold come back whole. The
- * rules are asserted without pandoc in syntax.test.ts and answer.test.ts; this holds them to the real reader. Runs
- * when a `pandoc` is installed (Debian: apt-get install pandoc); skipped, and said so, when it is not.
+ * rules are asserted without pandoc in syntax.test.ts and answer.test.ts; this holds them to the real reader (skipped,
+ * and said so, where pandoc is not installed; CI installs it and requires it).
  */
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import type { Citation } from '../../../src/api/schemas';
-import { convertAnswer } from '../../../src/cite/answer';
-import { applyEdits } from '../../../src/cite/edit';
-import { insertCitation } from '../../../src/cite/syntax';
+import type { Citation } from '../../src/api/schemas';
+import { convertAnswer } from '../../src/cite/answer';
+import { applyEdits } from '../../src/cite/edit';
+import { insertCitation } from '../../src/cite/syntax';
+import { needs } from './toolchains';
 
 const pandocVersion = ((): string | undefined => {
   const r = spawnSync('pandoc', ['--version'], { encoding: 'utf8' });
@@ -56,10 +57,7 @@ function cite(doc: string, key: string): string {
 
 describe(`cite: what pandoc reads in our Markdown (${pandocVersion ?? 'pandoc not installed'})`, function () {
   before(function () {
-    if (!pandocVersion) {
-      console.log('      pandoc is not installed: the checks against the real reader are skipped');
-      this.skip();
-    }
+    needs(this, 'pandoc');
   });
 
   it('a citation inserted next to brackets, braces, words and quotes is a citation of its key', () => {

@@ -92,6 +92,18 @@ export const tools = {
   typst: typstModule ? 'typst (typst-ts-node-compiler)' : undefined,
 };
 
+/**
+ * Skips the running test when a tool it needs is not installed, saying which; fails instead where every tool must be
+ * there (`RESEARCH_DESK_REQUIRE_TOOLCHAINS=1`, set by CI, which installs them all).
+ */
+export function needs(ctx: Mocha.Context, ...names: (keyof typeof tools)[]): void {
+  const absent = names.filter((n) => !tools[n]);
+  if (!absent.length) return;
+  if (process.env.RESEARCH_DESK_REQUIRE_TOOLCHAINS === '1') throw new Error(`not installed, and this run requires every toolchain: ${absent.join(', ')}`);
+  console.log(`      skipped: ${absent.join(', ')} not installed`);
+  ctx.skip();
+}
+
 /** A fresh folder for one compilation, removed by `cleanup()` unless TOOLCHAINS_KEEP is set. */
 function workdir(prefix: string): string {
   const root = join(tmpdir(), 'research-desk-toolchains');
