@@ -61,6 +61,12 @@ interface Args {
   timeoutMs: number;
 }
 
+/**
+ * User settings of every test window. The web workbench saves dirty buffers after a delay by default, which races the
+ * tests that keep a writer's unsaved .bib (a busy machine turned them into flakes): off, as in desktop VS Code.
+ */
+const TEST_USER_SETTINGS = { 'files.autoSave': 'off' };
+
 function parseArgs(argv: string[]): Args {
   const a: Args = {
     entry: DEFAULT_ENTRY,
@@ -151,7 +157,7 @@ export async function runOnServer(opts: {
     cache: opts.cache,
     trusted: opts.mode === 'trusted',
     env: { ...suiteEnv(opts.mode, resultsFile, workspace, opts.emulator), RESEARCH_DESK_DEMO_KEY: undefined },
-    userSettings: opts.emulator ? { 'researchDesk.baseUrl': opts.emulator.url } : {},
+    userSettings: { ...TEST_USER_SETTINGS, ...(opts.emulator ? { 'researchDesk.baseUrl': opts.emulator.url } : {}) },
   });
   let wb: Awaited<ReturnType<typeof openWorkbench>> | undefined;
   let exitCode: number;
@@ -204,7 +210,7 @@ async function runOnDesktop(opts: {
   mkdirSync(join(userDataDir, 'User'), { recursive: true });
   writeFileSync(
     join(userDataDir, 'User', 'settings.json'),
-    JSON.stringify(opts.emulator ? { 'researchDesk.baseUrl': opts.emulator.url } : {}, null, 2),
+    JSON.stringify({ ...TEST_USER_SETTINGS, ...(opts.emulator ? { 'researchDesk.baseUrl': opts.emulator.url } : {}) }, null, 2),
   );
   const launchArgs = [workspace, '--user-data-dir', userDataDir, '--extensions-dir', join(tmp, 'extensions'), '--disable-extensions'];
   const env = suiteEnv(opts.mode, resultsFile, workspace, opts.emulator);
