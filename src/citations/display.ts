@@ -1,38 +1,58 @@
 /**
- * Raw BibTeX field text as display text for the Quick Pick (accents, escapes, letter macros and braces
- * approximated without the BibTeX library, so 10,000 entries list at once). Pure.
+ * Raw BibTeX field text as display text for the Quick Pick and completion (accents, escapes, letter and math macros
+ * and braces approximated without the BibTeX library, so 10,000 entries list at once). It reads back at least every
+ * form src/cite/texText.ts writes. Pure.
  */
+import { TEX_TABLES } from '../cite/texText';
 
 const oneLine = (s: string): string => s.replace(/\s+/gu, ' ').trim();
 
-export const ACCENTS: Record<string, string> = { '"': '\u0308', "'": '\u0301', '`': '\u0300', '^': '\u0302', '~': '\u0303', '=': '\u0304', '.': '\u0307', c: '\u0327', v: '\u030C', u: '\u0306', H: '\u030B', k: '\u0328' };
+export const ACCENTS: Record<string, string> = {
+  '"': '\u0308', "'": '\u0301', '`': '\u0300', '^': '\u0302', '~': '\u0303', '=': '\u0304', '.': '\u0307',
+  c: '\u0327', v: '\u030C', u: '\u0306', H: '\u030B', k: '\u0328', d: '\u0323', b: '\u0331', r: '\u030A',
+};
 const MACROS: Record<string, string> = {
   TeX: 'TeX', LaTeX: 'LaTeX', BibTeX: 'BibTeX', o: 'ø', O: 'Ø', ss: 'ß', aa: 'å', AA: 'Å', ae: 'æ', AE: 'Æ', oe: 'œ', OE: 'Œ',
-  l: 'ł', L: 'Ł', i: 'ı', j: 'ȷ', TH: 'Þ', th: 'þ', DH: 'Ð', dh: 'ð', DJ: 'Đ', dj: 'đ', textendash: '–', textemdash: '—',
-  textquoteright: '’', textquoteleft: '‘', textquotedblleft: '“', textquotedblright: '”', textellipsis: '…', ldots: '…', S: '§',
+  l: 'ł', L: 'Ł', i: 'ı', j: 'ȷ', TH: 'Þ', th: 'þ', DH: 'Ð', dh: 'ð', DJ: 'Đ', dj: 'đ', NG: 'Ŋ', ng: 'ŋ', textendash: '–',
+  textemdash: '—', textquoteright: '’', textquoteleft: '‘', textquotedblleft: '“', textquotedblright: '”',
+  textellipsis: '…', ldots: '…', S: '§', textless: '<', textgreater: '>', textbar: '|', textasciitilde: '~',
+  textasciicircum: '^', textbackslash: '\\', textbraceleft: '{', textbraceright: '}', textasciigrave: '`',
+  lbrace: '{', rbrace: '}',
 };
-const GREEK = 'alpha α beta β gamma γ delta δ epsilon ε zeta ζ eta η theta θ iota ι kappa κ lambda λ mu μ nu ν xi ξ pi π rho ρ sigma σ tau τ upsilon υ phi φ chi χ psi ψ omega ω Gamma Γ Delta Δ Theta Θ Lambda Λ Xi Ξ Pi Π Sigma Σ Phi Φ Psi Ψ Omega Ω'.split(' ');
-for (let i = 0; i + 1 < GREEK.length; i += 2) MACROS[GREEK[i]!] = GREEK[i + 1]!;
+// Greek letters and math symbols by their macro names, as texText writes them.
+for (const [char, name] of Object.entries(TEX_TABLES.math)) MACROS[name] = char;
 
-/** Escaped specials, kept out of the way of the brace and tilde rules (private-use stand-ins). `\~{}` and `\^{}` are
- * the characters; `\~n`, `\~{n}` and `\^o` are accents (the accent rule below). */
-const SPECIALS = '&%$#_{}~^';
+/**
+ * Characters that must survive the brace, dollar and tilde rules (private-use stand-ins): escaped specials, and
+ * what the text macros above produce. `\~{}` and `\^{}` are the characters; `\~n`, `\~{n}` and `\^o` are accents.
+ */
+const SPECIALS = '&%$#_{}~^\\`';
 const STANDIN = 0xe000;
+const standIn = (c: string): string => (c.length === 1 && SPECIALS.includes(c) ? String.fromCharCode(STANDIN + SPECIALS.indexOf(c)) : c);
+
+/** An accent over one letter (a Unicode letter with its marks, or `\i`/`\j`), braced or not. */
+const SYMBOL_ACCENT = /\\([`'^"~=.])\s*(?:\{\s*)?(\\[ij](?![A-Za-z])|\p{L}\p{M}*)\s*\}?/gu;
+const LETTER_ACCENT = /\\([cvuHkdbr])\s*\{\s*(\\[ij](?![A-Za-z])|\p{L}\p{M}*)\s*\}/gu;
+// `\'{\i}` is í: TeX drops the dot to set the accent, Unicode writes the plain letter with the mark.
+const accent = (_m: string, a: string, l: string): string => (l.startsWith('\\') ? l.slice(1) : l) + (ACCENTS[a] ?? '');
 
 /** A raw BibTeX field as display text. */
 export function displayLatex(raw: string): string {
+  let t = raw
+    .replace(/\\([&%$#_{}])(?:\{\})?|\\([~^])\{\}/gu, (_m, c: string | undefined, s: string | undefined) => standIn((c ?? s)!))
+    // TeX's spacing grave accent: a backtick.
+    .replace(/\\`\{\}/gu, standIn('`'));
+  // Nested accents (ễ as \~{\^e}) take a second pass: each pass reads one level.
+  for (let pass = 0; pass < 2; pass++) t = t.replace(SYMBOL_ACCENT, accent).replace(LETTER_ACCENT, accent);
   return oneLine(
-    raw
-      .replace(/\\([&%$#_{}])(?:\{\})?|\\([~^])\{\}/gu, (_m, c: string | undefined, t: string | undefined) => String.fromCharCode(STANDIN + SPECIALS.indexOf((c ?? t)!)))
-      .replace(/\\([`'^"~=.])\s*(?:\{\s*)?(\\[ij](?![A-Za-z])|[A-Za-z])\s*\}?/gu, (_m, a: string, l: string) => (l.startsWith('\\') ? l.slice(1) : l) + (ACCENTS[a] ?? ''))
-      .replace(/\\([cvuHk])\s*\{([A-Za-z])\}/gu, (_m, a: string, l: string) => l + (ACCENTS[a] ?? ''))
-      .replace(/\\([A-Za-z]+)\s*/gu, (_m, name: string) => MACROS[name] ?? '')
-      .replace(/[{}$]/gu, '')
-      .replace(/~/gu, ' ')
+    t
+      .replace(/\\([A-Za-z]+)\s*/gu, (_m, name: string) => standIn(MACROS[name] ?? ''))
+      // Dashes before braces go: `-{}-` is two hyphens kept apart on purpose.
       .replace(/---/gu, '—')
       .replace(/--/gu, '–')
-      .replace(/[\ue000-\ue008]/gu, (c) => SPECIALS[c.charCodeAt(0) - STANDIN]!)
+      .replace(/[{}$]/gu, '')
+      .replace(/~/gu, ' ')
+      .replace(/[\ue000-\ue00a]/gu, (c) => SPECIALS[c.charCodeAt(0) - STANDIN]!)
       .normalize('NFC'),
   );
 }
-
