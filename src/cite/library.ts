@@ -23,15 +23,25 @@ const PARSE_OPTIONS: Options = {
   unsupported: (_node, tex) => tex,
 };
 
+/**
+ * Forms texText writes that the parser misreads, rewritten to forms it reads as the same character: TeX's spacing grave
+ * accent `\`{}` (a backtick; the parser takes it for a lone combining accent) becomes a braced backtick, and the
+ * macron below `\b{B}` (unknown to it) the letter itself.
+ */
+function readable(input: string): string {
+  let t = input;
+  if (t.includes('\\`{}')) t = t.replaceAll('\\`{}', '{`}');
+  if (t.includes('\\b{')) t = t.replace(/\\b\{([A-Za-z])\}/gu, (_m, l: string) => `${l}\u0331`.normalize('NFC'));
+  return t;
+}
+
 /** Load the library (idempotent; concurrent callers share one load). */
 export function loadBibtexLibrary(): Promise<BibtexLibrary> {
   if (loaded) return Promise.resolve(loaded);
   loading ??= (async (): Promise<BibtexLibrary> => {
     const parser = await import('@retorquere/bibtex-parser');
     const lib: BibtexLibrary = {
-      // The parser reads TeX's spacing grave accent `\`{}` (how a backtick is written for pandoc and LaTeX) as a lone
-      // combining accent; a braced backtick is the character itself to it.
-      parse: (input) => parser.parse(input.includes('\\`{}') ? input.replaceAll('\\`{}', '{`}') : input, PARSE_OPTIONS),
+      parse: (input) => parser.parse(readable(input), PARSE_OPTIONS),
     };
     loaded = lib;
     return lib;
