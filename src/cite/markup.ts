@@ -225,7 +225,8 @@ function inline(children: readonly Token[], flavour: MarkupFlavour): string {
  */
 function latexCode(content: string): string {
   if (/^[\x20-\x7e\t\n\r]*$/u.test(content)) return `\\begin{verbatim}\n${content.replace(/\\end\{verbatim\}/gu, '\\end {verbatim}')}\\end{verbatim}\n\n`;
-  const lines = content.replace(/\r?\n$/u, '').split(/\r?\n/u).map((l) => latexProse(l.replace(/\t/gu, '    ')).replace(/ /gu, '~') || '\\mbox{}');
+  // Spaces become ties before escaping: a space the escaper writes belongs to its macro.
+  const lines = content.replace(/\r?\n$/u, '').split(/\r?\n/u).map((l) => l.replace(/\t/gu, '    ').split(' ').map(latexProse).join('~') || '\\mbox{}');
   return `\\par\\noindent{\\ttfamily ${lines.join('\\\\\n')}\\par}\n\n`;
 }
 
