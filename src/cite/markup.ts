@@ -236,6 +236,11 @@ const ROW_CHARACTERS = 75;
 const GAP_CHARACTERS = 2.4;
 /** A longer word is hyphenated rather than given a column of its own width. */
 const LONGEST_WORD = 6;
+/**
+ * What a citation counts as: as wide as its widest part that cannot break ("[12]", "2021a]," of an author-year
+ * citation); it never hyphenates.
+ */
+const CITATION = '\uE0002021a],';
 /** Bold header text is wider than the body's. */
 const BOLD = 1.3;
 /**
@@ -252,6 +257,17 @@ interface LatexRow {
   lengths: number[];
   /** Its longest word, up to LONGEST_WORD. */
   words: number[];
+}
+
+/**
+ * How much of a word cannot break across lines, in characters: a citation whole; the parts of a compound (TeX does
+ * not hyphenate words that hold a hyphen or slash) whole; any other word up to LONGEST_WORD (it hyphenates).
+ */
+function unbreakable(word: string): number {
+  if (word === CITATION) return CITATION.length;
+  const parts = word.split(/[-/\u2013\u2014]/u);
+  if (parts.length > 1) return parts.reduce((longest, p) => Math.max(longest, p.length), 0);
+  return Math.min(LONGEST_WORD, word.length);
 }
 
 /**
@@ -274,11 +290,10 @@ function latexTable(tokens: readonly Token[], open: number): { text: string; end
       const cell = inline(t.children ?? [], 'latex').replace(/\n/gu, ' ');
       // A cell's first word is hyphenated only after some glue (\hspace{0pt}); a citation needs none.
       row.cells.push(`\\raggedright ${cell.startsWith(PH_OPEN) ? '' : '\\hspace{0pt}'}${header ? `\\textbf{${cell}}` : cell}`);
-      // A citation is about as wide as a short word.
-      const plain = t.content.replace(PLACEHOLDER, 'cited').trim();
+      const plain = t.content.replace(PLACEHOLDER, CITATION).trim();
       const scale = header ? BOLD : 1;
       let word = 1;
-      for (const w of plain.split(/\s+/u)) word = Math.max(word, Math.min(LONGEST_WORD, w.length));
+      for (const w of plain.split(/\s+/u)) word = Math.max(word, unbreakable(w));
       row.lengths.push(Math.max(1, plain.length) * scale);
       row.words.push(word * scale + 0.5);
     }
