@@ -82,13 +82,18 @@ function latexProse(s: string): string {
 
 /** What each straight double quote of an inline run is: the opening or closing one of a pair, or a lone one. */
 type QuoteKind = 'open' | 'close' | 'lone';
+/** The kinds of a run's quotes and how many of them were written (an index: shifting an array is linear). */
+interface Quotes {
+  kinds: QuoteKind[];
+  next: number;
+}
 
 /**
  * Pairs the straight double quotes of `context` (an inline run's text, code as a stand-in letter): a quote opens
  * after white space, an opening bracket or dash (or at the start) when text follows it, and closes after anything
  * else while one is open. A quote that finds no partner stays as it is.
  */
-function pairQuotes(context: string): QuoteKind[] {
+function pairQuotes(context: string): Quotes {
   const kinds: QuoteKind[] = [];
   let open = -1;
   for (let i = context.indexOf('"'); i >= 0; i = context.indexOf('"', i + 1)) {
@@ -102,7 +107,7 @@ function pairQuotes(context: string): QuoteKind[] {
       open = -1;
     } else if (opens) open = kinds.length - 1;
   }
-  return kinds;
+  return { kinds, next: 0 };
 }
 
 /** Typst markup text: every markup character escaped; `//` and `/*` cannot start a comment. */
@@ -122,7 +127,7 @@ const typstLineStart = (line: string): string => line.replace(/^(\s*)(=+|[-+/]|\
  * Text of the answer in the target markup; bare URLs become links. LaTeX: straight double quotes become ``…'' as
  * `quotes` (the kinds of the run's quotes, consumed in order) pairs them.
  */
-function text(s: string, flavour: MarkupFlavour, quotes?: QuoteKind[]): string {
+function text(s: string, flavour: MarkupFlavour, quotes?: Quotes): string {
   let out = '';
   let last = 0;
   for (const m of s.matchAll(URL_IN_TEXT)) {
@@ -133,14 +138,14 @@ function text(s: string, flavour: MarkupFlavour, quotes?: QuoteKind[]): string {
   return out + esc(s.slice(last), flavour, quotes);
 }
 const LATEX_QUOTE = { open: '``', close: "''" } as const;
-function esc(s: string, flavour: MarkupFlavour, quotes?: QuoteKind[]): string {
+function esc(s: string, flavour: MarkupFlavour, quotes?: Quotes): string {
   if (flavour !== 'latex') return escapeTypst(s);
   if (!s.includes('"')) return latexProse(s);
   return s
     .split('"')
     .map((piece, i) => {
       if (i === 0) return latexProse(piece);
-      const kind = quotes?.shift() ?? 'lone';
+      const kind = (quotes && quotes.kinds[quotes.next++]) ?? 'lone';
       return (kind === 'lone' ? latexProse('"') : LATEX_QUOTE[kind]) + latexProse(piece);
     })
     .join('');
