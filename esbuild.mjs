@@ -32,10 +32,10 @@ const node = {
   external: ['vscode'],
 };
 
-// The BibTeX library (@retorquere/bibtex-parser and unicode2latex, about 560 KB minified: more than the rest of
-// the core) is its own bundle, dist/bibtex.js, loaded by src/cite/library.ts's `import()` the first time a
-// citation feature needs it: a search or a thread does not pay for it. In the core bundle both packages resolve
-// to that file (external); the file exports what library.ts uses of each (`parse`, `Transform`).
+// The BibTeX reader (@retorquere/bibtex-parser with its unicode2latex tables, about 560 KB minified: more than the
+// rest of the core) is its own bundle, dist/bibtex.js, loaded by src/cite/library.ts's `import()` the first time a
+// citation feature needs it: a search or a thread does not pay for it. In the core bundle the package resolves to
+// that file (external); the file exports what library.ts uses (`parse`).
 const BIBTEX_PACKAGES = /^(?:@retorquere\/bibtex-parser|unicode2latex)$/;
 const bibtexExternal = {
   name: 'bibtex-bundle',
@@ -55,7 +55,7 @@ const configs = [
   {
     ...node,
     stdin: {
-      contents: "export { parse } from '@retorquere/bibtex-parser';\nexport { Transform } from 'unicode2latex';\n",
+      contents: "export { parse } from '@retorquere/bibtex-parser';\n",
       resolveDir: '.',
       sourcefile: 'bibtex-library.js',
       loader: 'js',

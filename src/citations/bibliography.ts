@@ -33,6 +33,7 @@ import { citeKey, DEFAULT_KEY_SCHEME } from '../cite/keys';
 import { loadBibtexLibrary } from '../cite/library';
 import { latexBibliographies, locateBibliographies, texRoot } from '../cite/locate';
 import { flavourOf } from '../cite/syntax';
+import { texTargetFor } from '../cite/texText';
 import { Settings } from '../ids';
 import { Disposable } from '../util/disposable';
 import type { BibliographyEntry, BibliographyService, CitePaper, DiskBibliography, LoadedBibliography, ResolvedBibliography } from './types';
@@ -68,7 +69,7 @@ export function citationSettings(scope?: vscode.Uri): {
 } {
   const c = vscode.workspace.getConfiguration(CITATION_SETTINGS, scope);
   const scheme = c.get<string>('keyScheme', DEFAULT_KEY_SCHEME);
-  const protection = c.get<string>('titleProtection', 'acronyms');
+  const protection = c.get<string>('titleProtection', 'capitals');
   const command = (c.get<string>('latexCommand', 'cite') ?? 'cite').trim().replace(/^\\/u, '');
   const defaultBibliography = (c.get<string>('defaultBibliography', 'references.bib') ?? '').trim();
   // VS Code withholds a restricted setting's workspace value in Restricted Mode; where it applies, the writer is told
@@ -79,7 +80,7 @@ export function citationSettings(scope?: vscode.Uri): {
     defaultBibliography,
     defaultFromWorkspace: fromWorkspace && inspected?.globalValue?.trim() !== defaultBibliography,
     keyScheme: typeof scheme === 'string' && scheme.length <= 200 && /\{[A-Za-z]+\}/u.test(scheme) ? scheme : DEFAULT_KEY_SCHEME,
-    titleProtection: protection === 'all' || protection === 'none' ? protection : 'acronyms',
+    titleProtection: protection === 'all' || protection === 'none' || protection === 'acronyms' ? protection : 'capitals',
     latexCommand: /^[A-Za-z]+\*?$/u.test(command) ? command : 'cite',
     askLocator: c.get<boolean>('askLocator', false) === true,
   };
@@ -408,9 +409,10 @@ export class Bibliographies extends Disposable implements BibliographyService {
    * writes with it. Throws CitationError, before anything is written, when the file may not be written (the writer
    * said no, not a .bib, an encoding we cannot write, an unclosed entry new ones would fall into).
    */
-  async addEntries(edit: vscode.WorkspaceEdit, bib: LoadedBibliography, papers: readonly CitePaper[]): Promise<string[]> {
+  async addEntries(edit: vscode.WorkspaceEdit, bib: LoadedBibliography, papers: readonly CitePaper[], citing?: vscode.TextDocument): Promise<string[]> {
     await loadBibtexLibrary();
     const settings = citationSettings(bib.uri);
+    const target = texTargetFor(citing ? flavourOf(citing.languageId, citing.fileName) : 'latex');
     const keys: string[] = [];
     const texts: string[] = [];
     // Entries added by this call, parsed alone: a paper given twice gets one entry and one key.
@@ -426,7 +428,7 @@ export class Bibliographies extends Disposable implements BibliographyService {
       const key = citeKey(paper, taken, settings.keyScheme);
       taken.push(key);
       keys.push(key);
-      texts.push(toBibtex(paper, key, { protectTitle: settings.titleProtection }).trimEnd());
+      texts.push(toBibtex(paper, key, { protectTitle: settings.titleProtection, target }).trimEnd());
       added = parseBibFile(texts.join('\n\n'));
     }
     if (!texts.length) return keys;

@@ -23,6 +23,7 @@ import { loadBibtexLibrary } from '../cite/library';
 import { locateBibliographies } from '../cite/locate';
 import { formatReference } from '../cite/reference';
 import { citedKeys, flavourOf } from '../cite/syntax';
+import { texTargetFor } from '../cite/texText';
 import type { Logger } from '../state/logger';
 import { Disposable } from '../util/disposable';
 import type { ResultNode } from '../views/resultsTree';
@@ -287,6 +288,7 @@ export class CitationCommands extends Disposable {
     const bibs: LoadedBibliography[] = [];
     if (editor && !editor.document.isClosed) for (const b of await this.deps.bibliographies.find(editor.document)) bibs.push(await this.deps.bibliographies.load(b));
     const settings = citationSettings(editor?.document.uri);
+    const target = texTargetFor(editor ? flavourOf(editor.document.languageId, editor.document.fileName) : 'latex');
     const used: string[] = bibs.flatMap((b) => entryKeys(b.file));
     const texts = papers.map((p) => {
       // The entry as it is in the document's bibliography (same key the document cites), else a new one.
@@ -296,7 +298,7 @@ export class CitationCommands extends Disposable {
       }
       const key = citeKey(p, used, settings.keyScheme);
       used.push(key);
-      return toBibtex(p, key, { protectTitle: settings.titleProtection }).trimEnd();
+      return toBibtex(p, key, { protectTitle: settings.titleProtection, target }).trimEnd();
     });
     const value = `${texts.join('\n\n')}\n`;
     await vscode.env.clipboard.writeText(value);

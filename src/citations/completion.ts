@@ -202,7 +202,7 @@ export class CiteCompletion {
       const target = await this.options.bibliographies.target(document);
       if (!target) return undefined; // the writer cancelled choosing a bibliography, or did not allow writing to it
       bib = await this.options.bibliographies.load(target);
-      [key] = await this.options.bibliographies.addEntries(edit, bib, [a.paper]);
+      [key] = await this.options.bibliographies.addEntries(edit, bib, [a.paper], document);
     } catch (err) {
       // Refused before anything was written (not a .bib, an unclosed entry, an encoding): a completion item's command
       // has no one else to tell the writer why.

@@ -153,6 +153,7 @@ export class Inserter implements CitationInserter {
       edit,
       bib,
       papers.filter((_, i) => !known.has(i)),
+      document,
     );
     return papers.map((_, i) => known.get(i) ?? rest.shift() ?? '');
   }

@@ -149,7 +149,7 @@ export class AnswerCitations implements AnswerCitationActions {
         const target = await this.deps.bibliographies.target(document);
         if (!target) return (this.last = { done: false, message: 'cancelled' });
         const bib = await this.deps.bibliographies.load(target);
-        const keys = await this.deps.bibliographies.addEntries(edit, bib, papers);
+        const keys = await this.deps.bibliographies.addEntries(edit, bib, papers, document);
         citedNs.forEach((n, i) => {
           const key = keys[i];
           if (key) keyOfN.set(n, key);

@@ -564,15 +564,22 @@ function readEntryDoi(entry: BibEntry): string | undefined {
   return raw === undefined ? undefined : doiKey(unescapeVerbatim(raw.replace(/[{}]/gu, '')));
 }
 
-/** DOI comparison form: normalised, percent escapes decoded. */
+/**
+ * DOI comparison form: normalised, percent escapes decoded. Each run of escapes is decoded on its own: a DOI may hold
+ * a `%` that starts no escape (`10.1000/50%off`), next to escapes written for characters a .bib cannot hold (`%7B`).
+ */
 export function doiKey(doi: string | null | undefined): string | undefined {
   const d = normaliseDoi(doi);
   if (!d) return undefined;
-  try {
-    return decodeURIComponent(d).toLowerCase();
-  } catch {
-    return d;
-  }
+  return d
+    .replace(/(?:%[0-9A-Fa-f]{2})+/gu, (run) => {
+      try {
+        return decodeURIComponent(run);
+      } catch {
+        return run;
+      }
+    })
+    .toLowerCase();
 }
 
 /** Title comparison form: accents dropped, lower case, letters and digits only. */

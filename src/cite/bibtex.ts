@@ -1,27 +1,26 @@
 /**
- * One BibTeX entry from a paper's metadata. The LaTeX escaping is done by `unicode2latex` (see library.ts); this
- * file only decides which fields go where, in which entry type, and which words keep their capitals.
+ * One BibTeX entry from a paper's metadata: which fields go where, in which entry type, and which words keep their
+ * capitals. Text is written by texText.ts in forms that pdflatex (through BibTeX or Biber), pandoc and Typst all
+ * read back as the same text, measured in those programs by the toolchain suite.
  *
- * Choices (the library and why: ARCHITECTURE.md, dependency table):
+ * Choices (ARCHITECTURE.md has the reasons at more length):
  * - Entry type: `@misc` (with `note = {Preprint}` and the server in `howpublished`) for preprints (the service's
  *   `is_preprint`, or a preprint server as the venue); `@article` for every other paper with a journal, whatever the
  *   study design (RCTs, reviews and meta-analyses are journal articles); `@misc` when there is no venue at all.
  *   `@misc` rather than biblatex's `@online` because it works with both BibTeX styles and biblatex.
- * - Text: escaped character by character by the library (memoised): Latin accents become macros
- *   (`Sandk{\"u}hler`) so classic 8-bit BibTeX sorts and abbreviates them correctly, Cyrillic `\cyrchar` macros,
- *   single Greek letters math (`$\alpha$`). A character whose macro the parser does not read back as the same
- *   character (ễ, ‘’), Greek words and scripts without macros (CJK, Arabic) stay UTF-8. Pieces are joined with `{}`
- *   where TeX would otherwise eat a space after a control word or form a ligature (`--`, ` `` `, `''`, `<<`, `$$`).
- * - Capitals: words with a capital after their first letter (DNA, mRNA, COVID-19, pH) and lone capitals other
- *   than A/I are braced, so sentence-casing styles (APA) keep them; the rest is left to the style. `'all'` braces
- *   the whole title instead, `'none'` braces nothing.
- * - `url`/`doi` are verbatim for biblatex and `\url`: `%` and `#` are written `\%`, `\#` (what `\url` reads back
- *   as the character); `{`, `}`, `\`, spaces and a `%` that starts no
- *   `%XX` escape, which cannot be written safely, are percent-encoded (the same address or DOI for a resolver).
+ * - Target: a .bib cited from Typst gets Greek letters, math symbols and backticks as UTF-8 (`'unicode'`), any
+ *   other .bib gets them as LaTeX (`'tex'`): no single form of β reads back in both Typst and pdflatex.
+ * - Names: organisations, and names in scripts styles do not write given name first (CJK, Devanagari…), are
+ *   braced whole, so no style splits or reorders them.
+ * - Capitals: see `keepsCapitals`. `'all'` braces the whole title instead, `'none'` braces nothing.
+ * - `url`/`doi` are verbatim for biblatex and printed through `\url` by BibTeX styles: `#` and `%` are written as
+ *   they are (what `\url` and Biber read as the character; BibTeX styles need the url or hyperref package for it,
+ *   as for any URL); `{`, `}`, `\` and white space, which cannot be written safely and belong in no URL or DOI, are
+ *   percent-encoded.
  */
 import type { Paper } from '../api/schemas';
-import { bibtexLibrary } from './library';
 import { parseName, squash, type PersonName } from './names';
+import { pdflatexCannot, protect as protectTex, texText, texWords, type TexTarget } from './texText';
 
 /** The fields of a paper used for citations (a search result or a citation built from an agent answer). */
 export type CitablePaper = Partial<
@@ -32,10 +31,12 @@ export type CitablePaper = Partial<
   >
 >;
 
-export type TitleProtection = 'acronyms' | 'all' | 'none';
+export type TitleProtection = 'capitals' | 'acronyms' | 'all' | 'none';
 export interface BibtexOptions {
-  /** How capitals in the title are protected from the style's case changes (default 'acronyms'). */
+  /** How capitals in the title are protected from the style's case changes (default 'capitals'). */
   protectTitle?: TitleProtection;
+  /** The readers the text is written for (default 'tex'; 'unicode' for Typst). */
+  target?: TexTarget;
   /** Indentation of field lines (default two spaces). */
   indent?: string;
   /** Line break inside the entry (default "\n"). */
@@ -56,116 +57,62 @@ export function entryType(paper: CitablePaper): { type: EntryType; preprint: boo
 /** A cite key BibTeX and biblatex accept: no white space and none of `, { } ( ) " # % ' = \ ~`. */
 export const isValidKey = (key: string): boolean => /^[^\s,{}()"#%'=\\~]+$/u.test(key);
 
-/**
- * Runs of Greek letters stay UTF-8: the library writes Greek as math-mode macros, which is right for a symbol
- * (α-synuclein → `$\alpha$-synuclein`) but not for words.
- */
-const GREEK_WORD = /(\p{Script=Greek}{2,})/u;
-/** Characters that form TeX ligatures or math delimiters with a neighbour (`--`, ` `` `, `''`, `<<`, `?``, `$$`). */
-const LIGATURE = /[-`'<>,!?$]/u;
-
-/**
- * Join LaTeX pieces so that each reads as written: `{}` after a control word (TeX would eat the next space or
- * glue the next letter to it) and between two characters that would form a ligature or `$$`.
- */
-function joinTex(pieces: readonly string[], sep = ''): string {
-  let out = '';
-  for (let i = 0; i < pieces.length; i++) {
-    const p = pieces[i]!;
-    out += p;
-    if (i === pieces.length - 1) break;
-    const next = sep || pieces[i + 1]!;
-    if (/\\[A-Za-z]+$/u.test(p) || (!sep && LIGATURE.test(p.slice(-1)) && LIGATURE.test(next[0] ?? ''))) out += '{}';
-    out += sep;
-  }
-  return out;
+/** Escape text for a BibTeX field value (see texText.ts for the forms and why). */
+export function escapeText(text: string, target: TexTarget = 'tex'): string {
+  return texText(squash(text), target);
 }
 
-type Tx = { tolatex(s: string): string };
-const units = new WeakMap<Tx, Map<string, string>>();
-
-/**
- * LaTeX for one character (with its combining marks), memoised per transform. The library's output is used when
- * its own parser reads it back as the same character; otherwise (stacked accents like ễ, ‘single quotes’ written
- * as ` and ') the character stays UTF-8, which LaTeX reads since 2018 and biber always did.
- */
-function unitLatex(tx: Tx, c: string): string {
-  if (/^[A-Za-z0-9 ]$/u.test(c)) return c;
-  let memo = units.get(tx);
-  if (!memo) units.set(tx, (memo = new Map<string, string>()));
-  let out = memo.get(c);
-  if (out === undefined) {
-    const tex = tx.tolatex(c).replace(/(\\[A-Za-z]+) $/u, '$1');
-    const back = bibtexLibrary().parse(`@misc{x, title = {a${joinTex(['', tex, ''])}{}a}}`).entries[0]?.fields['title'];
-    out = typeof back === 'string' && back.normalize('NFC') === `a${c}a` ? tex : c;
-    memo.set(c, out);
-  }
-  return out;
-}
-
-/** Convert text character by character through the library (see unitLatex), Greek words kept as they are. */
-function convert(tx: Tx, text: string): string {
-  const pieces: string[] = [];
-  for (const [i, part] of text.normalize('NFC').split(GREEK_WORD).entries()) {
-    if (i % 2 === 1) pieces.push(part);
-    else for (const u of part.match(/\P{M}\p{M}*|\p{M}+/gu) ?? []) pieces.push(unitLatex(tx, u));
-  }
-  return joinTex(pieces);
-}
-
-/** Escape text for a BibTeX field value with the library. */
-export function escapeText(text: string): string {
-  return convert(bibtexLibrary().text, squash(text));
-}
-
-function escapeNamePart(text: string): string {
-  const { creator } = bibtexLibrary();
-  const out = convert(creator, squash(text));
+function escapeNamePart(text: string, target: TexTarget): string {
+  const out = texText(squash(text), target, 'name');
   // A literal "and" would split the list; braces keep it inside the name.
   return / and /iu.test(` ${out} `) ? `{${out}}` : out;
 }
 
-/** A name as BibTeX writes it: "von Last, First" (or `{Literal}`). */
-export function nameToBibtex(n: PersonName): string {
-  if (n.literal || (!n.given && /\s/u.test(n.family))) return `{${convert(bibtexLibrary().creator, n.family)}}`;
-  const last = `${n.particle ? `${escapeNamePart(n.particle)} ` : ''}${escapeNamePart(n.family)}`;
-  return n.given ? `${last}, ${escapeNamePart(n.given)}` : last;
+/** A name as BibTeX writes it: "von Last, First" or "von Last, Jr, First" (or `{Literal}`). */
+export function nameToBibtex(n: PersonName, target: TexTarget = 'tex'): string {
+  if (n.literal || (!n.given && /\s/u.test(n.family))) return `{${texText(n.family, target, 'name')}}`;
+  const last = `${n.particle ? `${escapeNamePart(n.particle, target)} ` : ''}${escapeNamePart(n.family, target)}`;
+  if (!n.given) return last;
+  return `${last}${n.suffix ? `, ${escapeNamePart(n.suffix, target)}` : ''}, ${escapeNamePart(n.given, target)}`;
 }
 
-const needsBraces = (word: string): boolean => {
+/**
+ * Whether a title word keeps its capitals: a sentence-casing style (APA; pandoc lower-cases every BibTeX title as it
+ * reads it, BibTeX's `change.case$` in plainnat) would lower-case it. `'capitals'` keeps every word with a capital
+ * but the first word of the title when only its first letter is one (a sentence-case title's capitals after its
+ * first word are proper nouns or acronyms; in a Title Case title they cannot be told from title-casing, and keeping
+ * a capital is better than lower-casing a name). `'acronyms'` keeps words with a capital after their first letter
+ * (DNA, mRNA, COVID-19) and lone capitals other than A and I.
+ */
+function keepsCapitals(word: string, first: boolean, protect: 'capitals' | 'acronyms'): boolean {
   const letters = word.replace(/^[^\p{L}\p{N}]+/u, '');
-  return /^.+\p{Lu}/u.test(letters) || /^[B-HJ-Z]$/u.test(letters.replace(/[^\p{L}]+$/u, ''));
-};
+  if (/^.+[\p{Lu}\p{Lt}]/u.test(letters) || /^[B-HJ-Z]$/u.test(letters.replace(/[^\p{L}]+$/u, ''))) return true;
+  // A style keeps the title's first character as it is: a first word that starts with a quote or bracket is not safe.
+  return protect === 'capitals' && !(first && /^[\p{L}\p{N}]/u.test(word)) && /[\p{Lu}\p{Lt}]/u.test(letters);
+}
+
+/**
+ * The characters of a paper's entry that pdflatex with T1 fonts cannot typeset (through BibTeX or Biber), distinct:
+ * what the writer should hear about when the entry goes into a LaTeX document's bibliography.
+ */
+export function pdflatexCannotTypeset(paper: CitablePaper, via: 'bibtex' | 'biber'): string[] {
+  const out = new Set<string>();
+  for (const t of [paper.title, paper.journal_name, paper.publisher_name]) if (t) for (const c of pdflatexCannot(t, via)) out.add(c);
+  for (const a of paper.authors ?? []) if (typeof a === 'string') for (const c of pdflatexCannot(a, via, 'name')) out.add(c);
+  return [...out];
+}
 
 /** The title with its capitals protected as chosen. */
-export function escapeTitle(title: string, protect: TitleProtection = 'acronyms'): string {
+export function escapeTitle(title: string, protect: TitleProtection = 'capitals', target: TexTarget = 'tex'): string {
   const t = squash(title);
-  if (protect === 'all') return `{${escapeText(t)}}`;
-  if (protect === 'none') return escapeText(t);
-  // Escape runs of unprotected words together (fewer macro spacers), brace each protected word.
-  const out: string[] = [];
-  let run: string[] = [];
-  const flush = (): void => {
-    if (run.length) out.push(escapeText(run.join(' ')));
-    run = [];
-  };
-  for (const w of t.split(' ')) {
-    if (needsBraces(w)) {
-      flush();
-      out.push(`{${escapeText(w)}}`);
-    } else run.push(w);
-  }
-  flush();
-  return joinTex(out, ' ');
+  if (protect === 'all') return protectTex(escapeText(t, target));
+  if (protect === 'none') return escapeText(t, target);
+  return texWords(t, target, (word, i) => keepsCapitals(word, i === 0, protect));
 }
 
 /** `url`/`doi` text for a verbatim field (see the file comment). */
 export function escapeVerbatim(s: string): string {
-  return s
-    .trim()
-    .replace(/%(?![0-9A-Fa-f]{2})/gu, '%25')
-    .replace(/[{}\\\s]/gu, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`)
-    .replace(/[%#]/gu, (c) => `\\${c}`);
+  return s.trim().replace(/[{}\\\s]/gu, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
 }
 
 /** Inverse of `escapeVerbatim` for `\%` and `\#` (what a verbatim field reads back as). */
@@ -197,10 +144,10 @@ export function yearOf(paper: CitablePaper): number | undefined {
 }
 
 /** Page range with `--` between the numbers ("580-599", "580–599" → `580--599`). */
-function escapePages(pages: string): string {
+function escapePages(pages: string, target: TexTarget): string {
   return squash(pages)
     .split(/\s*[-‐‑‒–—]+\s*/u)
-    .map((p) => escapeText(p))
+    .map((p) => escapeText(p, target))
     .join('--');
 }
 
@@ -239,16 +186,17 @@ export function toBibtex(given: CitablePaper, key: string, options: BibtexOption
   const { type, preprint } = entryType(paper);
   const fields: [string, string][] = [];
   const authors = (paper.authors ?? []).map(parseName).filter((n) => n.family);
-  if (authors.length) fields.push(['author', authors.map(nameToBibtex).join(' and ')]);
-  if (paper.title && squash(paper.title)) fields.push(['title', escapeTitle(paper.title, options.protectTitle)]);
+  const target = options.target ?? 'tex';
+  if (authors.length) fields.push(['author', authors.map((a) => nameToBibtex(a, target)).join(' and ')]);
+  if (paper.title && squash(paper.title)) fields.push(['title', escapeTitle(paper.title, options.protectTitle, target)]);
   const venue = squash(paper.journal_name ?? '');
-  if (venue) fields.push([type === 'article' ? 'journal' : 'howpublished', escapeText(venue)]);
+  if (venue) fields.push([type === 'article' ? 'journal' : 'howpublished', escapeText(venue, target)]);
   const year = yearOf(paper);
   if (year !== undefined) fields.push(['year', String(year)]);
   const month = monthOf(paper.publish_date);
-  if (paper.volume && squash(paper.volume)) fields.push(['volume', escapeText(paper.volume)]);
-  if (paper.pages && squash(paper.pages)) fields.push(['pages', escapePages(paper.pages)]);
-  if (paper.publisher_name && squash(paper.publisher_name)) fields.push(['publisher', escapeText(paper.publisher_name)]);
+  if (paper.volume && squash(paper.volume)) fields.push(['volume', escapeText(paper.volume, target)]);
+  if (paper.pages && squash(paper.pages)) fields.push(['pages', escapePages(paper.pages, target)]);
+  if (paper.publisher_name && squash(paper.publisher_name)) fields.push(['publisher', escapeText(paper.publisher_name, target)]);
   const doi = normaliseDoi(paper.doi);
   if (doi) fields.push(['doi', escapeVerbatim(doi)]);
   if (paper.url && /^https?:\/\//iu.test(paper.url.trim())) fields.push(['url', escapeVerbatim(paper.url)]);

@@ -2,7 +2,8 @@
  * Stable, readable cite keys: `sandkuhler2023creatine` = first author's family name (ASCII-folded, lower case,
  * particle dropped) + year + first significant title word. The scheme is a template (a setting):
  *   {author} {year} {title} (first significant word) {shorttitle} (first three, joined) {Author} {Title} (capitalised)
- * anything else in the template is kept as written after removing characters keys cannot hold.
+ * anything else in the template is kept as written after removing characters some syntax cannot hold in a key (only
+ * letters, digits, `_`, `-`, `:` and `.` are kept, and the key starts and ends with a letter or digit).
  * A name with no Latin reading (李, Иванов, محمد) falls back to the next author who has one, else `anon`; no year
  * gives `nd`. Clashes with existing keys get a, b, … z, aa, ab … (case-insensitive, deterministic). Pure.
  */
@@ -29,11 +30,22 @@ function significantWords(title: string): string[] {
     .filter((w) => w && !STOP.has(w) && !/^\d+$/u.test(w));
 }
 
+/**
+ * The part of an organisation's name a key uses: its acronym-like word if it has one (SLEEP-COG, CREATINE, GBD),
+ * else its first significant word ("Global Burden of Disease Collaborators" → global); at most 20 letters.
+ */
+function organisationWord(name: string): string {
+  const words = name.split(/[\s/]+/u);
+  const acronym = words.find((w) => /^\p{Lu}{2,}(?:-\p{Lu}+)*$/u.test(w.replace(/[^\p{L}-]+/gu, '')));
+  const word = acronym ?? words.find((w) => { const f = asciiFold(w).toLowerCase(); return f && !STOP.has(f); }) ?? '';
+  return asciiFold(word).toLowerCase().slice(0, 20);
+}
+
 /** The family name used in keys: the first author whose family name folds to ASCII; else 'anon'. */
 export function keyAuthor(authors: readonly string[] | null | undefined): string {
   for (const a of authors ?? []) {
     const n = parseName(a);
-    const fam = n.literal ? n.family.split(' ').map(asciiFold).join('') : asciiFold(n.family);
+    const fam = n.literal ? organisationWord(n.family) : asciiFold(n.family);
     if (fam) return fam.toLowerCase();
   }
   return 'anon';
@@ -54,7 +66,12 @@ export function baseKey(paper: CitablePaper, scheme: string = DEFAULT_KEY_SCHEME
     Title: cap(words[0] ?? ''),
     shorttitle: words.slice(0, 3).join(''),
   };
-  const key = scheme.replace(/\{(\w+)\}/gu, (m, name: string) => values[name] ?? m).replace(/[^A-Za-z0-9_\-:.+/]/gu, '');
+  // Only characters every syntax reads in a key: BibTeX, Biber, pandoc's @key and Typst's @key and <key> (Typst ends a
+  // label at `+` or `/`, and gives a trailing `.`, `:` or `-` back to the text).
+  const key = scheme
+    .replace(/\{(\w+)\}/gu, (m, name: string) => values[name] ?? m)
+    .replace(/[^A-Za-z0-9_\-:.]/gu, '')
+    .replace(/^[^A-Za-z0-9]+|[^A-Za-z0-9]+$/gu, '');
   return key || `${author}${values.year}`;
 }
 

@@ -16,7 +16,6 @@
  */
 import MarkdownIt from 'markdown-it';
 import { plainParagraphs, splitForMarkdown } from '../render/escape';
-import { escapeVerbatim } from './bibtex';
 import { FIT_CONTEXT, fitCitation } from './syntax';
 
 type Token = MarkdownIt.Token;
@@ -60,6 +59,18 @@ const LATEX_SPECIAL: Record<string, string> = {
   '|': '\\textbar{}',
   '`': '\\textasciigrave{}',
 };
+
+/**
+ * A URL as an argument of `\href` or `\url` in a document: `%` and `#` escaped (safe even where the command is inside
+ * another command's argument), and braces, backslashes and white space, which belong in no URL, percent-encoded.
+ */
+function latexUrl(url: string): string {
+  return url
+    .trim()
+    .replace(/%(?![0-9A-Fa-f]{2})/gu, '%25')
+    .replace(/[{}\\\s]/gu, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`)
+    .replace(/[%#]/gu, (c) => `\\${c}`);
+}
 
 /** LaTeX text: every special character escaped (Unicode kept: LaTeX reads UTF-8 since 2018). */
 export function escapeLatex(s: string): string {
@@ -132,7 +143,7 @@ function text(s: string, flavour: MarkupFlavour, quotes?: Quotes): string {
   let last = 0;
   for (const m of s.matchAll(URL_IN_TEXT)) {
     out += esc(s.slice(last, m.index), flavour, quotes);
-    out += flavour === 'latex' ? `\\url{${escapeVerbatim(m[0])}}` : `#link(${typstString(m[0])})`;
+    out += flavour === 'latex' ? `\\url{${latexUrl(m[0])}}` : `#link(${typstString(m[0])})`;
     last = m.index + m[0].length;
   }
   return out + esc(s.slice(last), flavour, quotes);
@@ -204,7 +215,7 @@ function inline(children: readonly Token[], flavour: MarkupFlavour): string {
       case 'link_open': {
         const href = safeLink(String(t.attrGet('href') ?? ''));
         if (href) {
-          out += latex ? `\\href{${escapeVerbatim(href)}}{` : `#link(${typstString(href)})[`;
+          out += latex ? `\\href{${latexUrl(href)}}{` : `#link(${typstString(href)})[`;
           linkClose.push(latex ? '}' : ']');
         } else linkClose.push('');
         break;

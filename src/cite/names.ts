@@ -9,24 +9,73 @@ export interface PersonName {
   given?: string;
   /** Lower-case particle: "van der", "de", "von". */
   particle?: string;
-  /** An organisation or a name that must not be split (CJK written without a space, "WHO Study Group"). */
+  /** Generational suffix: "Jr.", "Sr.", "III" (BibTeX's "jr" part). */
+  suffix?: string;
+  /** An organisation or a name that must not be split ("WHO Study Group", "田中 裕子"). */
   literal?: boolean;
 }
 
-const CJK = /[\u1100-\u11ff\u3040-\u30ff\u3130-\u318f\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]/u;
-const ORG =
-  /&|\b(?:group|consortium|collaboration|collaborative|organi[sz]ation|society|association|committee|investigators|team|institute|network|council|agency|foundation|university|working|study)\b/iu;
+/**
+ * A letter of a script whose names citation styles do not write "Given Family" (CJK, Devanagari, Tamil, Armenian…):
+ * pandoc and Typst print such names family first without a space, BibTeX and biblatex given first, so a split name
+ * comes out reordered ("裕子 田中", "शर्माप्रिया"). Such names are kept whole, as the service wrote them.
+ */
+const UNSPLIT_SCRIPT = /(?=\p{L})[^\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}\p{Script=Hebrew}\p{Script=Arabic}]/u;
+/**
+ * Words that make an author an organisation ("Global Burden of Disease Collaborators", "The CREATINE Trial
+ * Investigators", "WHO Task Force on …"): such a name is written braced whole, or BibTeX would take its last word
+ * for a family name.
+ */
+const ORG = new RegExp(
+  '&|(?<![\\p{L}\\p{N}])(?:' +
+    [
+      'groups?', 'consortium', 'consortia', 'collaborat\\w*', 'organi[sz]ations?', 'society', 'associations?', 'committees?',
+      'investigators', 'trialists', 'team', 'institutes?', 'institution', 'networks?', 'council', 'agency', 'foundation',
+      'universit(?:y|ies|é|ät|at|ad|ade|à)', 'working', 'study', 'task force', 'party', 'panel', 'alliance', 'initiative',
+      'program(?:me)?', 'ministry', 'department', 'office', 'cent(?:er|re)', 'commission', 'board', 'union',
+      'federation', 'registry', 'project', 'partnership', 'coalition', 'unit', 'services?', 'bureau', 'secretariat',
+      'authority', 'college', 'academy', 'hospital', 'clinic', 'laborator(?:y|ies)', 'forum', 'surveillance',
+    ].join('|') +
+    ')(?![\\p{L}\\p{N}])',
+  'iu',
+);
 
 /** Normalise white space (tabs, newlines, NBSP) to single spaces and trim. */
 export const squash = (s: string): string => s.replace(/\s+/gu, ' ').trim();
 
 const isParticle = (w: string): boolean => /^\p{Ll}/u.test(w) && !/^\p{Ll}\./u.test(w);
 
+/** A generational suffix, written after the name ("Martin Luther King Jr.") or as its own comma part. */
+const SUFFIX = /^(?:jr\.?|sr\.?|jnr\.?|snr\.?|ii|iii|iv|v|2nd|3rd|4th)$/iu;
+
 /** Split one author string into name parts. */
 export function parseName(raw: string): PersonName {
-  const name = squash(raw);
-  if (!name) return { family: '', literal: true };
-  if (ORG.test(name) && name.split(' ').length > 1) return { family: name, literal: true };
+  const whole = squash(raw);
+  if (!whole) return { family: '', literal: true };
+  if (ORG.test(whole) && whole.split(' ').length > 1) return { family: whole, literal: true };
+  // "King, Jr., Martin Luther" and "Martin Luther King Jr." (or "…King, Jr."): the suffix is set apart first.
+  const parts = whole.split(/\s*,\s*/u);
+  let suffix: string | undefined;
+  let name = whole;
+  if (parts.length === 3 && SUFFIX.test(parts[1]!)) {
+    suffix = parts[1];
+    name = `${parts[0]!}, ${parts[2]!}`;
+  } else if (parts.length === 2 && SUFFIX.test(parts[1]!)) {
+    suffix = parts[1];
+    name = parts[0]!;
+  } else {
+    const words = whole.split(' ');
+    if (words.length > 2 && !whole.includes(',') && SUFFIX.test(words[words.length - 1]!)) {
+      suffix = words.pop();
+      name = words.join(' ');
+    }
+  }
+  const n = parseParts(name);
+  // A suffix belongs with a given name ("Smith, Jr." alone is read as before: no way to tell).
+  return suffix && n.given && !n.literal ? { ...n, suffix } : parseParts(whole);
+}
+
+function parseParts(name: string): PersonName {
   const comma = name.indexOf(',');
   if (comma > 0) {
     const last = name.slice(0, comma).trim();
@@ -36,11 +85,7 @@ export function parseName(raw: string): PersonName {
     while (i < words.length - 1 && isParticle(words[i]!)) i++;
     return clean({ family: words.slice(i).join(' '), given, particle: words.slice(0, i).join(' ') });
   }
-  if (CJK.test(name)) {
-    const sp = name.indexOf(' ');
-    // East Asian order: family first. Without a space the split is unknown: keep the name whole.
-    return sp > 0 ? clean({ family: name.slice(0, sp), given: name.slice(sp + 1) }) : { family: name, literal: true };
-  }
+  if (UNSPLIT_SCRIPT.test(name)) return { family: name, literal: true };
   const words = name.split(' ');
   if (words.length === 1) return { family: name };
   // "First von Last": the von part starts at the first lower-case word that is not the last word.
@@ -56,13 +101,14 @@ function clean(n: PersonName): PersonName {
   if (n.given) out.given = n.given;
   if (n.particle) out.particle = n.particle;
   if (n.literal) out.literal = true;
+  if (n.suffix) out.suffix = n.suffix;
   return out;
 }
 
 /** "van der Berg, Jan" display form (particle + family first). */
 export function familyFirst(n: PersonName): string {
   const fam = n.particle ? `${n.particle} ${n.family}` : n.family;
-  return n.given && !n.literal ? `${fam}, ${n.given}` : fam;
+  return n.given && !n.literal ? `${fam}, ${n.suffix ? `${n.suffix}, ` : ''}${n.given}` : fam;
 }
 
 const FOLD: Record<string, string> = {

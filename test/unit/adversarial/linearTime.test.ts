@@ -23,6 +23,7 @@
  *   render: renderAnswerDetailed *, exportAnswerMarkdown *, indexCitations *   answers, citations   linkify, markers
  *   render: escapeMarkdownText, escapeHtml, cleanText, safeHttpsUrl, splitForMarkdown   service text
  *   keys, names, reference                           service fields      names, title words, APA formatting
+ *   texText: texText, texWords, pdflatexCannot       service fields      Greek runs, braces paired over the text
  *   display: displayLatex, citeMatch: rawText, rawFamilies, matchRank   .bib field values   accents, macros
  *   bibFile: entryToPaper *                          a .bib entry        decoding a long field with the library (hover)
  *
@@ -38,6 +39,7 @@ import { frontMatter, latexBibliographies, locateBibliographies, texRoot, typstB
 import { answerMarkup, citePlaceholder, escapeLatex, escapeTypst } from '../../../src/cite/markup';
 import { asciiFold, parseName } from '../../../src/cite/names';
 import { tellApart } from '../../../src/cite/paperIdentity';
+import { pdflatexCannot, texText, texWords } from '../../../src/cite/texText';
 import { formatReference, inTextCitation, initials } from '../../../src/cite/reference';
 import { completionContext, findCitations, fitCitationAt, formatLocator, insertCitation, keyAt, type CiteFlavour } from '../../../src/cite/syntax';
 import { matchRank, rawFamilies, rawText } from '../../../src/citations/citeMatch';
@@ -131,6 +133,10 @@ const ROWS: Scanner[] = [
   { name: 'keys: baseKey (scheme)', run: (s) => baseKey({ title: 't' }, s) },
   { name: 'keys: disambiguate', run: (s) => disambiguate('a', s.split('', 20000).map((_c, i) => `a${i.toString(36)}`)) },
   { name: 'names: parseName', run: (s) => parseName(s) },
+  ...(['tex', 'unicode'] as const).map((t): Scanner => ({ name: `texText: texText (${t})`, run: (s) => texText(s, t) })),
+  { name: 'texText: texText (a name)', run: (s) => texText(s, 'tex', 'name') },
+  { name: 'texText: texWords (title protection)', run: (s) => texWords(s.replace(/\s+/gu, ' '), 'tex', (w) => /\p{Lu}/u.test(w)) },
+  ...(['bibtex', 'biber'] as const).map((v): Scanner => ({ name: `texText: pdflatexCannot (${v})`, run: (s) => pdflatexCannot(s, v) })),
   { name: 'names: asciiFold', run: (s) => asciiFold(s) },
   { name: 'reference: formatReference (title)', run: (s) => formatReference({ title: s }, 'markdown') },
   { name: 'reference: formatReference (authors)', run: (s) => formatReference({ authors: [s] }, 'markdown') },

@@ -13,7 +13,10 @@ describe('cite/names', () => {
     assert.deepEqual(parseName('Ludwig von Beethoven'), { family: 'Beethoven', given: 'Ludwig', particle: 'von' });
     assert.deepEqual(parseName('Maria de la Cruz'), { family: 'Cruz', given: 'Maria', particle: 'de la' });
     assert.deepEqual(parseName('  Anna\tMaria   Smith '), { family: 'Smith', given: 'Anna Maria' });
-    assert.deepEqual(parseName('田中 裕子'), { family: '田中', given: '裕子' });
+    // Names in scripts citation styles would reorder are kept whole, as written.
+    assert.deepEqual(parseName('田中 裕子'), { family: '田中 裕子', literal: true });
+    assert.deepEqual(parseName('प्रिया शर्मा'), { family: 'प्रिया शर्मा', literal: true });
+    assert.deepEqual(parseName('Иван Иванов'), { family: 'Иванов', given: 'Иван' });
     assert.deepEqual(parseName('李明'), { family: '李明', literal: true });
     assert.deepEqual(parseName('WHO Study Group'), { family: 'WHO Study Group', literal: true });
     assert.deepEqual(parseName('Madonna'), { family: 'Madonna' });

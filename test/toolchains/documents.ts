@@ -1,0 +1,45 @@
+/**
+ * Documents for the toolchain suite and the comparison of rendered text with the service's metadata.
+ */
+import { norm } from './toolchains';
+
+/**
+ * A LaTeX document citing `keys` (with `\nocite`, plus `body` when given) from refs.bib: natbib with plainnat for
+ * BibTeX, biblatex (authoryear, every name printed) for Biber. T1 fonts, and the url package that BibTeX styles need
+ * to print a URL or DOI holding `#` or `%`, as writers' preambles have them.
+ */
+export function latexDocument(via: 'bibtex' | 'biber', keys: readonly string[], body = '', options: { natbib?: string; biblatex?: string } = {}): string {
+  const preamble =
+    via === 'bibtex'
+      ? `\\usepackage[${options.natbib ?? 'authoryear'}]{natbib}\n\\usepackage{url}`
+      : `\\usepackage[backend=biber,${options.biblatex ?? 'style=authoryear'},maxbibnames=99,maxcitenames=2]{biblatex}\n\\addbibresource{refs.bib}`;
+  const bibliography = via === 'bibtex' ? '\\bibliographystyle{plainnat}\n\\bibliography{refs}' : '\\printbibliography';
+  const nocite = keys.length ? `\\nocite{${keys.join(',')}}\n` : '';
+  return `\\documentclass{article}\n\\usepackage[T1]{fontenc}\n${preamble}\n\\begin{document}\n${nocite}${body}\n${bibliography}\n\\end{document}\n`;
+}
+
+const CJK = '\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Hangul}';
+const CJK_GAP = new RegExp(`(?<=[${CJK}]) (?=[${CJK}])`, 'gu');
+/** The comma some styles set before a generational suffix ("King, Jr."). */
+const SUFFIX_COMMA = /, (?=(?:Jr|Sr|II|III|IV)\b)/gu;
+
+/**
+ * Rendered text against the service's: equal after NFC and white space, with what styles do to text by design
+ * forgiven and nothing else: a typographic apostrophe or single quote for `'`, no space between two CJK characters
+ * (CSL writes East Asian names without one), a comma before "Jr."; the period a style ends a title or a name list with;
+ * and for titles a capital first letter or after ": " (sentence case capitalises a title and its subtitle).
+ */
+export function sameText(rendered: string, expected: string, options: { title?: boolean } = {}): boolean {
+  const clean = (s: string): string => norm(s).replace(/[’‘]/gu, "'").replace(CJK_GAP, '').replace(SUFFIX_COMMA, ' ');
+  let got = clean(rendered);
+  const want = clean(expected);
+  if (got.endsWith('.') && !want.endsWith('.')) got = got.slice(0, -1);
+  if (got === want) return true;
+  if (!options.title || got.length !== want.length) return false;
+  for (let i = 0; i < got.length; i++) {
+    if (got[i] === want[i]) continue;
+    if ((i === 0 || (i >= 2 && want.slice(i - 2, i) === ': ')) && got[i]!.toLowerCase() === want[i]!.toLowerCase()) continue;
+    return false;
+  }
+  return true;
+}

@@ -1,0 +1,67 @@
+/**
+ * The papers the toolchain suite cites: corpus papers of the emulator (as the service returns them), chosen so every
+ * hostile form of title and name is there, plus papers the service may send that the corpus does not hold (no DOI,
+ * no journal, no year, no authors; DOIs and URLs with `#` and `%`); the first few are cited under key schemes writers
+ * set, with characters some syntax cannot hold in a key.
+ */
+import type { CitablePaper } from '../../src/cite/bibtex';
+import { getCorpus, type Paper } from '../emulator/corpus';
+
+export interface ToolchainPaper {
+  paper: CitablePaper;
+  /** Key scheme (the setting), when not the default. */
+  scheme?: string;
+}
+
+const asCitable = (p: Paper): CitablePaper => ({
+  title: p.title,
+  authors: p.authors,
+  journal_name: p.journal,
+  publish_year: p.year,
+  publish_date: p.publishDate,
+  volume: p.volume ?? null,
+  pages: p.pages ?? null,
+  doi: p.doi,
+  url: p.url,
+  publisher_name: p.publisher,
+  is_preprint: p.isPreprint,
+});
+
+/** Corpus papers: every one with a hostile title or a name beyond ASCII among the first 2,000, then plain ones to 300. */
+function corpusPapers(): Paper[] {
+  const corpus = getCorpus(5000).slice(0, 2000);
+  const hostile = (p: Paper): boolean => /[^ -~]|[&%$#_{}~^\\`<>|*[\]]/u.test(p.title) || p.authors.some((a) => /[^ -~]|&/u.test(a));
+  const chosen = corpus.filter(hostile).slice(0, 260);
+  for (const p of corpus) {
+    if (chosen.length >= 300) break;
+    if (!chosen.includes(p)) chosen.push(p);
+  }
+  return chosen;
+}
+
+/** What the corpus lacks: hand-made, each a form the service may send. */
+const EXTRA: ToolchainPaper[] = [
+  { paper: { title: 'A paper with no DOI, journal or year', authors: ['Ana Lima'] } },
+  { paper: { title: 'No authors at all', journal_name: 'Journal of Things', publish_year: 2019 } },
+  { paper: { title: 'DOI and URL with hash and percent', authors: ['Kim Lee'], publish_year: 2020, journal_name: 'J', doi: '10.1000/abc#def%20g;h(1)<2>', url: 'https://example.org/a#frag%2Fx?q=50%' } },
+  { paper: { title: 'Backticks: the `tidyverse` and ``dplyr`` packages', authors: ['Hadley Wickham'], publish_year: 2021, journal_name: 'J' } },
+  { paper: { title: 'Greek in text: β-alanine, α-synuclein, TNF-α and κ-opioid receptors at ≥ 5 μM ± 2 × 10⁻³', authors: ['Eva Kovács'], publish_year: 2022, journal_name: 'J' } },
+  { paper: { title: '“Curly” quotes, ‘single’ ones and Parkinson’s disease — an em dash… and an ellipsis', authors: ['Dara O’Neill'], publish_year: 2022, journal_name: 'J' } },
+  { paper: { title: 'Every special: & % $ # _ { } ~ ^ \\ | < > [ ] *', authors: ['Sam Smith'], publish_year: 2023, journal_name: 'J & K' } },
+  { paper: { title: 'A lone { brace and a lone } one', authors: ['Sam Jones'], publish_year: 2023, journal_name: 'J' } },
+  { paper: { title: 'Air pollution in India and the Sahel: the Indo-Gangetic Basin during the Enlightenment', authors: ['Priya Nair'], publish_year: 2020, journal_name: 'Atmospheric Environment' } },
+  { paper: { title: 'Air Pollution and Cognitive Decline in Older Adults: A Cohort Study in Scotland', authors: ['Iain MacLeod'], publish_year: 2018, journal_name: 'The Lancet' } },
+  { paper: { title: 'Creatine and sleep', authors: ['Global Burden of Disease Collaborators', 'WHO Task Force on Sleep', 'The CREATINE Trial Investigators', 'Writing Committee for the ACTIVE Study', 'European Society of Cardiology and American Heart Association Working Group', 'UK Biobank Consortium', 'Ministry of Health', 'Universidad Nacional Autónoma de México'], publish_year: 2021, journal_name: 'Sleep' } },
+  { paper: { title: 'Names in many scripts', authors: ['田中 裕子', '李伟', '김민준', 'Иван Иванов', 'Ελένη Παπαδοπούλου', 'محمد العلي', 'אברהם כהן', 'प्रिया शर्मा', 'สมชาย ใจดี', 'Nguyễn Văn An', 'Trương Thị Hồng', 'Đặng Phạm', 'Þórunn Ólafsdóttir', 'Łukasz Żółć', 'Jan van der Berg', 'Martin Luther King Jr.', 'Ludwig von Beethoven'], publish_year: 2024, journal_name: 'J' } },
+  { paper: { title: 'A preprint', authors: ['Zoë Ørsted'], publish_year: 2025, journal_name: 'medRxiv', is_preprint: true, doi: '10.1101/2025.01.01.123456' } },
+];
+
+/** Key schemes writers set, including characters some syntax cannot hold in a key. */
+const SCHEMES = ['{author}+{year}', '{author}/{year}{title}', '{Author}{year}{Title}', '{author}_{year}', '{shorttitle}.{year}.', '-{author}:{year}-'];
+
+export function toolchainPapers(): ToolchainPaper[] {
+  const corpus = corpusPapers();
+  const papers: ToolchainPaper[] = corpus.map((p, i) => ({ paper: asCitable(p), scheme: i < SCHEMES.length ? SCHEMES[i] : undefined }));
+  papers.push(...EXTRA);
+  return papers;
+}
