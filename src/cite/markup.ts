@@ -17,6 +17,7 @@
 import MarkdownIt from 'markdown-it';
 import { plainParagraphs, splitForMarkdown } from '../render/escape';
 import { FIT_CONTEXT, fitCitation } from './syntax';
+import { texText } from './texText';
 
 type Token = MarkdownIt.Token;
 export type MarkupFlavour = 'latex' | 'typst';
@@ -78,17 +79,18 @@ export function escapeLatex(s: string): string {
 }
 
 /**
- * The one way plain text of the answer becomes LaTeX (prose, headings, cells, inline code): specials escaped.
- * Citation placeholders pass through untouched, to be replaced by their citations at the end.
+ * The one way plain text of the answer becomes LaTeX (prose, headings, cells, code): texText, so that pdflatex with
+ * T1 fonts typesets any text (β as `{$\beta$}`, accented letters as macros, specials escaped). Citation placeholders
+ * pass through untouched, to be replaced by their citations at the end.
  */
 function latexProse(s: string): string {
   let out = '';
   let last = 0;
   for (const m of s.matchAll(PLACEHOLDER)) {
-    out += escapeLatex(s.slice(last, m.index)) + m[0];
+    out += texText(s.slice(last, m.index)) + m[0];
     last = m.index + m[0].length;
   }
-  return out + escapeLatex(s.slice(last));
+  return out + texText(s.slice(last));
 }
 
 /** What each straight double quote of an inline run is: the opening or closing one of a pair, or a lone one. */

@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { answerMarkup, citePlaceholder, escapeLatex, escapeTypst } from '../../../src/cite/markup';
+import { texText, latexReadsUtf8 } from '../../../src/cite/texText';
 import { MARKDOWN_LIMIT } from '../../../src/render/escape';
 
 const latex = (md: string): string => answerMarkup(md, 'latex', { cite: (i) => `\\cite{k${i}}` });
@@ -45,10 +46,21 @@ describe('cite/markup (Insert Answer into LaTeX and Typst)', () => {
     );
   });
 
+  it('LaTeX: all text goes through texText (what pdflatex typesets), citation placeholders apart; no character is left that pdflatex lacks', () => {
+    const prose = 'Effect (β = 0.60, p ≤ 0.01) in Zürich: 5% & $3_x {a} ~^ \\ <b> | ‘q’';
+    assert.equal(latex(prose), `${texText(prose)}\n`);
+    assert.equal(latex(`${prose} ${citePlaceholder(0)}`), `${texText(prose)}~\\cite{k0}\n`);
+    assert.equal(latex('## α and ß'), `\\subsection*{${texText('α and ß')}}\n`);
+    assert.ok(latex('| β | é |\n|---|---|\n| 1 | 2 |').includes(`\\textbf{${texText('β')}} & \\raggedright \\hspace{0pt}\\textbf{${texText('é')}}`), 'table cells');
+    assert.equal(latex('`a_β`'), `\\texttt{${texText('a_β')}}\n`);
+    const all = latex(`# Ωmega\n\n- ${prose}\n\n> ąčęėįšųūž ÆØÅ ñ\n\n\`\`\`\nβ ≠ γ\n\`\`\``);
+    assert.deepEqual([...all].filter((c) => !latexReadsUtf8(c)), [], all);
+  });
+
   it('LaTeX: paired straight double quotes become ``…\'\' (across emphasis, before a citation); a lone one, code and URLs keep theirs', () => {
     assert.equal(latex(`He said "yes" and "no" ${citePlaceholder(0)}; a 5" screen.`), "He said ``yes'' and ``no''~\\cite{k0}; a 5\" screen.\n");
     assert.equal(latex('"**Bold** start" and ("in brackets")'), "``\\textbf{Bold} start'' and (``in brackets'')\n");
-    assert.equal(latex('- 2017, rct: "Effects (β = 0.6)." [1]'.replace('[1]', citePlaceholder(1))), "\\begin{itemize}\n\\item 2017, rct: ``Effects (β = 0.6).''~\\cite{k1}\n\\end{itemize}\n");
+    assert.equal(latex('- 2017, rct: "Effects (β = 0.6)." [1]'.replace('[1]', citePlaceholder(1))), "\\begin{itemize}\n\\item 2017, rct: ``Effects ({$\\beta$} = 0.6).''~\\cite{k1}\n\\end{itemize}\n");
     assert.equal(latex('`"x"` and https://a.org/?q="y" "z"'), '\\texttt{"x"} and \\url{https://a.org/?q=}"y" ``z\'\'\n', 'a quote after a URL opens nothing');
     assert.equal(latex('## A "quoted" heading'), "\\subsection*{A ``quoted'' heading}\n");
   });
@@ -76,7 +88,7 @@ describe('cite/markup (Insert Answer into LaTeX and Typst)', () => {
   });
 
   it('LaTeX: a code block with characters verbatim cannot typeset is written as typewriter lines of escaped text', () => {
-    assert.equal(latex('```\nif x < 1:\n  y = "β"\n```'), '\\par\\noindent{\\ttfamily if~x~\\textless{}~1:\\\\\n~~y~=~"β"\\par}\n');
+    assert.equal(latex('```\nif x < 1:\n  y = "β"\n```'), '\\par\\noindent{\\ttfamily if~x~\\textless{}~1:\\\\\n~~y~=~"{$\\beta$}"\\par}\n');
   });
 
   it('writes the same in Typst; a placeholder glued to a word gets a space; javascript: links stay text', () => {
