@@ -117,7 +117,7 @@ export class EntryIndex {
     }
   }
 
-  /** The entry holding `paper` (same rule as bibFile.findEntry: DOI, else title and year); needs the library. */
+  /** The entry holding `paper` (bibFile.findEntry's rule: DOI, else title and year that no other field contradicts); needs the library. */
   find(paper: CitePaper): BibliographyEntry | undefined {
     const doi = doiKey(paper.doi);
     if (doi) {

@@ -17,6 +17,7 @@ import * as vscode from 'vscode';
 import { doiKey, titleKey, type BibFile } from '../cite/bibFile';
 import { yearOf } from '../cite/bibtex';
 import { loadBibtexLibrary } from '../cite/library';
+import { tellApart, type PaperFacts } from '../cite/paperIdentity';
 import { findCitations, flavourOf, keyAt } from '../cite/syntax';
 import { safeHttpsUrl } from '../render/links';
 import { doiUrl, escapeMarkdown } from '../search/query';
@@ -37,7 +38,7 @@ export interface KeyInfo {
 /** Recent papers by DOI and by title+year. */
 class RecentIndex {
   private readonly byDoi = new Map<string, CitePaper>();
-  private readonly byTitle = new Map<string, CitePaper>();
+  private readonly byTitle = new Map<string, CitePaper[]>();
 
   constructor(papers: readonly CitePaper[]) {
     for (const p of papers) {
@@ -45,7 +46,10 @@ class RecentIndex {
       if (doi && !this.byDoi.has(doi)) this.byDoi.set(doi, p);
       const t = titleKey(p.title ?? '');
       const y = yearOf(p);
-      if (t && y !== undefined && !this.byTitle.has(`${y}:${t}`)) this.byTitle.set(`${y}:${t}`, p);
+      if (!t || y === undefined) continue;
+      const list = this.byTitle.get(`${y}:${t}`);
+      if (list) list.push(p);
+      else this.byTitle.set(`${y}:${t}`, [p]);
     }
   }
 
@@ -56,10 +60,12 @@ class RecentIndex {
     const t = titleKey(paper.title ?? '');
     const y = yearOf(paper);
     const same = t && y !== undefined ? this.byTitle.get(`${y}:${t}`) : undefined;
-    // Title and year match only when the DOIs do not contradict each other.
-    return same && (!doi || !doiKey(same.doi)) ? same : undefined;
+    // Title and year match only when no other field tells the papers apart (DOI, journal, URL, id).
+    return same?.find((s) => (!doi || !doiKey(s.doi)) && !tellApart(facts(paper), facts(s)));
   }
 }
+
+const facts = (p: CitePaper): PaperFacts => ({ id: p.id, url: p.url, journal: p.journal_name });
 
 /** The link for a paper: its https URL, else its DOI at doi.org. */
 export function paperLink(entry: CitePaper | undefined, recent: CitePaper | undefined): string | undefined {

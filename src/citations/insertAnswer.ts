@@ -10,7 +10,9 @@
  *   turned into the document's citations (src/cite/answer.ts), every cited paper added to the bibliography (its
  *   bytes appended first, put back if the text cannot be inserted; one Undo in the document removes the text). Per
  *   flavour:
- *     pandoc (md, qmd, Rmd)  the Markdown as is; quotes as footnotes when `researchDesk.citations.quotesAsFootnotes`;
+ *     pandoc (md, qmd, Rmd)  the Markdown, its headings as bold paragraphs (the answer adds no sections to the
+ *                            document); quotes as footnotes when `researchDesk.citations.quotesAsFootnotes`, with
+ *                            labels no footnote of the document uses;
  *     latex / typst          the Markdown written in the document's markup (src/cite/markup.ts; every special
  *                            character escaped); quotes are not inserted (the setting is Pandoc only);
  *     plain                  APA in-text citations "(Smith et al., 2020)" and an APA reference list after the
@@ -24,10 +26,9 @@ import type { AnswerCitationActions, ShownAnswer } from '../answer/answerPanel';
 import type { CiteAction } from '../answer/messages';
 import { isThreadId } from '../answer/messages';
 import type { Citation, Thread } from '../api/index';
-import { convertAnswer } from '../cite/answer';
-import { answerMarkup, citePlaceholder } from '../cite/markup';
+import { answerForDocument, convertAnswer } from '../cite/answer';
 import { formatReference, inTextCitation } from '../cite/reference';
-import { flavourOf, formatCitation, type CiteFlavour } from '../cite/syntax';
+import { flavourOf, type CiteFlavour } from '../cite/syntax';
 import { Commands, Settings } from '../ids';
 import { indexCitations, type ReferenceEntry } from '../render/references';
 import type { LogSink } from '../state/logger';
@@ -163,24 +164,12 @@ export class AnswerCitations implements AnswerCitationActions {
       for (const n of citedNs) keyOfN.set(n, idOf(n));
     }
     const keys = new Map([...keyOfN].map(([n, k]) => [idOf(n), k]));
-    const keysOf = (cs: readonly Citation[]): string[] => [...new Set(cs.map((c) => keys.get(c.paper_id ?? '')).filter((k): k is string => k !== undefined))];
 
     let text: string;
     let converted;
-    if (flavour === 'pandoc') {
-      converted = convertAnswer(response, citations, { flavour, keys, footnotes, newline });
+    if (flavour !== 'plain') {
+      converted = answerForDocument(response, citations, { flavour, keys, footnotes, documentText: document.getText(), latexCommand: settings.latexCommand, newline });
       text = converted.text;
-    } else if (flavour === 'latex' || flavour === 'typst') {
-      const groups: string[][] = [];
-      converted = convertAnswer(response, citations, {
-        flavour: 'plain',
-        keys,
-        plain: (cs) => {
-          groups.push(keysOf(cs));
-          return citePlaceholder(groups.length - 1);
-        },
-      });
-      text = answerMarkup(converted.text, flavour, { cite: (i) => formatCitation(flavour, groups[i] ?? [], { latexCommand: settings.latexCommand }), newline });
     } else {
       const paperOfN = (n: number): CitePaper => paperByN.get(n) ?? citePaperOfReference(refByN.get(n)!, this.deps.recent);
       converted = convertAnswer(response, citations, {

@@ -13,6 +13,7 @@ import * as vscode from 'vscode';
 import { showWarning } from '../ui/notify';
 import type { SearchParams, SearchResponse } from '../api/index';
 import { titleKey } from '../cite/bibFile';
+import { tellApart, type PaperFacts } from '../cite/paperIdentity';
 import { Settings } from '../ids';
 import { describeError } from '../ui/errorPresenter';
 import { citePaperOf } from './recentPapers';
@@ -127,9 +128,11 @@ export class PaperLookup {
     const { response, sent } = await this.deps.search(params);
     const candidates = response.results.map(citePaperOf);
     const want = titleKey(title);
+    // A result with the same title is this paper only when no field tells them apart (another journal, id or URL).
+    const facts = (p: CitePaper): PaperFacts => ({ id: p.id, doi: p.doi, url: p.url, journal: p.journal_name, year: p.publish_year });
     const hit =
       (paper.id ? candidates.find((c) => c.id === paper.id) : undefined) ??
-      candidates.find((c) => titleKey(c.title ?? '') === want && (!year || c.publish_year === year));
+      candidates.find((c) => titleKey(c.title ?? '') === want && (!year || c.publish_year === year) && !tellApart(facts(paper), facts(c)));
     if (!hit) {
       this.deps.log(`Looking up "${title}": no search result has its id or title.`);
       return { hit: undefined, sent };

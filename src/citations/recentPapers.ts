@@ -6,6 +6,7 @@
 import type { Paper } from '../api/index';
 import { titleKey } from '../cite/bibFile';
 import { normaliseDoi } from '../cite/bibtex';
+import { tellApart, type PaperFacts } from '../cite/paperIdentity';
 import { paperId } from '../search/query';
 import type { CitePaper, RecentPapers } from './types';
 
@@ -35,31 +36,28 @@ export function citePaperOf(p: Paper): CitePaper {
   return out;
 }
 
-interface Identity {
+interface Identity extends PaperFacts {
   id?: string;
   doi?: string;
   title?: string;
-  year?: number;
 }
 
 function identityOf(p: CitePaper): Identity | undefined {
   const doi = normaliseDoi(p.doi)?.toLowerCase();
   const title = titleKey(p.title ?? '') || undefined;
   if (!p.id && !doi && !title) return undefined;
-  return { id: p.id || undefined, doi, title, year: typeof p.publish_year === 'number' ? p.publish_year : undefined };
+  return { id: p.id || undefined, doi, title, year: typeof p.publish_year === 'number' ? p.publish_year : undefined, url: p.url, journal: p.journal_name };
 }
 
 /**
- * Whether two papers are the same: the same id or DOI; or the same title when nothing tells them apart (ids, DOIs
- * or years that differ mean two papers: answers and searches repeat titles).
+ * Whether two papers are the same: the same id or DOI; or the same title when nothing tells them apart (ids, DOIs,
+ * URLs, years or journals that differ mean two papers: answers and searches repeat titles).
  */
 function samePaper(a: Identity, b: Identity): boolean {
   if (a.id && b.id && a.id === b.id) return true;
   if (a.doi && b.doi && a.doi === b.doi) return true;
   if (!a.title || a.title !== b.title) return false;
-  if (a.id && b.id) return false;
-  if (a.doi && b.doi) return false;
-  return !(a.year !== undefined && b.year !== undefined && a.year !== b.year);
+  return !tellApart(a, b);
 }
 
 /** Fields of `next` that carry a value override `prev`'s; absent or null ones keep what was known. */

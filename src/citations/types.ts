@@ -78,9 +78,10 @@ export interface BibliographyService extends vscode.Disposable {
   entries(document: vscode.TextDocument): Promise<BibliographyEntry[]>;
   /**
    * Adds what makes every paper citable from `bib` to `edit`, or to the bytes `apply` writes with it (creating the file
-   * when absent); an entry already present (same DOI, or same title and year) is reused. Returns each paper's key, in
-   * order. Throws CitationError when nothing may be written there (and writes nothing). `citing` is the document
-   * the papers are cited from: a Typst document's .bib gets its text in the form Typst reads (texText.ts).
+   * when absent); an entry already present (same DOI, or same title and year with no field telling them apart:
+   * paperIdentity.ts) is reused. Returns each paper's key, in order. Throws CitationError when nothing may be written
+   * there (and writes nothing). `citing` is the document the papers are cited from: a Typst document's .bib gets its
+   * text in the form Typst reads (texText.ts).
    */
   addEntries(edit: vscode.WorkspaceEdit, bib: LoadedBibliography, papers: readonly CitePaper[], citing?: vscode.TextDocument): Promise<string[]>;
   /** Whether `addEntries` left bytes for `apply` to write with this edit (the edit itself may be empty). */

@@ -5,7 +5,8 @@
  *
  * - One citation per group, papers de-duplicated in order: `[1.1, 1.2, 2]` → `[@a; @b]` / `\cite{a,b}` / `@a @b`.
  * - Footnotes (Pandoc only, optional): a quoted marker becomes `[^1.2]`, and a footnote `[^1.2]: "quote" [@a].`
- *   is appended, so the quote is kept and the paper still cited; bare markers stay citations.
+ *   is appended, so the quote is kept and the paper still cited; bare markers stay citations. Labels the document
+ *   already uses are avoided: a later answer's are `[^a2-1.2]`, `[^a3-1.2]`….
  * - Markers inside code (fenced blocks, indented blocks, inline code) and escaped ones (`\[1]`) are left alone; a
  *   marker whose citation or key is unknown is kept as written and reported.
  * - A citation is set apart from the words around it as the format needs (syntax.ts fitCitation): `[1][2]` becomes
@@ -15,6 +16,7 @@
  * by backtick runs, not by a pattern that tries every run length again).
  */
 import type { Citation } from '../api/schemas';
+import { answerMarkup, citePlaceholder } from './markup';
 import { FIT_CONTEXT, fitCitation, formatCitation, type CiteFlavour, type CiteOptions } from './syntax';
 
 export interface AnswerOptions extends CiteOptions {
@@ -23,6 +25,11 @@ export interface AnswerOptions extends CiteOptions {
   keys: ReadonlyMap<string, string>;
   /** Pandoc: quotes as footnotes. */
   footnotes?: boolean;
+  /**
+   * Footnote labels the document already uses (footnoteLabelsIn): the answer's labels avoid them, so a second
+   * answer's `[^1.1]` never meets the first one's (pandoc keeps one definition per label).
+   */
+  footnoteLabelsInUse?: ReadonlySet<string>;
   /** Plain documents: the in-text form for a set of citations (e.g. reference.inTextCitation). */
   plain?: (citations: readonly Citation[]) => string;
   /** Line break for appended footnotes (default "\n"). */
@@ -125,6 +132,119 @@ function inRegions(regions: readonly [number, number][], i: number): boolean {
   return false;
 }
 
+/** Every footnote label a Markdown text uses (`[^label]`, references and definitions), in lower case. */
+export function footnoteLabelsIn(text: string): Set<string> {
+  // A label holds no white space or brackets, so every run is read once.
+  return new Set([...text.matchAll(/\[\^([^\s[\]^]+)\]/gu)].map((m) => m[1]!.toLowerCase()));
+}
+
+/**
+ * The prefix of an answer's footnote labels: none (`[^1.2]`) when the document uses none of the labels the answer
+ * could write, else the first `a<n>-` (`[^a2-1.2]`, "answer 2") that no label of the document starts with for one of
+ * the answer's markers. One pass over the labels in use.
+ */
+function footnotePrefix(markers: Iterable<string>, inUse: ReadonlySet<string> | undefined): string {
+  if (!inUse?.size) return '';
+  const own = new Set([...markers].map((m) => m.toLowerCase()));
+  const blocked = new Set<number>();
+  for (const label of inUse) {
+    if (own.has(label)) blocked.add(1);
+    const m = /^a(\d{1,9})-(.+)$/u.exec(label);
+    if (m && own.has(m[2]!)) blocked.add(Number(m[1]));
+  }
+  let n = 1;
+  while (blocked.has(n)) n++;
+  return n === 1 ? '' : `a${n}-`;
+}
+
+/** A line's containers (block quotes, one list marker) and an ATX heading's opening `#` run after them. */
+const ATX_HEADING = /^((?:[ \t]*>)*[ \t]*(?:(?:[-+*]|\d{1,9}[.)])[ \t]+)?)#{1,6}(?=[ \t]|$)/u;
+const SETEXT_UNDERLINE = /^[ \t]{0,3}(?:=+|-+)[ \t]*$/u;
+/** A line that opens a container or another block: a setext underline after it is not a heading's. */
+const NOT_PARAGRAPH = /^[ \t]*(?:>|[-+*][ \t]|\d{1,9}[.)][ \t]|\|)/u;
+
+/**
+ * The answer's headings (`## Short answer`, `Title` over `===`) as bold paragraphs (`**Short answer**`), so that
+ * inserting an answer adds no sections to the writer's document: its headings belong to the answer, not to the
+ * document's outline (Quarto numbers them, lists them in the table of contents and starts slides at them). Lines in
+ * code are kept; containers (`> `, `- `) stay in front; a converted heading keeps a blank line (in its container)
+ * on each side, as a heading needs none to end its paragraph. One pass over the lines.
+ */
+export function headingsAsParagraphs(markdown: string): string {
+  const regions = codeRegions(markdown);
+  const lines = markdown.split('\n');
+  const out: string[] = [];
+  /** Where the paragraph now being copied started in `out` (-1: none open). */
+  let paragraph = -1;
+  let offset = 0;
+  const blankIn = (prefix: string): string => prefix.replace(/(?:[-+*]|\d{1,9}[.)])[ \t]+$/u, '').replace(/[^>]/gu, ' ').trimEnd();
+  const separate = (prefix: string, cr: string): void => {
+    const last = out[out.length - 1];
+    if (last !== undefined && last.trim() !== '' && last.trim() !== '>') out.push(blankIn(prefix) + cr);
+  };
+  let pendingBlank: string | undefined;
+  for (const raw of lines) {
+    const start = offset;
+    offset += raw.length + 1;
+    const cr = raw.endsWith('\r') ? '\r' : '';
+    const line = cr ? raw.slice(0, -1) : raw;
+    if (pendingBlank !== undefined) {
+      if (line.trim() !== '') out.push(pendingBlank + cr);
+      pendingBlank = undefined;
+    }
+    if (inRegions(regions, start)) {
+      paragraph = -1;
+      out.push(raw);
+      continue;
+    }
+    const atx = ATX_HEADING.exec(line);
+    if (atx) {
+      const prefix = atx[1]!;
+      const content = atxContent(line.slice(atx[0].length));
+      separate(prefix, cr);
+      out.push(content ? `${prefix}${bold(content)}${cr}` : prefix.trimEnd() + cr);
+      pendingBlank = blankIn(prefix);
+      paragraph = -1;
+      continue;
+    }
+    if (line.trim() === '') {
+      paragraph = -1;
+      out.push(raw);
+      continue;
+    }
+    if (SETEXT_UNDERLINE.test(line) && paragraph >= 0) {
+      // The paragraph above is the heading's text: bold from its first character to its last.
+      const first = out[paragraph]!;
+      const lead = /^[ \t]*/u.exec(first)![0];
+      const lastIndex = out.length - 1;
+      const mark = boldMark(out.slice(paragraph).join('\n'));
+      out[paragraph] = `${lead}${mark}${first.slice(lead.length)}`;
+      out[lastIndex] = `${out[lastIndex]!.replace(/\r$/u, '').trimEnd()}${mark}${cr}`;
+      pendingBlank = '';
+      paragraph = -1;
+      continue;
+    }
+    if (paragraph < 0 && !NOT_PARAGRAPH.test(line)) paragraph = out.length;
+    else if (NOT_PARAGRAPH.test(line)) paragraph = -1;
+    out.push(raw);
+  }
+  return out.join('\n');
+}
+
+/** What makes text bold: `**`, or `__` for text that holds `**` (one run would close the other); nothing for both. */
+const boldMark = (text: string): string => (!text.includes('**') ? '**' : !text.includes('__') ? '__' : '');
+const bold = (text: string): string => `${boldMark(text)}${text}${boldMark(text)}`;
+
+/** An ATX heading's text: without its closing `#` run (one that follows white space) and the spaces around. */
+function atxContent(rest: string): string {
+  let text = rest.trim();
+  let end = text.length;
+  while (end > 0 && text[end - 1] === '#') end--;
+  if (end === 0) return '';
+  if (end < text.length && (text[end - 1] === ' ' || text[end - 1] === '\t')) text = text.slice(0, end).trimEnd();
+  return text;
+}
+
 const markerKey = (item: string): string => {
   const [n, m] = item.split('.');
   return m === undefined ? String(Number(n)) : `${Number(n)}.${Number(m)}`;
@@ -159,6 +279,7 @@ export function convertAnswer(response: string, citations: readonly Citation[], 
   const noted = new Set<string>();
   const nl = options.newline ?? '\n';
   const useFootnotes = options.footnotes === true && options.flavour === 'pandoc';
+  const prefix = useFootnotes ? footnotePrefix(quotes.keys(), options.footnoteLabelsInUse) : '';
 
   // The text is rebuilt piece by piece; `tail` keeps its last characters for fitCitation (the text before a citation).
   const out: string[] = [];
@@ -192,10 +313,10 @@ export function convertAnswer(response: string, citations: readonly Citation[], 
       }
       const quote = item.includes('.') ? (quotes.get(item) ?? undefined) : undefined;
       if (useFootnotes && quote) {
-        notes.push(`[^${item}]`);
+        notes.push(`[^${prefix}${item}]`);
         if (!noted.has(item)) {
           noted.add(item);
-          footnotes.push(`[^${item}]: “${quote.replace(/\s+/gu, ' ').trim()}” ${formatCitation('pandoc', [key], options)}.`);
+          footnotes.push(`[^${prefix}${item}]: “${quote.replace(/\s+/gu, ' ').trim()}” ${formatCitation('pandoc', [key], options)}.`);
         }
       } else if (!keys.has(key)) {
         keys.add(key);
@@ -226,4 +347,48 @@ export function convertAnswer(response: string, citations: readonly Citation[], 
     keys: [...used],
     unresolved: [...unresolved],
   };
+}
+
+export interface DocumentAnswerOptions extends Pick<CiteOptions, 'latexCommand' | 'typstForm'> {
+  flavour: 'pandoc' | 'latex' | 'typst';
+  /** Cite key per paper_id. */
+  keys: ReadonlyMap<string, string>;
+  /** Pandoc: quotes as footnotes. */
+  footnotes?: boolean;
+  /** The document the answer goes into (its footnote labels are avoided). */
+  documentText?: string;
+  /** Line break of the document (default "\n"). */
+  newline?: string;
+}
+
+/**
+ * What Insert Answer writes into a document: for Pandoc the answer's Markdown with its headings as bold paragraphs
+ * and its markers as citations (or footnotes with labels the document does not use yet); for LaTeX and Typst the
+ * answer in the document's markup (markup.ts) with each marker group as one citation.
+ */
+export function answerForDocument(response: string, citations: readonly Citation[], options: DocumentAnswerOptions): ConvertedAnswer {
+  const { flavour, keys, newline } = options;
+  if (flavour === 'pandoc') {
+    return convertAnswer(headingsAsParagraphs(response), citations, {
+      flavour,
+      keys,
+      footnotes: options.footnotes,
+      footnoteLabelsInUse: options.footnotes && options.documentText ? footnoteLabelsIn(options.documentText) : undefined,
+      newline,
+    });
+  }
+  const groups: string[][] = [];
+  const converted = convertAnswer(response, citations, {
+    flavour: 'plain',
+    keys,
+    plain: (cs) => {
+      groups.push([...new Set(cs.map((c) => keys.get(c.paper_id ?? '')).filter((k): k is string => k !== undefined))]);
+      return citePlaceholder(groups.length - 1);
+    },
+  });
+  const text = answerMarkup(converted.text, flavour, {
+    cite: (i) => formatCitation(flavour, groups[i] ?? [], { latexCommand: options.latexCommand, typstForm: options.typstForm }),
+    newline,
+  });
+  return { ...converted, text };
 }

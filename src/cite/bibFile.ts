@@ -10,6 +10,7 @@ import { LineIndex, newlineOf, type Range, type TextEdit } from './edit';
 import { citeKey, DEFAULT_KEY_SCHEME } from './keys';
 import { bibtexLibrary } from './library';
 import { asciiFold } from './names';
+import { tellApart, type PaperFacts } from './paperIdentity';
 
 export interface BibEntry {
   /** Entry type in lower case (`article`). */
@@ -603,10 +604,11 @@ function roughTitle(s: string, latex: boolean): string {
 
 /**
  * The entry already holding this paper: same DOI (case-insensitive, resolver prefix ignored), else — when the paper
- * or the entry has no DOI — the same title (normalised) and year. Title comparison parses only the entries of that
- * year with the library.
+ * or the entry has no DOI — the same title (normalised) and year, unless another field tells them apart (the
+ * journal, the URL, the service's paper id against the entry's URL: paperIdentity.ts). Title comparison parses only
+ * the entries of that year with the library.
  */
-export function findEntry(file: BibFile, paper: CitablePaper): BibEntry | undefined {
+export function findEntry(file: BibFile, paper: CitablePaper & { id?: string }): BibEntry | undefined {
   const doi = doiKey(paper.doi);
   if (doi) {
     const hit = file.entries.find((e) => entryDoi(e) === doi);
@@ -616,17 +618,26 @@ export function findEntry(file: BibFile, paper: CitablePaper): BibEntry | undefi
   const title = titleKey(paper.title ?? '');
   if (year === undefined || !title) return undefined;
   const rough = roughTitle(paper.title ?? '', false);
+  // The DOIs were compared above (with percent escapes decoded).
+  const facts: PaperFacts = { id: paper.id, url: paper.url, journal: paper.journal_name };
   for (const e of file.entries) {
     if ((e.raw['year'] ?? e.raw['date'] ?? '').trim().slice(0, 4) !== String(year)) continue;
     const eDoi = entryDoi(e);
     if (doi && eDoi && eDoi !== doi) continue;
     // Cheap necessary condition first: the library parses only entries whose raw title could be the same.
     if (roughTitle(e.raw['title'] ?? '', true) !== rough) continue;
-    const t = entryFields(file, e)['title'];
-    if (typeof t === 'string' && titleKey(t) === title) return e;
+    const fields = entryFields(file, e);
+    const t = fields['title'];
+    if (typeof t !== 'string' || titleKey(t) !== title) continue;
+    const url = fieldText(fields['url']);
+    const journal = fieldText(fields['journal'] ?? fields['journaltitle'] ?? fields['booktitle'] ?? fields['howpublished']);
+    if (!tellApart(facts, { url: url && unescapeVerbatim(url), journal })) return e;
   }
   return undefined;
 }
+
+/** A decoded field as one string (the library gives some as lists). */
+const fieldText = (v: unknown): string | undefined => (typeof v === 'string' ? v : Array.isArray(v) && v.every((x) => typeof x === 'string') ? v.join(' ') : undefined);
 
 /**
  * Why nothing may be appended to a file: BibTeX would not read what comes after the first entry (or `@string`,

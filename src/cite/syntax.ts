@@ -250,6 +250,11 @@ export const FIT_CONTEXT = 32;
 const OPENING = /[([{<“‘«„‚]/u;
 /** A word goes on after the citation: keep them apart. */
 const WORD = /[\p{L}\p{N}]/u;
+/**
+ * LaTeX that starts a run of text rather than ending a word: an alignment tab (a table cell) and commands that start
+ * an item or a paragraph. A tie after them would put a space at the start of that text (`\item~\cite{a}`).
+ */
+const STARTS_TEXT = /(?:^|[^\\])(?:\\\\)*(?:&|\\(?:item|par|noindent|indent|centering|raggedright|raggedleft|hline|newline|linebreak|smallskip|medskip|bigskip))$/u;
 /** Characters Typst reads as more of a label (`is_id_continue` of its lexer, and `.`/`:` inside a label). */
 const TYPST_LABEL_RUN = /^[\p{XID_Continue}\-.:]*/u;
 const TYPST_ID_START = /[\p{XID_Start}_]/u;
@@ -259,7 +264,8 @@ const TYPST_ID_START = /[\p{XID_Start}_]/u;
  * enough) needs so the format reads it as the writer means: a citation of these keys, apart from the words around.
  *
  *   LaTeX   a tie before it after a word or punctuation (`results~\cite{a}`; spaces there become the tie), nothing at
- *           the start of a line or after an opening bracket; a space before a word that follows.
+ *           the start of a line, after an opening bracket, a table cell's `&` or `\item` (STARTS_TEXT); a space before a
+ *           word that follows.
  *   Pandoc  a space before it after a word or punctuation (`word[@a]` is read, but set glued to the word); a space
  *           after it before a word, and before `(`, `[` and `{` (`[@a](x)`, `[@a][x]` and `[@a]{.c}` are a link, a
  *           reference link and a span, not citations).
@@ -276,7 +282,7 @@ export function fitCitation(flavour: CiteFlavour, citation: string, before: stri
     let run = 0;
     while (run < before.length && (before[before.length - 1 - run] === ' ' || before[before.length - 1 - run] === '\t')) run++;
     const prev = before[before.length - 1 - run];
-    if (prev !== undefined && !/[\n\r~\\([{]/u.test(prev)) {
+    if (prev !== undefined && !/[\n\r~\\([{]/u.test(prev) && !STARTS_TEXT.test(before.slice(0, before.length - run))) {
       fit.remove = run;
       fit.lead = '~';
     }

@@ -87,10 +87,10 @@ export function insertAnswerSuite(): void {
     });
 
     /** Shows the answer beside the editor (the editor stays the last active one), then presses Insert Answer. */
-    async function insertAnswer(): Promise<NonNullable<AnswerCitations['last']>> {
-      await c.answers.show(threadId, { preserveFocus: true });
+    async function insertAnswer(id = threadId): Promise<NonNullable<AnswerCitations['last']>> {
+      await c.answers.show(id, { preserveFocus: true });
       c.answerCitations.last = undefined;
-      await c.answers.receive(threadId, { type: 'insertAnswer' });
+      await c.answers.receive(id, { type: 'insertAnswer' });
       const r = c.answerCitations.last;
       assert.ok(r, 'Insert Answer ran');
       return r;
@@ -123,7 +123,9 @@ export function insertAnswerSuite(): void {
       assert.equal(r.bibliography?.toString(), bib.toString());
       assert.deepEqual(r.unresolved, []);
       const text = editor.document.getText();
-      assert.ok(text.startsWith('---\nbibliography: refs.bib\n---\n\n# Draft\n\n## '), text.slice(0, 200));
+      // The answer's first heading is a bold paragraph: the answer adds no section to the document.
+      assert.ok(text.startsWith('---\nbibliography: refs.bib\n---\n\n# Draft\n\n**'), text.slice(0, 200));
+      assert.deepEqual(text.match(/^#+ .*$/gm), ['# Draft'], 'no heading from the answer');
       assert.ok(!/\[\d+(\.\d+)?\]/.test(text), 'no [n] / [n.m] marker left');
       const cited = [...new Set([...text.matchAll(/@([A-Za-z0-9_:.+/-]+[A-Za-z0-9_])/g)].map((m) => m[1]!))];
       assert.ok(cited.length > 0, 'citations written');
@@ -190,6 +192,63 @@ export function insertAnswerSuite(): void {
       const again = await insertAnswer();
       assert.equal(again.done, true, again.message);
       assert.deepEqual(await keysNow(bib), first, 'entries reused (same title and year), not duplicated');
+    });
+
+    test('two papers with the same title and year (other journals) get an entry each, and each marker cites its own paper', async () => {
+      await c.answers.show(threadId);
+      const interaction = c.answers.shown(threadId)?.interaction;
+      const response = interaction?.response ?? '';
+      const citations = interaction?.citations ?? [];
+      const twins = citations.filter((x) => citations.some((y) => y !== x && y.title === x.title && y.year === x.year && y.journal !== x.journal));
+      assert.ok(twins.length >= 2, 'the emulator answer cites two papers of the same title and year');
+      const dir = freshDir();
+      const bib = vscode.Uri.joinPath(dir, 'twins.bib');
+      const editor = await openDoc(vscode.Uri.joinPath(dir, 'twins.md'), '---\nbibliography: twins.bib\n---\n\n|');
+      const r = await insertAnswer();
+      assert.equal(r.done, true, r.message);
+      const cited = [...new Set([...response.matchAll(/\[(\d+)(?:\.\d+)?\]/g)].map((m) => citations.find((x) => x.n === Number(m[1]))!.paper_id!))];
+      await eventually(async () => (await keysNow(bib)).length === cited.length, 'one entry per distinct paper');
+      const text = vscode.workspace.textDocuments.find((d) => d.uri.toString() === bib.toString())?.getText() ?? (await readDisk(bib)) ?? '';
+      const entries = parseBibFile(text).entries;
+      // Each entry keeps the service's URL of its paper, which ends with the paper's id.
+      const keyOf = (paperId: string): string => {
+        const hits = entries.filter((e) => (e.raw['url'] ?? '').includes(paperId));
+        assert.equal(hits.length, 1, `one entry for ${paperId}`);
+        return hits[0]!.key;
+      };
+      assert.notEqual(keyOf(twins[0]!.paper_id!), keyOf(twins[1]!.paper_id!));
+      // Each list line of the answer ends with one marker; the inserted line ends with that paper's citation.
+      const items = response.split('\n').filter((l) => l.startsWith('- '));
+      const inserted = editor.document.getText().split('\n').filter((l) => l.startsWith('- '));
+      assert.equal(inserted.length, items.length);
+      items.forEach((item, i) => {
+        const n = /\[(\d+)(?:\.\d+)?\]$/.exec(item)?.[1];
+        if (n !== undefined) assert.ok(inserted[i]!.endsWith(`[@${keyOf(citations.find((x) => x.n === Number(n))!.paper_id!)}]`), `${item}\n→ ${inserted[i]}`);
+      });
+    });
+
+    test('two answers in one Quarto document with quotes as footnotes: every label defined once, no heading from either answer', async () => {
+      const undo = await setUserSettings({ [Settings.citationsQuotesAsFootnotes]: true });
+      try {
+        const other = await finishedThread(await freshKey(), 'Effect of formative feedback on mathematics performance in secondary school students');
+        const dir = freshDir();
+        const editor = await openDoc(vscode.Uri.joinPath(dir, 'two.qmd'), '---\ntitle: Two\nbibliography: two.bib\n---\n\n# Draft\n\n|');
+        for (const id of [threadId, other]) {
+          const end = editor.document.positionAt(editor.document.getText().length);
+          editor.selection = new vscode.Selection(end, end);
+          const r = await insertAnswer(id);
+          assert.equal(r.done, true, r.message);
+        }
+        const text = editor.document.getText();
+        assert.deepEqual(text.match(/^#+ .*$/gm), ['# Draft'], 'no heading from the answers');
+        const definitions = [...text.matchAll(/^\[\^([^\]]+)\]:/gm)].map((m) => m[1]!);
+        assert.equal(new Set(definitions).size, definitions.length, `labels defined once: ${definitions.join(' ')}`);
+        const references = new Set([...text.matchAll(/\[\^([^\]\s]+)\](?!:)/g)].map((m) => m[1]!));
+        assert.deepEqual([...references].sort(), [...definitions].sort(), 'every reference has its definition');
+        assert.ok(definitions.some((l) => l.startsWith('a2-')), 'the second answer took the a2- prefix');
+      } finally {
+        await undo();
+      }
     });
 
     test('quotes as footnotes (setting): [^n.m] in the text and a footnote with the quote and its citation', async () => {

@@ -355,9 +355,10 @@ const utf8Log = (dir: string): string => (existsSync(join(dir, 'doc.log')) ? rea
 
 /**
  * A LaTeX document with natbib or plain BibTeX: pdflatex, bibtex, pdflatex twice. The entries are the .bbl's
- * `\bibitem`s read back (with plainnat: authors, then title, in the first two `\newblock`s).
+ * `\bibitem`s read back (with plainnat: authors, then title, in the first two `\newblock`s); `log` is the last
+ * pdflatex log (overfull boxes and the like).
  */
-export function compileBibtex(input: CompileInput): CompileResult & { bbl: string } {
+export function compileBibtex(input: CompileInput): CompileResult & { bbl: string; log: string } {
   const started = performance.now();
   const dir = workdir('bibtex');
   try {
@@ -372,7 +373,7 @@ export function compileBibtex(input: CompileInput): CompileResult & { bbl: strin
     const bbl = existsSync(join(dir, 'doc.bbl')) ? readFileSync(join(dir, 'doc.bbl'), 'utf8') : '';
     const errors = [...latexErrors(log), ...blgErrors(blg)];
     const warnings = blg.split('\n').filter((l) => l.startsWith('Warning--'));
-    return { errors, warnings, unresolved: latexUnresolved(log), entries: readNatbibBbl(bbl), bbl, ms: performance.now() - started };
+    return { errors, warnings, unresolved: latexUnresolved(log), entries: readNatbibBbl(bbl), bbl, log, ms: performance.now() - started };
   } finally {
     cleanup(dir);
   }
@@ -449,7 +450,7 @@ function readNatbibBbl(bbl: string): Map<string, RenderedEntry> {
 }
 
 /** A LaTeX document with biblatex: pdflatex, biber, pdflatex twice. The entries are read from Biber's .bbl. */
-export function compileBiber(input: CompileInput): CompileResult & { bbl: string } {
+export function compileBiber(input: CompileInput): CompileResult & { bbl: string; log: string } {
   const started = performance.now();
   const dir = workdir('biber');
   try {
@@ -464,7 +465,7 @@ export function compileBiber(input: CompileInput): CompileResult & { bbl: string
     const bbl = existsSync(join(dir, 'doc.bbl')) ? readFileSync(join(dir, 'doc.bbl'), 'utf8') : '';
     const errors = [...latexErrors(log), ...blg.split('\n').filter((l) => /\bERROR\b/u.test(l))];
     const warnings = blg.split('\n').filter((l) => /\bWARN\b/u.test(l));
-    return { errors, warnings, unresolved: latexUnresolved(log), entries: readBiberBbl(bbl), bbl, ms: performance.now() - started };
+    return { errors, warnings, unresolved: latexUnresolved(log), entries: readBiberBbl(bbl), bbl, log, ms: performance.now() - started };
   } finally {
     cleanup(dir);
   }

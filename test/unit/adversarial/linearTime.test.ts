@@ -17,6 +17,8 @@
  *   locate: frontMatter, yamlBibliographies *        Markdown, YAML      front matter, YAML values and comments
  *   locate: typstBibliographies *, locateBibliographies *   Typst / all  strings, comments, #bibliography
  *   answer: convertAnswer *, codeRegions             answers             code spans against markers, marker groups
+ *   answer: headingsAsParagraphs, footnoteLabelsIn    answers, documents  heading lines, footnote labels
+ *   paperIdentity: tellApart                          service fields      journal words, URLs
  *   markup: answerMarkup *, escapeLatex, escapeTypst  answers            Markdown, URLs, fences, placeholders, ties
  *   render: renderAnswerDetailed *, exportAnswerMarkdown *, indexCitations *   answers, citations   linkify, markers
  *   render: escapeMarkdownText, escapeHtml, cleanText, safeHttpsUrl, splitForMarkdown   service text
@@ -29,13 +31,14 @@
  * linearTimeSuite in another test file.
  */
 import type { Citation } from '../../../src/api/schemas';
-import { codeRegions, convertAnswer } from '../../../src/cite/answer';
+import { answerForDocument, codeRegions, convertAnswer, footnoteLabelsIn, headingsAsParagraphs } from '../../../src/cite/answer';
 import { entryToPaper, parseBibFile } from '../../../src/cite/bibFile';
 import { baseKey, disambiguate } from '../../../src/cite/keys';
 import { loadBibtexLibrary } from '../../../src/cite/library';
 import { frontMatter, latexBibliographies, locateBibliographies, texRoot, typstBibliographies, yamlBibliographies } from '../../../src/cite/locate';
 import { answerMarkup, citePlaceholder, escapeLatex, escapeTypst } from '../../../src/cite/markup';
 import { asciiFold, parseName } from '../../../src/cite/names';
+import { tellApart } from '../../../src/cite/paperIdentity';
 import { pdflatexCannot, texText, texWords } from '../../../src/cite/texText';
 import { formatReference, inTextCitation, initials } from '../../../src/cite/reference';
 import { completionContext, findCitations, fitCitationAt, formatLocator, insertCitation, keyAt, type CiteFlavour } from '../../../src/cite/syntax';
@@ -101,6 +104,14 @@ const ROWS: Scanner[] = [
   })),
   { name: 'answer: convertAnswer (hostile citations)', run: (s) => convertAnswer('[1.1] [2.1] [1]', hostileCitations(s), { flavour: 'pandoc', keys: KEYS, footnotes: true }) },
   { name: 'answer: codeRegions', families: ['markdown'], run: (s) => codeRegions(s) },
+  { name: 'answer: headingsAsParagraphs', families: ['markdown'], run: (s) => headingsAsParagraphs(s) },
+  { name: 'answer: footnoteLabelsIn', families: ['markdown', 'pandoc'], run: (s) => footnoteLabelsIn(s) },
+  {
+    name: 'answer: answerForDocument (pandoc, footnotes, the document\'s labels)',
+    families: ['markdown', 'pandoc'],
+    run: (s) => answerForDocument('[1.1] [2.1] [1]', CITATIONS, { flavour: 'pandoc', keys: KEYS, footnotes: true, documentText: s }),
+  },
+  { name: 'paperIdentity: tellApart (journal, URL)', run: (s) => tellApart({ journal: s, url: s, id: 'a' }, { journal: `${s} x`, url: `${s}/`, id: 'a' }) },
   ...(['latex', 'typst'] as const).map((f): Scanner => ({
     name: `markup: answerMarkup (${f})`,
     families: ['markdown'],

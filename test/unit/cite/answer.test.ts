@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import type { Citation } from '../../../src/api/schemas';
-import { convertAnswer } from '../../../src/cite/answer';
+import { answerForDocument, convertAnswer, footnoteLabelsIn, headingsAsParagraphs } from '../../../src/cite/answer';
 
 const citations: Citation[] = [
   { n: 1, paper_id: 'p1', title: 'One', year: 2020, journal: 'J', url: 'https://x/1', snippets: [{ marker: '1.1', quote: 'Creatine helped.', section: 'Results' }, { marker: '[1.2]', quote: 'Effects  were\nsmall.', section: null }] },
@@ -37,6 +37,31 @@ describe('cite/answer', () => {
     );
     assert.deepEqual(r.keys, ['smith2020one', 'li2021two']);
     assert.equal(convertAnswer('Helps [1.1].', citations, { flavour: 'latex', keys, footnotes: true }).text, 'Helps~\\cite{smith2020one}.', 'LaTeX: no footnotes');
+  });
+
+  it('footnotes: labels no footnote of the document uses, the same prefix for the whole answer', () => {
+    const answer = 'Helps [1.1]. Small [1.2, 2].';
+    const first = answerForDocument(answer, citations, { flavour: 'pandoc', keys, footnotes: true, documentText: 'Mine[^note].\n\n[^note]: Mine.\n' }).text;
+    assert.match(first, /^Helps \[\^1\.1\]\. Small \[\^1\.2\] \[@li2021two\]\./u, 'labels as the markers while they are free');
+    const doc = `Mine[^note].\n\n${first}`;
+    assert.deepEqual([...footnoteLabelsIn(doc)].sort(), ['1.1', '1.2', 'note']);
+    const second = answerForDocument(answer, citations, { flavour: 'pandoc', keys, footnotes: true, documentText: doc }).text;
+    assert.equal(second, 'Helps [^a2-1.1]. Small [^a2-1.2] [@li2021two].\n\n[^a2-1.1]: “Creatine helped.” [@smith2020one].\n[^a2-1.2]: “Effects were small.” [@smith2020one].\n');
+    const third = convertAnswer(answer, citations, { flavour: 'pandoc', keys, footnotes: true, footnoteLabelsInUse: footnoteLabelsIn(`${doc}\n${second}\n[^A4-1.2]: x`) }).text;
+    assert.match(third, /^Helps \[\^a3-1\.1\]/u, 'a3 is free; a4 is not (labels compare without case)');
+    const all = `${doc}\n${second}\n${third}`;
+    const definitions = [...all.matchAll(/^\[\^([^\]]+)\]:/gmu)].map((m) => m[1]!);
+    assert.equal(new Set(definitions).size, definitions.length, `one definition per label: ${definitions.join(' ')}`);
+  });
+
+  it('headings become bold paragraphs, in any container; code, and lines that only look like headings, stay', () => {
+    assert.equal(headingsAsParagraphs('## Short answer\n\nText [1].\n## Next ##\nMore'), '**Short answer**\n\nText [1].\n\n**Next**\n\nMore');
+    assert.equal(headingsAsParagraphs('Title\n===\nText\n\nTwo\nlines\n---\n'), '**Title**\n\nText\n\n**Two\nlines**\n');
+    assert.equal(headingsAsParagraphs('> ## Quoted\n> text\n\n- ## Item\n- b'), '> **Quoted**\n>\n> text\n\n- **Item**\n\n- b');
+    assert.equal(headingsAsParagraphs('```\n## code\n```\n\n    ## indented code\n\n#hashtag and C# ## too'), '```\n## code\n```\n\n    ## indented code\n\n#hashtag and C# ## too');
+    assert.equal(headingsAsParagraphs('## What **matters** now'), '__What **matters** now__', 'bold that holds bold');
+    assert.equal(headingsAsParagraphs('# A\r\nB\r\n'), '**A**\r\n\r\nB\r\n', 'CRLF kept');
+    assert.equal(headingsAsParagraphs('- a\n---\n\n| x |\n---'), '- a\n---\n\n| x |\n---', 'a rule after a list item or a table row');
   });
 
   it('plain documents use the caller\'s in-text form', () => {

@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { answerMarkup, citePlaceholder, escapeLatex, escapeTypst } from '../../../src/cite/markup';
+import { texText, latexReadsUtf8 } from '../../../src/cite/texText';
 import { MARKDOWN_LIMIT } from '../../../src/render/escape';
 
 const latex = (md: string): string => answerMarkup(md, 'latex', { cite: (i) => `\\cite{k${i}}` });
@@ -18,8 +19,9 @@ describe('cite/markup (Insert Answer into LaTeX and Typst)', () => {
 
   it('writes headings, emphasis, lists, code, links and tables in LaTeX, citations tied to the word before', () => {
     const md = `## Short answer\n\nIt **works** *well* ${citePlaceholder(0)}.\n\n- a \`x_y\`\n- b\n\n[site](https://a.org/x#y) https://b.org/p_q\n\n| A | B |\n|---|---|\n| 1 | 2 |`;
+    // The column widths are checked on their own below.
     assert.equal(
-      latex(md),
+      latex(md).replace(/\*\d+\/1000/gu, '*W/1000'),
       [
         '\\subsection*{Short answer}',
         '',
@@ -32,16 +34,61 @@ describe('cite/markup (Insert Answer into LaTeX and Typst)', () => {
         '',
         '\\href{https://a.org/x\\#y}{site} \\url{https://b.org/p_q}',
         '',
-        '\\begin{tabular}{ll}',
+        '\\noindent\\begin{tabular}{p{\\dimexpr(\\linewidth-4\\tabcolsep)*W/1000\\relax}p{\\dimexpr(\\linewidth-4\\tabcolsep)*W/1000\\relax}}',
         '\\hline',
-        '\\textbf{A} & \\textbf{B} \\\\',
+        '\\raggedright \\hspace{0pt}\\textbf{A} & \\raggedright \\hspace{0pt}\\textbf{B} \\tabularnewline',
         '\\hline',
-        '1 & 2 \\\\',
+        '\\raggedright \\hspace{0pt}1 & \\raggedright \\hspace{0pt}2 \\tabularnewline',
         '\\hline',
         '\\end{tabular}',
         '',
       ].join('\n'),
     );
+  });
+
+  it('LaTeX: all text goes through texText (what pdflatex typesets), citation placeholders apart; no character is left that pdflatex lacks', () => {
+    const prose = 'Effect (β = 0.60, p ≤ 0.01) in Zürich: 5% & $3_x {a} ~^ \\ <b> | ‘q’';
+    assert.equal(latex(prose), `${texText(prose)}\n`);
+    assert.equal(latex(`${prose} ${citePlaceholder(0)}`), `${texText(prose)}~\\cite{k0}\n`);
+    assert.equal(latex('## α and ß'), `\\subsection*{${texText('α and ß')}}\n`);
+    assert.ok(latex('| β | é |\n|---|---|\n| 1 | 2 |').includes(`\\textbf{${texText('β')}} & \\raggedright \\hspace{0pt}\\textbf{${texText('é')}}`), 'table cells');
+    assert.equal(latex('`a_β`'), `\\texttt{${texText('a_β')}}\n`);
+    const all = latex(`# Ωmega\n\n- ${prose}\n\n> ąčęėįšųūž ÆØÅ ñ\n\n\`\`\`\nβ ≠ γ\n\`\`\``);
+    assert.deepEqual([...all].filter((c) => !latexReadsUtf8(c)), [], all);
+  });
+
+  it('LaTeX: paired straight double quotes become ``…\'\' (across emphasis, before a citation); a lone one, code and URLs keep theirs', () => {
+    assert.equal(latex(`He said "yes" and "no" ${citePlaceholder(0)}; a 5" screen.`), "He said ``yes'' and ``no''~\\cite{k0}; a 5\" screen.\n");
+    assert.equal(latex('"**Bold** start" and ("in brackets")'), "``\\textbf{Bold} start'' and (``in brackets'')\n");
+    assert.equal(latex('- 2017, rct: "Effects (β = 0.6)." [1]'.replace('[1]', citePlaceholder(1))), "\\begin{itemize}\n\\item 2017, rct: ``Effects ({$\\beta$} = 0.6).''~\\cite{k1}\n\\end{itemize}\n");
+    assert.equal(latex('`"x"` and https://a.org/?q="y" "z"'), '\\texttt{"x"} and \\url{https://a.org/?q=}"y" ``z\'\'\n', 'a quote after a URL opens nothing');
+    assert.equal(latex('## A "quoted" heading'), "\\subsection*{A ``quoted'' heading}\n");
+  });
+
+  it('LaTeX tables: p{} columns sharing the text width, wider for longer cells; a cell may start with a citation; long tables in several tabulars', () => {
+    const long = 'Does creatine supplementation improve working memory? Evidence from older adults';
+    const rows = Array.from({ length: 15 }, (_, i) => `| ${citePlaceholder(i)} | ${long} ${i} | 2021 | longitudinal / panel data study | 263 | no clear effect |`);
+    const out = latex(['| Ref | Study | Year | Design | Sample | Finding |', '|---|---|---|---|---|---|', ...rows].join('\n'));
+    const tabulars = [...out.matchAll(/\\begin\{tabular\}\{([^\n]*)\}\n([\s\S]*?)\\end\{tabular\}/gu)];
+    assert.ok(tabulars.length > 1, `a long table is split so pages can break between its parts (${tabulars.length})`);
+    for (const [, spec] of tabulars) {
+      assert.equal(spec, tabulars[0]![1], 'the same columns in every part');
+      const shares = [...spec!.matchAll(/\(\\linewidth-12\\tabcolsep\)\*(\d+)\/1000/gu)].map((m) => Number(m[1]));
+      assert.equal(shares.length, 6);
+      assert.ok(shares.reduce((a, b) => a + b, 0) <= 1000, `at most the text width: ${shares.join(' ')}`);
+      assert.equal(Math.max(...shares), shares[1], 'the titles get the widest column');
+    }
+    const body = tabulars.map((t) => t[2]!).join('');
+    assert.equal(body.match(/\\tabularnewline/gu)?.length, 16, 'every row once');
+    assert.equal(body.match(/\\hline/gu)?.length, 3, 'rules above and below the header and at the end');
+    assert.ok(body.startsWith('\\hline\n\\raggedright \\hspace{0pt}\\textbf{Ref}'), body.slice(0, 80));
+    for (let i = 0; i < 15; i++) assert.ok(body.includes(`\n\\raggedright \\cite{k${i}} & `), `row ${i}: the citation starts its cell, no tie`);
+    const short = latex('| a | b |\n|---|---|\n| 1 | 2 |');
+    assert.equal(short.match(/\\begin\{tabular\}/gu)?.length, 1);
+  });
+
+  it('LaTeX: a code block with characters verbatim cannot typeset is written as typewriter lines of escaped text', () => {
+    assert.equal(latex('```\nif x < 1:\n  y = "β"\n```'), '\\par\\noindent{\\ttfamily if~x~\\textless{}~1:\\\\\n~~y~=~"{$\\beta$}"\\par}\n');
   });
 
   it('writes the same in Typst; a placeholder glued to a word gets a space; javascript: links stay text', () => {

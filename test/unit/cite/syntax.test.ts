@@ -180,6 +180,12 @@ describe('cite/syntax', () => {
       assert.equal(cite('\\footnote{|}', 'latex', 'b'), '\\footnote{\\cite{b}}');
       assert.equal(cite('as~|', 'latex', 'b'), 'as~\\cite{b}', 'already tied');
       assert.equal(cite('end\\\\ |', 'latex', 'b'), 'end\\\\ \\cite{b}', 'no tie after a line break command');
+      assert.equal(cite('\\item |', 'latex', 'b'), '\\item \\cite{b}', 'an item starts with the citation');
+      assert.equal(cite('a & |', 'latex', 'b'), 'a & \\cite{b}', 'a table cell starts with the citation');
+      assert.equal(cite('\\raggedright |', 'latex', 'b'), '\\raggedright \\cite{b}');
+      assert.equal(cite('A \\& |', 'latex', 'b'), 'A \\&~\\cite{b}', 'an escaped & is text');
+      assert.equal(cite('\\ldots |', 'latex', 'b'), '\\ldots~\\cite{b}', 'TeX eats the space after a command that writes text');
+      assert.equal(cite('\\\\item |', 'latex', 'b'), '\\\\item~\\cite{b}', 'the word item after a line break');
     });
 
     it('several keys join one citation, set apart once', () => {
