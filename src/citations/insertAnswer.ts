@@ -10,8 +10,8 @@
  *   turned into the document's citations (src/cite/answer.ts), every cited paper added to the bibliography (its
  *   bytes appended first, put back if the text cannot be inserted; one Undo in the document removes the text). Per
  *   flavour:
- *     pandoc (md, qmd, Rmd)  the Markdown, its headings as bold paragraphs (the answer adds no sections to the
- *                            document); quotes as footnotes when `researchDesk.citations.quotesAsFootnotes`, with
+ *   In every flavour the answer's headings become bold paragraphs (the answer adds no sections to the document).
+ *     pandoc (md, qmd, Rmd)  the Markdown; quotes as footnotes when `researchDesk.citations.quotesAsFootnotes`, with
  *                            labels no footnote of the document uses;
  *     latex / typst          the Markdown written in the document's markup (src/cite/markup.ts; every special
  *                            character escaped); quotes are not inserted (the setting is Pandoc only);

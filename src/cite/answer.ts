@@ -362,9 +362,9 @@ export interface DocumentAnswerOptions extends Pick<CiteOptions, 'latexCommand' 
 }
 
 /**
- * What Insert Answer writes into a document: for Pandoc the answer's Markdown with its headings as bold paragraphs
- * and its markers as citations (or footnotes with labels the document does not use yet); for LaTeX and Typst the
- * answer in the document's markup (markup.ts) with each marker group as one citation.
+ * What Insert Answer writes into a document, its headings as bold paragraphs in every format: for Pandoc the answer's
+ * Markdown with its markers as citations (or footnotes with labels the document does not use yet); for LaTeX and
+ * Typst the answer in the document's markup (markup.ts) with each marker group as one citation.
  */
 export function answerForDocument(response: string, citations: readonly Citation[], options: DocumentAnswerOptions): ConvertedAnswer {
   const { flavour, keys, newline } = options;
@@ -378,7 +378,9 @@ export function answerForDocument(response: string, citations: readonly Citation
     });
   }
   const groups: string[][] = [];
-  const converted = convertAnswer(response, citations, {
+  // Headings become bold paragraphs in every format: the answer goes into the middle of the writer's document, whose
+  // sections (and their numbering) are the writer's.
+  const converted = convertAnswer(headingsAsParagraphs(response), citations, {
     flavour: 'plain',
     keys,
     plain: (cs) => {

@@ -142,7 +142,7 @@ export function insertAnswerSuite(): void {
       console.log(`    (after Undo in the document, the .bib ${bibDoc ? `buffer has ${bibKeys(bibDoc.getText()).length}` : `file has ${bibKeys(await readDisk(bib)).length}`} entries)`);
     });
 
-    test('LaTeX: \\citep citations (setting) tied to the word, headings and specials in LaTeX, entries appended to an existing .bib', async () => {
+    test('LaTeX: \\citep citations (setting) tied to the word, headings as bold paragraphs, specials in LaTeX, entries appended to an existing .bib', async () => {
       const undo = await setUserSettings({ [Settings.citationsLatexCommand]: 'citep' });
       try {
         const dir = freshDir();
@@ -153,7 +153,9 @@ export function insertAnswerSuite(): void {
         assert.equal(r.done, true, r.message);
         assert.equal(r.flavour, 'latex');
         const text = editor.document.getText();
-        assert.match(text, /\\subsection\*\{[^}]+\}/, 'Markdown headings became \\subsection*');
+        // The answer's headings are bold paragraphs: the answer adds no section to the writer's document.
+        assert.match(text, /^\\textbf\{[^}]+\}$/m, 'Markdown headings became bold paragraphs');
+        assert.ok(!/\\(sub)*section\*/.test(text), 'no section from the answer');
         assert.ok(!/^#/m.test(text), 'no Markdown heading left');
         const unescaped = /(^|[^\\])[%&#_].{0,30}/m.exec(text.replace(/\\(citep|url|href)\{[^}]*\}/g, '').replace(/\\begin\{tabular\}[\s\S]*?\\end\{tabular\}/g, (t) => t.replace(/ & /g, ' ')));
         assert.equal(unescaped?.[0], undefined, 'every % & # _ in the prose is escaped');
@@ -171,7 +173,7 @@ export function insertAnswerSuite(): void {
       }
     });
 
-    test('Typst: @key citations and = headings, entries in #bibliography("refs.bib"); the same paper again reuses its entry', async () => {
+    test('Typst: @key citations and headings as bold paragraphs, entries in #bibliography("refs.bib"); the same paper again reuses its entry', async () => {
       const dir = freshDir();
       const bib = vscode.Uri.joinPath(dir, 'refs.bib');
       const editor = await openDoc(vscode.Uri.joinPath(dir, 'notes.typ'), '#bibliography("refs.bib")\n\n|');
@@ -179,7 +181,8 @@ export function insertAnswerSuite(): void {
       assert.equal(r.done, true, r.message);
       assert.equal(r.flavour, 'typst');
       const text = editor.document.getText();
-      assert.match(text, /^== /m, 'Typst headings');
+      assert.match(text, /^#strong\[[^\]]+\]$/m, 'headings became bold paragraphs');
+      assert.ok(!/^=+ /m.test(text), 'no Typst heading from the answer');
       assert.ok(!/^#{2,} /m.test(text), 'no Markdown heading left');
       const cited = [...new Set([...text.matchAll(/(?<![\w\\])@([A-Za-z0-9_:.-]*[A-Za-z0-9_])/g)].map((m) => m[1]!))];
       assert.ok(cited.length > 0);

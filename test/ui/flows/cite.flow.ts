@@ -186,13 +186,13 @@ export const flow = defineFlow({
       await shot('04-md-cited-from-answer');
     });
 
-    await check('Insert Answer writes the answer into the Typst notes: headings, @key citations, entries added', async () => {
+    await check('Insert Answer writes the answer into the Typst notes: headings as bold paragraphs, @key citations, entries added', async () => {
       await open('notes.typ', '= Notes');
       await page.keyboard.press('Enter');
       await page.locator('.part.editor .tab', { hasText: 'Does formative feedback' }).first().click();
       const button = await driver.webviewElement('#insert-answer');
       await button.click();
-      const heading = page.locator('.monaco-editor .view-line', { hasText: '== Short answer' }).first();
+      const heading = page.locator('.monaco-editor .view-line', { hasText: '#strong[Short answer]' }).first();
       await heading.waitFor({ state: 'visible', timeout: driver.timeoutMs });
       await page.locator('.monaco-editor .view-line', { hasText: /secondary\sschool\s@\w+/ }).first().waitFor({ state: 'visible', timeout: driver.timeoutMs });
       await driver.waitUntil('the three cited papers in references.bib', () => Promise.resolve(/Grades versus comments/.test(bib()) && /power of feedback revisited/i.test(bib()) ? true : undefined));

@@ -54,6 +54,17 @@ describe('cite/answer', () => {
     assert.equal(new Set(definitions).size, definitions.length, `one definition per label: ${definitions.join(' ')}`);
   });
 
+  it('Insert Answer into LaTeX and Typst adds no sections either: headings are bold paragraphs', () => {
+    const citations: Citation[] = [{ n: 1, paper_id: 'p', title: 'T', year: 2020, journal: 'J', url: 'https://x.org/p', snippets: [] }];
+    const response = '## Short answer\n\nIt helps [1].\n\nEvidence\n---\n\nMore [1].';
+    const latex = answerForDocument(response, citations, { flavour: 'latex', keys: new Map([['p', 'k']]) }).text;
+    assert.ok(!/\\(sub)*section/u.test(latex), latex);
+    assert.match(latex, /^\\textbf\{Short answer\}$/mu);
+    const typst = answerForDocument(response, citations, { flavour: 'typst', keys: new Map([['p', 'k']]) }).text;
+    assert.ok(!/^=/mu.test(typst), typst);
+    assert.match(typst, /^#strong\[Evidence\]$/mu);
+  });
+
   it('headings become bold paragraphs, in any container; code, and lines that only look like headings, stay', () => {
     assert.equal(headingsAsParagraphs('## Short answer\n\nText [1].\n## Next ##\nMore'), '**Short answer**\n\nText [1].\n\n**Next**\n\nMore');
     assert.equal(headingsAsParagraphs('Title\n===\nText\n\nTwo\nlines\n---\n'), '**Title**\n\nText\n\n**Two\nlines**\n');

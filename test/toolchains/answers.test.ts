@@ -8,19 +8,20 @@
  *   - LaTeX through pdflatex + BibTeX (natbib) and pdflatex + biblatex/Biber: no error, no unresolved citation, no
  *     overfull box in a table, no page overfull;
  *   - Typst: no error, no unresolved citation.
- * Each suite is skipped, and says so, when its program is not installed.
+ * Each suite is skipped, and says so, when its program is not installed (CI requires them all).
  */
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { createClient, type Client } from '../../../src/api';
-import type { Citation, Interaction } from '../../../src/api/schemas';
-import type { CitePaper } from '../../../src/citations/types';
-import { answerForDocument } from '../../../src/cite/answer';
-import { ensureEntry, parseBibFile } from '../../../src/cite/bibFile';
-import { applyEdits } from '../../../src/cite/edit';
-import { loadBibtexLibrary } from '../../../src/cite/library';
-import { DEMO_KEYS, startEmulator, type RunningEmulator } from '../../emulator';
-import { compileBiber, compileBibtex, compilePandoc, compileTypst, tools, typstBibliography } from '../../toolchains/toolchains';
+import { createClient, type Client } from '../../src/api';
+import type { Citation, Interaction } from '../../src/api/schemas';
+import type { CitePaper } from '../../src/citations/types';
+import { answerForDocument } from '../../src/cite/answer';
+import { ensureEntry, parseBibFile } from '../../src/cite/bibFile';
+import { applyEdits } from '../../src/cite/edit';
+import { loadBibtexLibrary } from '../../src/cite/library';
+import { DEMO_KEYS, startEmulator, type RunningEmulator } from '../emulator';
+import { sameText } from './documents';
+import { compileBiber, compileBibtex, compilePandoc, compileTypst, needs, tools, typstBibliography, type CompileResult } from './toolchains';
 
 interface Answer {
   label: string;
@@ -29,13 +30,13 @@ interface Answer {
 }
 
 /** Each paper of the answers gets an entry and a key, as Insert Answer gives them: one .bib, entries reused. */
-function bibliographyFor(answers: readonly Answer[]): { bib: string; keys: Map<string, string> } {
+function bibliographyFor(answers: readonly Answer[], target: 'tex' | 'unicode' = 'tex'): { bib: string; keys: Map<string, string> } {
   let bib = '';
   const keys = new Map<string, string>();
   for (const a of answers)
     for (const c of a.citations) {
       const paper: CitePaper = { id: c.paper_id!, title: c.title ?? null, publish_year: c.year ?? null, journal_name: c.journal ?? null, url: c.url ?? null };
-      const r = ensureEntry(parseBibFile(bib), paper);
+      const r = ensureEntry(parseBibFile(bib), paper, { target });
       if (r.edit) bib = applyEdits(bib, [r.edit]);
       keys.set(c.paper_id!, r.key);
     }
@@ -110,7 +111,18 @@ function overfull(log: string, ranges: readonly [number, number][]): string[] {
   return out;
 }
 
-describe('cite: Insert Answer output through pandoc, LaTeX and Typst (emulator answers)', function () {
+/** Papers whose rendered title differs from the service's (the answers' citations give no authors to compare). */
+function titleMismatches(r: CompileResult, list: readonly Answer[], keys: ReadonlyMap<string, string>): string[] {
+  const out: string[] = [];
+  for (const c of list.flatMap((a) => a.citations)) {
+    const e = r.entries.get(keys.get(c.paper_id!)!);
+    if (!e) out.push(`${c.title ?? ''}: not in the bibliography`);
+    else if (c.title && !sameText(e.title, c.title, { title: true })) out.push(`${JSON.stringify(e.title)} for ${JSON.stringify(c.title)}`);
+  }
+  return out;
+}
+
+describe('toolchains: Insert Answer output through pandoc, LaTeX and Typst (emulator answers)', function () {
   this.timeout(600_000);
   let emu: RunningEmulator;
   const clients: Client[] = [];
@@ -201,7 +213,7 @@ describe('cite: Insert Answer output through pandoc, LaTeX and Typst (emulator a
     });
 
     it('through pandoc --citeproc: each footnote, in document order, has its own quote and cites its own paper; no duplicate notes', function () {
-      if (!tools.pandoc) this.skip();
+      needs(this, 'pandoc');
       const list = pair();
       const { bib, keys } = bibliographyFor(list);
       const r = compilePandoc({ document: documentOf(list, keys), bib });
@@ -217,8 +229,19 @@ describe('cite: Insert Answer output through pandoc, LaTeX and Typst (emulator a
       assert.equal(r.entries.size, new Set(list.flatMap((a) => a.citations.map((c) => c.paper_id))).size, 'one bibliography entry per distinct paper');
     });
 
+    it('without footnotes too: every citation resolves and every paper\'s title shows as the service gave it', function () {
+      needs(this, 'pandoc');
+      const list = pair();
+      const { bib, keys } = bibliographyFor(list);
+      const r = compilePandoc({ document: insertAll('# Draft\n\n', list, { flavour: 'pandoc', keys }), bib });
+      assert.deepEqual(r.errors, []);
+      assert.deepEqual(r.unresolved, []);
+      assert.deepEqual(titleMismatches(r, list, keys), []);
+      assert.equal(r.notes?.length, 0);
+    });
+
     it('no answer heading becomes a Header block (pandoc -t json): the writer\'s document keeps its own sections', function () {
-      if (!tools.pandoc) this.skip();
+      needs(this, 'pandoc');
       const list = [answers.memoryPro, answers.memoryFollowUp, answers.cognitionDeep, answers.mindfulnessDeep];
       const { keys } = bibliographyFor(list);
       for (const footnotes of [false, true]) {
@@ -242,7 +265,7 @@ describe('cite: Insert Answer output through pandoc, LaTeX and Typst (emulator a
       ['biblatex + Biber', 'biber'],
     ] as const) {
       it(`${name}: no error, no unresolved citation, no table wider or longer than the page`, function () {
-        if (!tools.pdflatex || !tools[toolchain]) this.skip();
+        needs(this, 'pdflatex', toolchain, 'pandoc');
         for (const list of documents()) {
           const { bib, keys } = bibliographyFor(list);
           const body = insertAll('', list, { flavour: 'latex', keys, latexCommand: toolchain === 'bibtex' ? 'citep' : 'autocite' });
@@ -254,6 +277,7 @@ describe('cite: Insert Answer output through pandoc, LaTeX and Typst (emulator a
           const what = list.map((a) => a.label).join(' + ');
           assert.deepEqual(r.errors, [], `${what}: errors`);
           assert.deepEqual(r.unresolved, [], `${what}: unresolved`);
+          if (toolchain === 'biber') assert.deepEqual(titleMismatches(r, list, keys), [], `${what}: titles`);
           assert.ok(tabularLines(document).length >= 2, 'the answers have tables');
           // BibTeX's .bbl is read (and its lines counted) at the end: what comes after it is the bibliography's.
           const log = toolchain === 'bibtex' ? r.log.split('(./doc.bbl')[0]! : r.log;
@@ -264,11 +288,12 @@ describe('cite: Insert Answer output through pandoc, LaTeX and Typst (emulator a
   });
 
   it(`Typst: two answers in one document compile with every citation resolved (${tools.typst ?? 'Typst not installed'})`, function () {
-    if (!tools.typst) this.skip();
+    needs(this, 'typst');
     const list = [answers.memoryPro, answers.cognitionDeep];
-    const { bib, keys } = bibliographyFor(list);
+    const { bib, keys } = bibliographyFor(list, 'unicode');
     const r = compileTypst({ document: insertAll('= Draft\n\n', list, { flavour: 'typst', keys }, typstBibliography()), bib });
     assert.deepEqual(r.errors, []);
     assert.deepEqual(r.unresolved, []);
+    assert.deepEqual(titleMismatches(r, list, keys), []);
   });
 });
