@@ -1,12 +1,15 @@
 // The generated corpus: deterministic, and every field and filter has realistic, varied values.
 import { strict as assert } from 'node:assert';
-import { generateCorpus, getCorpus } from './corpus';
+import { isDeepStrictEqual } from 'node:util';
+import { generateCorpus, getCorpus, titleCase } from './corpus';
+import { corpusForms, isTitleCase, sameTitleGroups } from './coverage';
 import { DOMAINS, STUDY_TYPES, parseStudyTypes, tokenize } from './index';
 
 describe('emulator: corpus', function () {
   this.timeout(30_000);
   const corpus = getCorpus(5000);
   const share = (pred: (p: (typeof corpus)[number]) => boolean): number => corpus.filter(pred).length / corpus.length;
+  const within = (x: number, lo: number, hi: number, what: string): void => assert.ok(x >= lo && x <= hi, `${what}: ${x.toFixed(3)}`);
 
   it('is deterministic and has 5,000 papers with unique ids', () => {
     assert.equal(corpus.length, 5000);
@@ -30,7 +33,6 @@ describe('emulator: corpus', function () {
   });
 
   it('has realistic shares of flags and optional values', () => {
-    const within = (x: number, lo: number, hi: number, what: string): void => assert.ok(x >= lo && x <= hi, `${what}: ${x.toFixed(3)}`);
     within(share((p) => p.openAccess), 0.35, 0.6, 'open access');
     within(share((p) => p.isPreprint === true), 0.02, 0.1, 'preprints');
     within(share((p) => p.isPreprint === null), 0.005, 0.06, 'unknown preprint status');
@@ -76,6 +78,65 @@ describe('emulator: corpus', function () {
     }
     const hostile = share((p) => /[&%$#_{}~^\\*[\]<>`]/.test(p.title));
     assert.ok(hostile > 0.08, `a meaningful share of hostile titles (${hostile})`);
+  });
+
+  it('has every odd form of names, titles and identifiers many times', () => {
+    for (const f of corpusForms(corpus)) {
+      const n = corpus.filter(f.test).length;
+      const min = f.name.startsWith('same title') || f.name === 'venue: empty journal name' ? 2 : 5;
+      assert.ok(n >= min, `${f.name}: ${n} papers`);
+    }
+    // "A few" papers have no journal name; about 3% no DOI.
+    within(share((p) => p.journal === ''), 0.001, 0.01, 'empty journal');
+    within(share((p) => p.doi === ''), 0.01, 0.06, 'empty DOI');
+  });
+
+  it('keeps every required field of the spec with its type, and DOIs unique where present', () => {
+    for (const p of corpus) {
+      assert.ok(typeof p.title === 'string' && p.title.trim() !== '', `title of ${p.index}`);
+      assert.ok(Array.isArray(p.authors) && p.authors.length > 0 && p.authors.every((a) => typeof a === 'string' && a.trim() !== ''), `authors of ${p.index}`);
+      assert.equal(typeof p.doi, 'string');
+      assert.equal(typeof p.journal, 'string');
+      assert.ok(Number.isInteger(p.year) && Number.isInteger(p.citationCount));
+      assert.ok(p.url.startsWith('https://consensus.app/papers/') && p.url.endsWith(`/${p.id}/`));
+      if (p.journal === '') assert.ok(!p.topMedical && !p.clinicalGuideline && p.sjrQuartile === null, `empty journal ${p.index}`);
+    }
+    const dois = corpus.map((p) => p.doi).filter((d) => d !== '');
+    assert.equal(new Set(dois).size, dois.length);
+  });
+
+  it('makes a share of papers odd from a second stream and leaves the rest, and every other field, as the main stream made them', () => {
+    const plain = generateCorpus(5000, undefined, { widen: false });
+    const oddFields = new Set(['title', 'url', 'authors', 'doi', 'journal', 'sjrQuartile']);
+    let untouched = 0;
+    for (let i = 0; i < corpus.length; i++) {
+      const a = plain[i]! as unknown as Record<string, unknown>;
+      const b = corpus[i]! as unknown as Record<string, unknown>;
+      const changed = Object.keys(a).filter((k) => !isDeepStrictEqual(a[k], b[k]));
+      for (const k of changed) assert.ok(oddFields.has(k), `paper ${i}: ${k} changed`);
+      if (changed.length === 0) untouched++;
+    }
+    within(untouched / corpus.length, 0.5, 0.65, 'papers left exactly as before');
+  });
+
+  it('has papers of one year in different journals with the same title, the same title in other capitals, and the same start', () => {
+    const groups = sameTitleGroups(corpus);
+    assert.ok(groups.exact.length >= 3 && groups.caseOnly.length >= 1 && groups.sameStart.length >= 3, JSON.stringify([groups.exact.length, groups.caseOnly.length, groups.sameStart.length]));
+    for (const g of [...groups.exact, ...groups.caseOnly, ...groups.sameStart]) {
+      assert.equal(new Set(g.map((p) => p.year)).size, 1);
+      assert.ok(new Set(g.map((p) => p.journal)).size > 1);
+      assert.equal(new Set(g.map((p) => p.id)).size, g.length);
+    }
+    const example = corpus.filter((p) => p.title === 'Creatine supplementation and sleep deprivation: effects on cognitive performance');
+    assert.deepEqual(example.map((p) => p.journal).sort(), ['European Journal of Nutrition', 'Sleep']);
+    assert.equal(example[0]!.year, example[1]!.year);
+  });
+
+  it('writes Title Case as journals do, changing only capitals', () => {
+    const t = 'Effects of creatine on mRNA in sleep-deprived adults: a role for β-alanine at low pH in the Sahel';
+    assert.equal(titleCase(t), 'Effects of Creatine on mRNA in Sleep-Deprived Adults: A Role for β-alanine at Low pH in the Sahel');
+    assert.ok(isTitleCase(titleCase(t)) && !isTitleCase(t));
+    for (const p of corpus.slice(0, 500)) assert.equal(titleCase(p.title).toLowerCase(), p.title.toLowerCase());
   });
 
   it('parses comma-separated study types including the value that contains commas', () => {

@@ -1,9 +1,14 @@
 // Deterministic generated corpus: papers with every field of the spec filled with realistic,
 // varied values. Same seed → same corpus in every process. Generated once per (size, seed) and cached.
-import {
-  DESIGN_WEIGHTS, FIRST_NAMES_LATIN, GROUP_AUTHORS, INSTITUTIONS, JOURNALS, LAST_NAMES_LATIN, NAMES_NON_LATIN,
-  STUDY_COUNTRIES, TITLE_DECORATIONS, TOPICS, type JournalDef, type StudyType, type TopicDef,
-} from './vocab';
+import * as vocab from './vocab';
+import type { JournalDef, OddNameForm, StudyType, TopicDef } from './vocab';
+
+// Module-local copies: run through tsx (esbuild's CommonJS output), every use of an imported
+// binding is a getter call, which shows in the time to generate 5,000 papers.
+const {
+  CORPORATE_AUTHORS, DESIGN_WEIGHTS, FIRST_NAMES_LATIN, GROUP_AUTHORS, INSTITUTIONS, JOURNALS, LAST_NAMES_LATIN, NAMES_NON_LATIN,
+  ODD_PERSON_NAMES, ODD_TITLE_FORMS, STUDY_COUNTRIES, TITLE_CASE_SMALL_WORDS, TITLE_DECORATIONS, TOPICS,
+} = vocab;
 
 export interface Section {
   heading: string;
@@ -282,6 +287,7 @@ for (const j of JOURNALS) {
 const JOURNALS_REGULAR = JOURNALS.filter((j) => !j.preprint);
 const JOURNALS_PREPRINT = JOURNALS.filter((j) => j.preprint);
 const JOURNALS_TOP_MEDICAL = JOURNALS.filter((j) => j.topMedical);
+const PREPRINT_SERVERS = new Set(JOURNALS_PREPRINT.map((j) => j.name));
 const JOURNAL_INDEX = new Map(JOURNALS.map((j, i) => [j, i]));
 const JOURNAL_SLUG = new Map(JOURNALS.map((j) => [j, slugify(j.name).slice(0, 12)]));
 const TOPIC_WEIGHTS = TOPICS.map((t) => [t, t.weight] as const);
@@ -291,7 +297,7 @@ const AUTHOR_COUNT_WEIGHTS = [[1, 2], [2, 3], [3, 4], [4, 4], [5, 3], [6, 3], [8
 const NON_HUMAN_DESIGNS = new Set<StudyType>(['non-rct in vitro', 'bench experiment', 'theoretical, modeling, or simulation study']);
 const NO_COUNTRY = new Set<StudyType>(['theoretical, modeling, or simulation study', 'commentary or perspective']);
 
-function generatePaper(r: Rng, index: number, usedIds: Set<string>): Paper {
+function generatePaper(r: Rng, index: number, usedIds: Set<string>, odd: Rng | null): Paper {
   const topic = r.weighted(TOPIC_WEIGHTS);
   const primaryDomain = topic.domains[0]!;
   const domains = [primaryDomain];
@@ -345,10 +351,12 @@ function generatePaper(r: Rng, index: number, usedIds: Set<string>): Paper {
   const nAuthors = r.chance(0.04) ? r.int(15, 40) : r.weighted(AUTHOR_COUNT_WEIGHTS);
   const authors: string[] = [];
   for (let i = 0; i < nAuthors; i++) authors.push(authorName(r));
+  const oddAuthors = odd ? widenAuthors(odd, authors) : authors;
   const institutions = r.chance(0.85) ? [...new Set(Array.from({ length: r.int(1, 4) }, () => r.pick(INSTITUTIONS)))] : null;
 
   let title = titleFor(r, studyType, ex, out, pop, guideline);
   if (r.chance(0.16)) title = r.pick(TITLE_DECORATIONS)(title);
+  if (odd) title = widenTitle(odd, title);
 
   const n = sampleSize;
   const methods = methodsSentence(r, studyType, topic, ex, out, pop, n, studyCount, durationDays);
@@ -432,7 +440,7 @@ function generatePaper(r: Rng, index: number, usedIds: Set<string>): Paper {
     title,
     abstractSentences,
     abstract,
-    authors,
+    authors: oddAuthors,
     doi: `10.${1000 + ((JOURNAL_INDEX.get(journal) ?? 0) * 37) % 9000}/${JOURNAL_SLUG.get(journal) ?? 'journal'}.${year}.${String(index).padStart(5, '0')}`,
     journal: journal.name,
     publisher: journal.publisher,
@@ -468,6 +476,138 @@ function generatePaper(r: Rng, index: number, usedIds: Set<string>): Paper {
   };
 }
 
+// ---------------------------------------------------------------- odd names, titles, identifiers
+
+/**
+ * Title Case as some journals publish it: every word capitalised except small words inside the
+ * title; words with a capital already (mRNA, pH, DNA), digits, markup or a non-Latin first
+ * letter (β-alanine) are left alone, so only case changes.
+ */
+export function titleCase(title: string): string {
+  const words = title.split(' ');
+  let first = true;
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i]!;
+    const capitalise = first || !TITLE_CASE_SMALL_WORDS.has(w);
+    // The next word starts a sentence or subtitle after ':', '?', '.', '!', '—' or '|'.
+    first = ENDS_CLAUSE.test(w);
+    if (capitalise && LOWER_WORD.test(w)) words[i] = w.replace(WORD_START, (c) => c.toUpperCase());
+  }
+  return words.join(' ');
+}
+const ENDS_CLAUSE = /[:?.!—|]$/;
+const LOWER_WORD = /^[a-z][a-z'’-]*[,:;?.!]?$/;
+const WORD_START = /(?<=^|-)[a-z]/g;
+
+/** Person-name forms with their weights: scripts and particles more often, as there are more of them. */
+const NAME_FORM_WEIGHTS: readonly (readonly [OddNameForm, number])[] = (Object.keys(ODD_PERSON_NAMES) as OddNameForm[]).map(
+  (f) => [f, f === 'beyondLatin1' ? 6 : f === 'particles' ? 4 : f === 'vietnamese' || f === 'particlesOther' ? 2 : 1] as const,
+);
+/** Latin names with accents: their decomposed (NFD) form is a form of its own. */
+const NFD_SOURCES = [...ODD_PERSON_NAMES.vietnamese, ...ODD_PERSON_NAMES.beyondLatin1, 'José Muñoz', 'Zoë Brontë'];
+/** Share of papers the second stream makes odd (names, title, identifiers); the others keep every value. */
+const ODD_SHARE = 0.45;
+const SAME_TITLE_EXAMPLE = 'Creatine supplementation and sleep deprivation: effects on cognitive performance';
+
+/** State of the second stream across papers (only ever looks back, so a smaller corpus is a prefix of a larger one). */
+interface OddState {
+  r: Rng;
+  /** Papers already in a same-title group. */
+  twinned: Set<number>;
+  /** Earlier creatine papers in European Journal of Nutrition / Sleep by year (the worked example). */
+  example: Map<string, Paper>;
+  exampleDone: boolean;
+}
+
+function retitle(p: Paper, title: string): void {
+  p.title = title;
+  p.url = `https://consensus.app/papers/${slugify(title) || 'paper'}/${p.id}/`;
+}
+
+/** Odd author names from the second stream: other scripts and forms, NFD, corporate authors. */
+function widenAuthors(r: Rng, authors: string[]): string[] {
+  if (r.chance(0.78)) {
+    const k = r.chance(0.3) ? 2 : 1;
+    for (let i = 0; i < k; i++) authors[r.int(0, authors.length - 1)] = r.pick(ODD_PERSON_NAMES[r.weighted(NAME_FORM_WEIGHTS)]);
+  }
+  if (r.chance(0.018)) authors[r.int(0, authors.length - 1)] = r.pick(NFD_SOURCES).normalize('NFD');
+  if (r.chance(0.18)) {
+    const group = r.pick(CORPORATE_AUTHORS);
+    if (r.chance(0.3)) return [group];
+    authors[authors.length - 1] = group;
+  }
+  return authors;
+}
+
+/** Odd title forms from the second stream, and Title Case for a share of titles. */
+function widenTitle(r: Rng, title: string): string {
+  let t = title;
+  if (r.chance(0.8)) t = r.pick(ODD_TITLE_FORMS)(t);
+  if (r.chance(0.13)) t = r.pick(ODD_TITLE_FORMS)(t);
+  if (r.chance(0.155)) t = titleCase(t);
+  return t;
+}
+
+/**
+ * Identifiers, venue and same-title twins from the second stream, once the paper is complete:
+ * DOIs with reserved characters or none, an empty journal name, and a later paper that takes
+ * the title of an earlier one (same topic, year and exposure, another journal). Every required
+ * field keeps its type.
+ */
+function widenPaper(o: OddState, p: Paper, papers: readonly Paper[], odd: boolean): void {
+  const r = o.r;
+  const u = odd ? r.next() : 1;
+  if (u < 0.067) p.doi = '';
+  else if (u < 0.178) {
+    const serial = String(p.index).padStart(5, '0');
+    if (u < 0.1)
+      p.doi = `10.1002/(SICI)1097-4636(${p.year}${String(p.month ?? 1).padStart(2, '0')})${p.volume ?? '1'}:${r.int(1, 12)}<${r.int(1, 999)}::AID-JBM${serial}>3.0.CO;2-${r.pick(['1', '7', 'A', 'K', 'X'])}`;
+    else if (u < 0.133) p.doi = `10.1016/S0140-6736(${String(p.year % 100).padStart(2, '0')})${serial}-${r.int(0, 9)}`;
+    else if (u < 0.155) p.doi = `10.5962/bhl.title.${serial}#page/${r.int(1, 400)}/mode/1up`;
+    // A percent sign as an escape (%2F) or bare ("100%"): both are legal in a DOI name.
+    else p.doi = r.chance(0.5) ? `10.13140/RG.2.2.${serial}%2F${r.int(10, 99)}` : `10.4324/${serial}-100%-${r.int(10, 99)}`;
+  }
+
+  // A few papers with an empty journal name (never a top medical journal, a guideline or a preprint).
+  if (odd && r.chance(0.013) && !p.topMedical && !p.clinicalGuideline && !PREPRINT_SERVERS.has(p.journal)) {
+    p.journal = '';
+    p.sjrQuartile = null;
+  }
+
+  // The worked example: two creatine papers of one year, in European Journal of Nutrition and in Sleep, same title.
+  if (p.topic === 'creatine' && !o.exampleDone && (p.journal === 'European Journal of Nutrition' || p.journal === 'Sleep')) {
+    const other = o.example.get(`${p.year}:${p.journal === 'Sleep' ? 'European Journal of Nutrition' : 'Sleep'}`);
+    if (other && !o.twinned.has(other.index)) {
+      retitle(other, SAME_TITLE_EXAMPLE);
+      retitle(p, SAME_TITLE_EXAMPLE);
+      o.twinned.add(other.index).add(p.index);
+      o.exampleDone = true;
+      return;
+    }
+    o.example.set(`${p.year}:${p.journal}`, p);
+  }
+
+  // Same-title twins: a later paper takes the title (exactly, in other capitals, or its start)
+  // of an earlier one with the same year and exposure (so the same topic) in another journal.
+  if (!odd || !r.chance(0.013)) return;
+  const mode = r.int(0, 3);
+  let partner: Paper | undefined;
+  for (let j = 0; j < papers.length && !partner; j++) {
+    const q = papers[j]!;
+    if (q.year === p.year && q.exposure === p.exposure && q.journal !== p.journal && q.journal !== '' && !o.twinned.has(q.index)) partner = q;
+  }
+  if (!partner || p.journal === '') return;
+  const colon = partner.title.indexOf(': ');
+  let title = partner.title;
+  if (mode === 2) title = titleCase(partner.title); // the same title but for capitals (unless it is Title Case already)
+  else if (mode === 3 && colon > 0) {
+    const own = p.studyType ? DESIGN[p.studyType].phrase : 'a replication';
+    title = `${partner.title.slice(0, colon)}: ${partner.title.endsWith(own) ? `${own} — a replication` : own}`;
+  }
+  retitle(p, title);
+  o.twinned.add(partner.index).add(p.index);
+}
+
 export const DEFAULT_SEED = 20260207;
 const cache = new Map<string, Paper[]>();
 
@@ -481,12 +621,25 @@ export function getCorpus(size = 5000, seed = DEFAULT_SEED): Paper[] {
   return papers;
 }
 
-/** Generate without the cache (same seed → same papers). */
-export function generateCorpus(size = 5000, seed = DEFAULT_SEED): Paper[] {
+/**
+ * Generate without the cache (same seed → same papers). `widen: false` leaves out the odd names,
+ * titles, identifiers and same-title twins of the second stream (tests compare the two).
+ */
+export function generateCorpus(size = 5000, seed = DEFAULT_SEED, options: { widen?: boolean } = {}): Paper[] {
   const r = new Rng(mulberry32(seed));
+  // The oddities come from a second, independent stream, so the main stream (and every value it
+  // draws) is the same as without them.
+  const odd: OddState | null =
+    options.widen === false ? null : { r: new Rng(mulberry32((seed ^ 0x0dd5eed5) >>> 0)), twinned: new Set(), example: new Map(), exampleDone: false };
   const used = new Set<string>();
   const papers: Paper[] = [];
-  for (let i = 0; i < size; i++) papers.push(generatePaper(r, i, used));
+  for (let i = 0; i < size; i++) {
+    // A share of papers is odd; the rest stay exactly as the main stream made them.
+    const isOdd = odd !== null && odd.r.chance(ODD_SHARE);
+    const p = generatePaper(r, i, used, isOdd ? odd.r : null);
+    if (odd) widenPaper(odd, p, papers, isOdd);
+    papers.push(p);
+  }
   return papers;
 }
 

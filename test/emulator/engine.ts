@@ -1,7 +1,10 @@
 // Retrieval over the generated corpus: tokenizer, prebuilt inverted index, BM25F-style ranking
 // (k1 1.2, b 0.75; title weighted 3, abstract 1, full text 0.5), filters, and excerpt selection.
 import { getCorpus, type Paper } from './corpus';
-import { STOPWORDS } from './vocab';
+import * as vocab from './vocab';
+
+// A module-local copy: under tsx every use of an imported binding is a getter call, once per token here.
+const STOPWORDS = vocab.STOPWORDS;
 
 export const K1 = 1.2;
 export const B = 0.75;

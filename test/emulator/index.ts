@@ -13,6 +13,8 @@ export type {
 export { PLANS, THREAD_COST, RUN_MS, STATUS_WINDOW_MS, BODY_LIMIT, MONTHLY_MESSAGE, RATE_MESSAGE, KEY_ENCODINGS, encodeKey } from './server';
 export { STUDY_TYPES, DOMAINS } from './vocab';
 export { parseStudyTypes } from './validation';
+export { corpusForms, coverageSample, isTitleCase, sameTitleGroups } from './coverage';
+export type { CorpusForm, CoverageSample, SampledPaper } from './coverage';
 
 export interface RunningEmulator {
   /** Base URL, e.g. http://127.0.0.1:43121 (no trailing slash). */

@@ -2,6 +2,7 @@
 import { strict as assert } from 'node:assert';
 import { DEMO_KEYS, STATUS_WINDOW_MS, THREAD_COST, startEmulator, type Paper, type RunningEmulator } from './index';
 import type { Citation } from './agent';
+import { sameTitleGroups } from './coverage';
 import { call, locFields, qs, sleep } from './testHelpers';
 
 interface Dispatch {
@@ -212,6 +213,23 @@ describe('emulator: threads', function () {
     const ids = new Set(pool.map((p) => p.id));
     assert.ok(i.citations!.every((c) => ids.has(c.paper_id)));
     assert.ok(i.stats.included <= 4);
+  });
+
+  it('answers about a title that two papers share cite both, each with its own number and verbatim quotes', async () => {
+    const groups = sameTitleGroups(emu.control.corpus()).exact;
+    const example = groups.find((g) => g.some((p) => p.journal === 'Sleep') && g.some((p) => p.journal === 'European Journal of Nutrition'));
+    assert.ok(example, 'the worked example: one title in Sleep and in European Journal of Nutrition, same year');
+    for (const [group, mode] of [[example, 'deep'], ...groups.filter((g) => g !== example).slice(0, 4).map((g) => [g, 'pro'] as const)] as const) {
+      const d = await create({ input_message: group[0]!.title, mode });
+      emu.control.completeRuns();
+      const i = (await get(d.body.thread_id)).body.interactions[0]!;
+      checkAnswer(i);
+      const cited = group.map((p) => i.citations!.find((c) => c.paper_id === p.id));
+      assert.ok(cited.every(Boolean), `${mode}: both papers of "${group[0]!.title}" are cited`);
+      assert.equal(new Set(cited.map((c) => c!.n)).size, group.length, 'as separate citations');
+      assert.ok(cited.every((c) => c!.title === group[0]!.title && c!.year === group[0]!.year));
+      assert.equal(new Set(cited.map((c) => c!.journal)).size, group.length, 'from different journals');
+    }
   });
 
   it('thread filters apply to the agent search', async () => {

@@ -430,3 +430,187 @@ export const STOPWORDS = new Set(
     'vs versus about after before between among over under can could may might should would will also not no'
   ).split(' '),
 );
+
+// ---------------------------------------------------------------------------------------------
+// Odd names and titles. Drawn by corpus.ts from a second PRNG stream for a share of papers, so
+// the papers of the main stream keep their values where no oddity lands (tests pinned to them
+// keep working). Each list names one form the toolchain proof must cover (see coverage.ts).
+
+/** Person names by form. Every value is a plausible name as a service would return it, verbatim. */
+export const ODD_PERSON_NAMES = {
+  chinese: ['王小明', '张伟', '李娜', '陈思远', '杨雪', '黄晓东', '赵丽', '吴婷婷', '欧阳明', '司马晓'],
+  japaneseSpaced: ['山田 太郎', '高橋 さくら', '伊藤 美咲', '渡辺 翔太', '小林 優子', '中村 健一', '加藤 あゆみ'],
+  japaneseUnspaced: ['山本陽子', '松本大輝', '井上真理', '木村拓也', '佐々木希美', '斎藤ひかり'],
+  korean: ['박지훈', '최수진', '정하은', '강도윤', '조민서', '윤서준', '남궁민', '황보영', '김 지원'],
+  russian: ['Алексей Петров', 'Наталья Кузнецова', 'Сергей Волков', 'Екатерина Соколова', 'Фёдор Михайлов', 'Артём Лебедев'],
+  // Ukrainian letters і ї є ґ and the modifier-letter apostrophe (U+02BC) of Мар'яна.
+  ukrainian: ['Олександр Коваленко', 'Наталія Шевченко', 'Юрій Бондаренко', 'Ірина Ткаченко', 'Євген Кравчук', 'Ґалина Мельник', 'Марʼяна Їжакевич', 'Ольга Мʼякота'],
+  // Serbian Cyrillic letters ђ ј љ њ ћ џ.
+  serbian: ['Ђорђе Јовановић', 'Љиљана Петровић', 'Милош Николић', 'Јелена Ђукић', 'Његош Стојановић', 'Џемал Хоџић'],
+  greek: ['Ευάγγελος Παπαδόπουλος', 'Αικατερίνη Οικονόμου', 'Χρήστος Παπαϊωάννου', 'Δημήτρης Γεωργίου', 'Σοφία Κωνσταντινίδου'],
+  // Stacked accents (ễ, ồ, ậ) and horn letters (ơ, ư); family name first.
+  vietnamese: [
+    'Nguyễn Văn An', 'Trương Thị Mai', 'Phạm Minh Tuấn', 'Đỗ Hùng Cường', 'Huỳnh Thị Ngọc Hân', 'Lê Thị Hồng',
+    'Trần Quốc Bảo', 'Võ Thị Hương', 'Bùi Xuân Phượng', 'Dương Quốc Việt',
+  ],
+  arabic: ['أحمد بن علي', 'نور الهدى الحسيني', 'عبد الله الخطيب', 'ليلى منصور', 'يوسف القاسمي', 'سارة عبد الرحمن'],
+  hebrew: ['שרה לוי', 'יוסף בן-דוד', 'מרים פרידמן', 'דניאל אברמוביץ', 'נועה שפירא', 'ג׳ורג׳ חדד'],
+  devanagari: ['अमित कुमार', 'सुनीता देवी', 'राजेश गुप्ता', 'अनन्या त्रिपाठी', 'विक्रम सिंह', 'श्रुति पाण्डेय'],
+  thai: ['สมชาย ใจดี', 'สุดารัตน์ วงศ์สวัสดิ์', 'ประยุทธ์ ศรีสุข', 'กนกวรรณ ทองดี', 'ณัฐพล แก้วมณี'],
+  // Lower-case particles as BibTeX's "von" part.
+  particles: [
+    'Pieter van der Meer', 'Lotte van der Linden', 'Inés de la Torre', 'Ana de la Fuente', 'Friederike von Hagen',
+    'Konrad von Lilienfeld', 'Marco di Stefano', 'Chiara di Lorenzo', 'João da Silva', 'Beatriz da Costa', 'Ana dos Santos',
+    'Rafael dos Reis', 'Jan ten Brink', 'Sanne ten Have', 'Ahmad bin Ismail', 'Rahman bin Yusof', 'Khalid al-Rashid',
+    'Layla al-Hashimi', 'Hassan al-Amin', "Marieke van 't Veer", "Joost van 't Hof", 'João Pedro da Silva dos Santos',
+  ],
+  // Capitalised or Gaelic particles, inner capitals, Spanish double surnames with "y".
+  particlesOther: [
+    'Griet Van den Broeck', 'Koen De Smet', 'Lucia Di Giacomo', 'Paulo Da Silva', 'Yann Le Gall', 'Omar Al-Farsi',
+    'Seán Ó Súilleabháin', 'Máire Ní Bhriain', 'Ewan MacLeod', 'Fiona McAllister', 'Chantal LeBlanc',
+    'María José García y López', 'Juan Carlos Pérez y Pérez',
+  ],
+  suffixes: ['John Smith Jr.', 'Robert Lee Carter, Jr.', 'William Grant III', 'Henry Adams II', 'Carlos Pérez Sr.', 'George Hall IV', 'James Wilson, III'],
+  hyphens: ['Jean-Pierre Dubois', 'Anna-Lena Schmidt-Rüdiger', 'Mary-Kate Lloyd-Jones', 'Hans-Jürgen Meyer-Lindenberg', 'Ji-woo Park', 'Kim Soo-jin'],
+  apostrophesStraight: ["Niamh O'Sullivan", "Marco Dell'Acqua", "Aminata N'Diaye", "Liam O'Reilly", "Kelly D'Souza"],
+  apostrophesCurly: ['Francesca D’Angelo', 'Ciarán O’Brien', 'Moussa N’Dour', 'Giulia Dell’Orto', 'Patrick O’Neill'],
+  // Letters outside Latin-1 (and the Latin-1 letters BibTeX styles still stumble on: Þ þ ð ß Ø).
+  beyondLatin1: [
+    'Đorđe Đukić', 'Þórdís Þorsteinsdóttir', 'Sigríður Aðalsteinsdóttir', 'Ásþór Guðmundsson', 'Łucja Ładyńska', 'Işıl Yıldırım', 'Aslı Kılıç',
+    'Günther Weiß', 'Ernst Großmann', 'Øyvind Ødegård', 'Ŋoné Faye', 'Ŋaaŋ Sarr', 'Máret Áŋŋá Sara', 'Gergő Szűcs', 'Ildikó Kőrösi', 'Réka Fűzfa',
+    'Ștefan Țurcanu', 'Ioana Mureșan', 'Cristiana Pițigoi', 'Mihaela Pașcu', 'Răzvan Ișfan', 'Tuğba Doğan', 'Ağahan Yılmaz', 'Žofie Řeháková', 'Mārtiņš Bērziņš',
+  ],
+  mononyms: ['Sutrisno', 'Mulyadi', 'Suharyanto', 'Wahyuni'],
+  initials: ['J. R. Smith', 'A.B. Jones', 'J.-P. Lefèvre', 'M. K. Okafor', 'K. L. Brennan'],
+  // Family name, then initials without periods (PubMed's form).
+  vancouver: ['Smith JA', 'Garcia-Lopez M', 'Nguyen TT', 'van der Berg PJ'],
+  familyInCapitals: ['DUPONT Jean', 'MARTIN Sophie', 'LEROY Claire', 'Jean-Luc MOREAU'],
+  // Already inverted by the source.
+  inverted: ['Smith, John', 'García Márquez, Ana', 'Okonkwo, Chinwe'],
+} as const satisfies Record<string, readonly string[]>;
+export type OddNameForm = keyof typeof ODD_PERSON_NAMES;
+
+/** Corporate (group) authors with every common wording; some contain "and", "&" or commas. */
+export const CORPORATE_AUTHORS = [
+  'The UK Biobank Sleep Consortium', 'International Creatine and Cognition Consortium', 'The 1000 Genomes Project Consortium',
+  'GBD 2021 Diseases and Injuries Collaborators', 'Lancet Countdown Collaborators',
+  'ATLAS Collaboration', 'Emerging Risk Factors Collaboration', 'NCD Risk Factor Collaboration (NCD-RisC)',
+  'RECOVERY Collaborative Group', 'ESC Scientific Document Group', 'Cochrane Airways Group',
+  'American Academy of Pediatrics Committee on Nutrition', 'Joint Committee on Vaccination and Immunisation',
+  'Writing Committee for the REMAP-CAP Investigators', 'Writing Committee for the Women’s Health Initiative',
+  'CKD-EPI Investigators', 'PREDIMED Study Investigators',
+  'US Preventive Services Task Force', 'WHO Guideline Development Task Force', 'Task Force on Sleep & Cognition of the European Academy of Neurology',
+  'British Society of Gastroenterology Working Party', 'Working Party on Creatine Supplementation',
+  'IARC Working Group on the Evaluation of Carcinogenic Risks to Humans', 'Working Group on Bilingualism and Ageing',
+  'European Sleep Research Network', 'Microbiome Quality Control Network (MBQC)',
+  'Alliance for Climate-Smart Agriculture', 'Global Alliance for Genomics and Health',
+  'Women’s Health Initiative Investigators', 'Global Microbiome Initiative',
+  'Expert Panel on Detection, Evaluation, and Treatment of High Blood Cholesterol in Adults',
+  'EFSA Panel on Nutrition, Novel Foods and Food Allergens (NDA)',
+  'ENIGMA-Sleep Study Group', 'Tübingen Longitudinal Study Group', 'Nurses’ Health Study Group',
+  'Research & Development Group, Dutch Sleep Society', 'Prevention & Early Intervention Committee',
+  'University of Oxford COVID-19 Vaccine Trial Group', 'Stanford University Sleep Epidemiology Research Network',
+  'Ministry of Health, Labour and Welfare (Japan)', 'Ministry of Health and Family Welfare, Government of India',
+  'Ministère de la Santé et de la Prévention', 'Ministry of Education of the People’s Republic of China',
+  'Deutsche Gesellschaft für Schlafforschung und Schlafmedizin (DGSM)', '中华医学会神经病学分会', 'Российское общество сомнологов',
+  'on behalf of the ESPRIT Study Group', 'the PREVENT Investigators',
+] as const;
+
+/**
+ * Title forms: each turns a generated title into one carrying the form. Grouped by what they
+ * exercise; coverage.ts recognises the forms in the final text, not by which function ran.
+ */
+export const ODD_TITLE_FORMS: readonly ((t: string) => string)[] = [
+  // Greek letters in running text.
+  (t) => `${t}: a role for α-synuclein?`,
+  (t) => `${t} and TNF-α signalling`,
+  (t) => `${t} via κ-opioid receptors`,
+  (t) => `${t} with β-alanine co-supplementation`,
+  (t) => `${t} after Δ-9-tetrahydrocannabinol exposure`,
+  (t) => `${t}: IL-1β, IFN-γ and NF-κB pathways`,
+  // Mathematical symbols.
+  (t) => `${t} in adults aged ≥65 years`,
+  (t) => `${t} at doses ≤10 mg/kg`,
+  (t) => `${t}: a mean change of 0.3 ± 0.1`,
+  (t) => `${t}: a 2 × 2 factorial design`,
+  (t) => `${t} (n ≈ 12,000)`,
+  (t) => `${t}: exposure → response pathways`,
+  (t) => `${t} at 37 °C`,
+  (t) => `${t} with 50 µg/day supplementation`,
+  // Quotes and apostrophes, curly and straight.
+  (t) => `${t}: a “natural experiment”`,
+  (t) => `${t}: ‘real-world’ evidence`,
+  (t) => `${t} in Parkinson’s disease`,
+  (t) => `${t} in Alzheimer's disease`,
+  (t) => `${t}: the "healthy user" effect`,
+  (t) => `${t}: patients’ and carers’ perspectives`,
+  (t) => `“${t}”: a commentary`,
+  // Dashes, ellipsis.
+  (t) => `${t}, 1990–2020`,
+  (t) => `${t} — a reappraisal`,
+  (t) => `${t}… and beyond`,
+  (t) => `${t}: more is better … or is it?`,
+  // Superscripts, subscripts, HTML markup of the service.
+  (t) => `${t} per 100 m²`,
+  (t) => `${t} and Ca²⁺ signalling`,
+  (t) => `${t}: effects at 10⁻³ M`,
+  (t) => `${t} under CO₂ enrichment`,
+  (t) => `${t} and CO<sub>2</sub> uptake`,
+  (t) => `${t}: thresholds of 10<sup>−3</sup>`,
+  // Proper nouns in a sentence-case title (regions, periods, eponyms, methods named after people).
+  (t) => `${t}: evidence from Brazil, Nigeria and Viet Nam`,
+  (t) => `${t} in the Sahel`,
+  (t) => `${t} across the Indo-Gangetic Basin`,
+  (t) => `${t} since the Enlightenment`,
+  (t) => `${t}: a Bayesian hierarchical model`,
+  (t) => `${t} with Gaussian process regression`,
+  (t) => `${t}: a hidden Markov model`,
+  (t) => `${t} using Kaplan–Meier estimates`,
+  (t) => `${t} in Sjögren’s syndrome`,
+  (t) => `${t} in the Middle Ages and the Global South`,
+  // Acronyms and mixed case; titles that start with a lower-case letter or a digit.
+  (t) => `${t} during the COVID-19 pandemic`,
+  (t) => `${t} after SARS-CoV-2 infection`,
+  (t) => `${t}: mRNA expression profiles`,
+  (t) => `${t} at low pH`,
+  (t) => `${t} and DNA methylation`,
+  (t) => `${t} in iPSC-derived neurons`,
+  (t) => `mRNA signatures of ${t.charAt(0).toLowerCase()}${t.slice(1)}`,
+  (t) => `iPSC models of ${t.charAt(0).toLowerCase()}${t.slice(1)}`,
+  (t) => `pH-dependent ${t.charAt(0).toLowerCase()}${t.slice(1)}`,
+  (t) => `25-Hydroxyvitamin D and ${t.charAt(0).toLowerCase()}${t.slice(1)}`,
+  // Every LaTeX, BibTeX and Markdown special, in the contexts where they occur in real titles.
+  (t) => `${t}: 95% CI [0.8, 1.2]`,
+  (t) => `${t} in [18F]FDG PET`,
+  (t) => `${t}: $k$-means clustering with $O(n \\log n)$ cost`,
+  (t) => `${t} with \`scikit-learn\` and \`lme4\``,
+  (t) => `${t} and the #MeToo movement`,
+  (t) => `${t}: 100% renewable?`,
+  (t) => `${t} ~20 years on`,
+  (t) => `${t} in C++ & R`,
+  (t) => `${t}: e^x growth curves`,
+  (t) => `${t} in the UK_Biobank extract`,
+  (t) => `${t}: <5 years vs >65 years`,
+  (t) => `${t} in _Arabidopsis thaliana_`,
+  (t) => `${t}: a **bold** claim`,
+  (t) => `${t}: estimating P(relapse | treatment)`,
+  (t) => `${t} | Research Letter`,
+  (t) => `${t} with {curly} braces and \\textit{emphasis}`,
+  (t) => `${t}: the @WHO guidance`,
+  // Translated title in brackets (PubMed's form for non-English articles) and non-Latin script.
+  (t) => `[${t}]`,
+  (t) => `${t}: 系统综述与荟萃分析`,
+  (t) => `${t}: систематический обзор`,
+];
+
+/** Words kept in lower case by Title Case (the first word and the word after a colon are capitalised anyway). */
+export const TITLE_CASE_SMALL_WORDS = new Set(
+  'a an and as at but by for from in into nor of on or per the to vs vs. via with'.split(' '),
+);
+
+/** Proper nouns the odd titles and the topic vocabulary put inside sentence-case titles. */
+export const TITLE_PROPER_NOUNS = [
+  'Sahel', 'Indo-Gangetic Basin', 'Enlightenment', "Alzheimer's", 'Parkinson’s', 'Sjögren’s', 'Bayesian', 'Gaussian', 'Markov',
+  'Kaplan–Meier', 'Brazil', 'Nigeria', 'Viet Nam', 'Middle Ages', 'Global South', 'North China Plain', 'Central Valley',
+  'Oklahoma', 'Dutch Republic', 'Ottoman Empire', 'Meiji Japan', 'European Union', 'Renaissance', 'European',
+] as const;
