@@ -118,6 +118,19 @@ export function codeRegions(text: string): [number, number][] {
   return regions;
 }
 
+/** An `@` pandoc would read as a citation: not after a letter or digit (an e-mail address), before a key's start. */
+const STRAY_CITATION = /(?<![\p{L}\p{N}_\\])@(?=[\p{L}\p{N}_{])/gu;
+
+/**
+ * The service's Markdown with every `@` pandoc would read as a citation escaped (`\@`), outside code: a title such as
+ * "the @WHO guidance" in an answer is text, and as a citation it would stay unresolved in the writer's document.
+ */
+export function escapeStrayCitations(markdown: string): string {
+  if (!markdown.includes('@')) return markdown;
+  const regions = codeRegions(markdown);
+  return markdown.replace(STRAY_CITATION, (at: string, offset: number) => (inRegions(regions, offset) ? at : '\\@'));
+}
+
 /** Whether `i` falls in one of the sorted `regions` (binary search). */
 function inRegions(regions: readonly [number, number][], i: number): boolean {
   let lo = 0;
@@ -316,7 +329,7 @@ export function convertAnswer(response: string, citations: readonly Citation[], 
         notes.push(`[^${prefix}${item}]`);
         if (!noted.has(item)) {
           noted.add(item);
-          footnotes.push(`[^${prefix}${item}]: “${quote.replace(/\s+/gu, ' ').trim()}” ${formatCitation('pandoc', [key], options)}.`);
+          footnotes.push(`[^${prefix}${item}]: “${escapeStrayCitations(quote.replace(/\s+/gu, ' ').trim())}” ${formatCitation('pandoc', [key], options)}.`);
         }
       } else if (!keys.has(key)) {
         keys.add(key);
@@ -369,7 +382,7 @@ export interface DocumentAnswerOptions extends Pick<CiteOptions, 'latexCommand' 
 export function answerForDocument(response: string, citations: readonly Citation[], options: DocumentAnswerOptions): ConvertedAnswer {
   const { flavour, keys, newline } = options;
   if (flavour === 'pandoc') {
-    return convertAnswer(headingsAsParagraphs(response), citations, {
+    return convertAnswer(escapeStrayCitations(headingsAsParagraphs(response)), citations, {
       flavour,
       keys,
       footnotes: options.footnotes,

@@ -63,9 +63,11 @@ export function escapeText(text: string, target: TexTarget = 'tex'): string {
 }
 
 function escapeNamePart(text: string, target: TexTarget): string {
-  const out = texText(squash(text), target, 'name');
-  // A literal "and" would split the list; braces keep it inside the name.
-  return / and /iu.test(` ${out} `) ? `{${out}}` : out;
+  const t = squash(text);
+  const out = texText(t, target, 'name');
+  // A literal "and" would split the list; braces keep it inside the name. BibTeX also splits a name at hyphens and
+  // takes a part that starts in lower case for a "von" particle ("al-Rashid" would print "al Rashid"): braced whole.
+  return / and /iu.test(` ${out} `) || /(?:^|-)\p{Ll}/u.test(t) ? `{${out}}` : out;
 }
 
 /** A name as BibTeX writes it: "von Last, First" or "von Last, Jr, First" (or `{Literal}`). */

@@ -87,11 +87,17 @@ function latexProse(s: string): string {
   let out = '';
   let last = 0;
   for (const m of s.matchAll(PLACEHOLDER)) {
-    out += texText(s.slice(last, m.index)) + m[0];
+    out += proseText(s.slice(last, m.index)) + m[0];
     last = m.index + m[0].length;
   }
-  return out + texText(s.slice(last));
+  return out + proseText(s.slice(last));
 }
+
+/** Text through texText, a line break allowed after each slash (TeX allows none, and a table cell is narrow). */
+const proseText = (s: string): string => {
+  const t = texText(s);
+  return t.includes('/') ? t.replaceAll('/', '/\\allowbreak{}') : t;
+};
 
 /** What each straight double quote of an inline run is: the opening or closing one of a pair, or a lone one. */
 type QuoteKind = 'open' | 'close' | 'lone';
@@ -278,14 +284,16 @@ interface LatexRow {
 }
 
 /**
- * How much of a word cannot break across lines, in characters: a citation whole; the parts of a compound (TeX does
- * not hyphenate words that hold a hyphen or slash) whole; any other word up to LONGEST_WORD (it hyphenates).
+ * How much of a word cannot break across lines, in characters: a citation whole; the parts of a compound whole (TeX
+ * breaks after a hyphen or dash, and latexProse allows a break after a slash, but TeX hyphenates no word that holds
+ * one); a word of letters up to LONGEST_WORD (it hyphenates); any other word (`CO<sub>2`: TeX neither hyphenates nor
+ * breaks it) whole.
  */
 function unbreakable(word: string): number {
   if (word === CITATION) return CITATION.length;
   const parts = word.split(/[-/\u2013\u2014]/u);
   if (parts.length > 1) return parts.reduce((longest, p) => Math.max(longest, p.length), 0);
-  return Math.min(LONGEST_WORD, word.length);
+  return /^\p{L}*$/u.test(word) ? Math.min(LONGEST_WORD, word.length) : word.length;
 }
 
 /**

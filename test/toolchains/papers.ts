@@ -5,7 +5,8 @@
  * set, with characters some syntax cannot hold in a key.
  */
 import type { CitablePaper } from '../../src/cite/bibtex';
-import { getCorpus, type Paper } from '../emulator/corpus';
+import type { Paper } from '../emulator/corpus';
+import { coverageSample } from '../emulator/coverage';
 
 export interface ToolchainPaper {
   paper: CitablePaper;
@@ -27,16 +28,10 @@ const asCitable = (p: Paper): CitablePaper => ({
   is_preprint: p.isPreprint,
 });
 
-/** Corpus papers: every one with a hostile title or a name beyond ASCII among the first 2,000, then plain ones to 300. */
-function corpusPapers(): Paper[] {
-  const corpus = getCorpus(5000).slice(0, 2000);
-  const hostile = (p: Paper): boolean => /[^ -~]|[&%$#_{}~^\\`<>|*[\]]/u.test(p.title) || p.authors.some((a) => /[^ -~]|&/u.test(a));
-  const chosen = corpus.filter(hostile).slice(0, 260);
-  for (const p of corpus) {
-    if (chosen.length >= 300) break;
-    if (!chosen.includes(p)) chosen.push(p);
-  }
-  return chosen;
+/** Corpus papers: the emulator's sample covering every odd form of its corpus (test/emulator/coverage.ts). */
+export function corpusSample(): { papers: Paper[]; forms: number; uncovered: string[] } {
+  const sample = coverageSample(300);
+  return { papers: sample.papers.map((s) => s.paper), forms: sample.forms.length, uncovered: sample.uncovered };
 }
 
 /** What the corpus lacks: hand-made, each a form the service may send. */
@@ -60,7 +55,7 @@ const EXTRA: ToolchainPaper[] = [
 const SCHEMES = ['{author}+{year}', '{author}/{year}{title}', '{Author}{year}{Title}', '{author}_{year}', '{shorttitle}.{year}.', '-{author}:{year}-'];
 
 export function toolchainPapers(): ToolchainPaper[] {
-  const corpus = corpusPapers();
+  const corpus = corpusSample().papers;
   const papers: ToolchainPaper[] = corpus.map((p, i) => ({ paper: asCitable(p), scheme: i < SCHEMES.length ? SCHEMES[i] : undefined }));
   papers.push(...EXTRA);
   return papers;

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import type { Citation } from '../../../src/api/schemas';
-import { answerForDocument, convertAnswer, footnoteLabelsIn, headingsAsParagraphs } from '../../../src/cite/answer';
+import { answerForDocument, convertAnswer, escapeStrayCitations, footnoteLabelsIn, headingsAsParagraphs } from '../../../src/cite/answer';
 
 const citations: Citation[] = [
   { n: 1, paper_id: 'p1', title: 'One', year: 2020, journal: 'J', url: 'https://x/1', snippets: [{ marker: '1.1', quote: 'Creatine helped.', section: 'Results' }, { marker: '[1.2]', quote: 'Effects  were\nsmall.', section: null }] },
@@ -52,6 +52,15 @@ describe('cite/answer', () => {
     const all = `${doc}\n${second}\n${third}`;
     const definitions = [...all.matchAll(/^\[\^([^\]]+)\]:/gmu)].map((m) => m[1]!);
     assert.equal(new Set(definitions).size, definitions.length, `one definition per label: ${definitions.join(' ')}`);
+  });
+
+  it('an @ pandoc would read as a citation is escaped in the service\'s text and quotes; e-mail addresses, code and our own citations are not', () => {
+    assert.equal(escapeStrayCitations('the @WHO guidance, (@smith) and [@a] mail a@b.org `@code` \\@done'), 'the \\@WHO guidance, (\\@smith) and [\\@a] mail a@b.org `@code` \\@done');
+    const citations: Citation[] = [{ n: 1, paper_id: 'p', title: 'T', year: 2020, journal: 'J', url: 'https://x.org/p', snippets: [{ marker: '[1.1]', quote: 'as @WHO says', section: null }] }];
+    const md = answerForDocument('Per the @WHO [1.1] and [1].', citations, { flavour: 'pandoc', keys: new Map([['p', 'k']]), footnotes: true }).text;
+    assert.ok(md.includes('Per the \\@WHO'), md);
+    assert.ok(md.includes('[@k]'), md);
+    assert.ok(md.includes('“as \\@WHO says”'), md);
   });
 
   it('Insert Answer into LaTeX and Typst adds no sections either: headings are bold paragraphs', () => {
