@@ -62,18 +62,19 @@ export function escapeText(text: string, target: TexTarget = 'tex'): string {
   return texText(squash(text), target);
 }
 
-function escapeNamePart(text: string, target: TexTarget): string {
+function escapeNamePart(text: string, target: TexTarget, particle = false): string {
   const t = squash(text);
   const out = texText(t, target, 'name');
   // A literal "and" would split the list; braces keep it inside the name. BibTeX also splits a name at hyphens and
-  // takes a part that starts in lower case for a "von" particle ("al-Rashid" would print "al Rashid"): braced whole.
-  return / and /iu.test(` ${out} `) || /(?:^|-)\p{Ll}/u.test(t) ? `{${out}}` : out;
+  // takes a part that starts in lower case for a "von" particle ("al-Rashid" would print "al Rashid"): braced whole,
+  // unless it is the particle.
+  return / and /iu.test(` ${out} `) || (!particle && /(?:^|-)\p{Ll}/u.test(t)) ? `{${out}}` : out;
 }
 
 /** A name as BibTeX writes it: "von Last, First" or "von Last, Jr, First" (or `{Literal}`). */
 export function nameToBibtex(n: PersonName, target: TexTarget = 'tex'): string {
-  if (n.literal || (!n.given && /\s/u.test(n.family))) return `{${texText(n.family, target, 'name')}}`;
-  const last = `${n.particle ? `${escapeNamePart(n.particle, target)} ` : ''}${escapeNamePart(n.family, target)}`;
+  if (n.literal || (!n.given && /\s/u.test(n.family))) return `{${texText(n.family, target, 'whole name')}}`;
+  const last = `${n.particle ? `${escapeNamePart(n.particle, target, true)} ` : ''}${escapeNamePart(n.family, target)}`;
   if (!n.given) return last;
   return `${last}${n.suffix ? `, ${escapeNamePart(n.suffix, target)}` : ''}, ${escapeNamePart(n.given, target)}`;
 }

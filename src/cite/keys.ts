@@ -32,12 +32,19 @@ function significantWords(title: string): string[] {
 
 /**
  * The part of an organisation's name a key uses: its acronym-like word if it has one (SLEEP-COG, CREATINE, GBD),
- * else its first significant word ("Global Burden of Disease Collaborators" → global); at most 20 letters.
+ * else its first significant word with a letter ("Global Burden of Disease Collaborators" → global, "The 1000 Genomes
+ * Project Consortium" → genomes: a key starts with a letter); at most 20 letters.
  */
 function organisationWord(name: string): string {
   const words = name.split(/[\s/]+/u);
   const acronym = words.find((w) => /^\p{Lu}{2,}(?:-\p{Lu}+)*$/u.test(w.replace(/[^\p{L}-]+/gu, '')));
-  const word = acronym ?? words.find((w) => { const f = asciiFold(w).toLowerCase(); return f && !STOP.has(f); }) ?? '';
+  const word =
+    acronym ??
+    words.find((w) => {
+      const f = asciiFold(w).toLowerCase();
+      return /[a-z]/u.test(f) && !STOP.has(f);
+    }) ??
+    '';
   return asciiFold(word).toLowerCase().slice(0, 20);
 }
 

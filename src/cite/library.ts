@@ -25,12 +25,13 @@ const PARSE_OPTIONS: Options = {
 
 /**
  * Forms texText writes that the parser misreads, rewritten to forms it reads as the same character: TeX's spacing grave
- * accent `\`{}` (a backtick; the parser takes it for a lone combining accent) becomes a braced backtick, and the
- * macron below `\b{B}` (unknown to it) the letter itself.
+ * accent `\`{}` (a backtick; the parser takes it for a lone combining accent) becomes a braced backtick, the macron
+ * below `\b{B}` (unknown to it) the letter itself, and the math minus `{$-$}` (a hyphen to it) the minus sign.
  */
 function readable(input: string): string {
   let t = input;
   if (t.includes('\\`{}')) t = t.replaceAll('\\`{}', '{`}');
+  if (t.includes('{$-$}')) t = t.replaceAll('{$-$}', '\u2212');
   if (t.includes('\\b{')) t = t.replace(/\\b\{([A-Za-z])\}/gu, (_m, l: string) => `${l}\u0331`.normalize('NFC'));
   return t;
 }

@@ -196,10 +196,10 @@ function accented(unit: string): string | undefined {
 }
 
 /**
- * Where text goes: running text, or a name (never math: BibTeX styles and pandoc print names without reading math, so
- * a Greek letter in a name stays UTF-8).
+ * Where text goes: running text, a part of a person's name, or a name kept whole (an organisation). Never math in a
+ * name: BibTeX styles and pandoc print names without reading math, so a Greek letter in a name stays UTF-8.
  */
-export type TexContext = 'text' | 'name';
+export type TexContext = 'text' | 'name' | 'whole name';
 
 const memo = new Map<string, Map<string, string>>();
 
@@ -250,6 +250,7 @@ const isMarkAt = (t: string, i: number): boolean => t.charCodeAt(i) >= 0x300 && 
 const PLAIN = new Uint8Array(128);
 for (const c of ' "()*+./:;=@[]|0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz') PLAIN[c.charCodeAt(0)] = 1;
 const isPlainAscii = (c: number): boolean => c < 128 && PLAIN[c] === 1;
+const ALL_PLAIN = /^[ "()*+./:;=@[\]|0-9A-Za-z]*$/u;
 
 /**
  * Each character of `t` from `from` to `to` (or Greek word, kept whole for `tex`) and what it is written as, given to
@@ -307,6 +308,8 @@ const bracesOf = (t: string): Uint8Array => (t.includes('{') || t.includes('}') 
 
 /** Text as LaTeX for a field value, a name or a document's text (see the file comment). */
 export function texText(text: string, target: TexTarget = 'tex', context: TexContext = 'text'): string {
+  // Most calls are short runs of plain ASCII (markup.ts escapes an answer piece by piece): written as they are.
+  if (ALL_PLAIN.test(text)) return text;
   const t = text.normalize('NFC');
   const out: string[] = [];
   encode(t, 0, t.length, target, bracesOf(t), context, (_unit, tex) => out.push(tex));

@@ -12,6 +12,7 @@ interface Creator {
   lastName?: string;
   firstName?: string;
   prefix?: string;
+  suffix?: string;
 }
 
 /** Parse a generated entry with the real parser and return its fields. */
@@ -40,6 +41,7 @@ function expectedCreator(raw: string): Creator {
   const c: Creator = { lastName: n.family };
   if (n.given) c.firstName = n.given;
   if (n.particle) c.prefix = n.particle;
+  if (n.suffix) c.suffix = n.suffix;
   return c;
 }
 
