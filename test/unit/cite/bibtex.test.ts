@@ -12,6 +12,7 @@ interface Creator {
   lastName?: string;
   firstName?: string;
   prefix?: string;
+  suffix?: string;
 }
 
 /** Parse a generated entry with the real parser and return its fields. */
@@ -40,6 +41,8 @@ function expectedCreator(raw: string): Creator {
   const c: Creator = { lastName: n.family };
   if (n.given) c.firstName = n.given;
   if (n.particle) c.prefix = n.particle;
+  // BibTeX's jr part ("Carlos Pérez Sr." is written "Pérez, Sr., Carlos").
+  if (n.suffix) c.suffix = n.suffix;
   return c;
 }
 
