@@ -41,6 +41,7 @@ function expectedCreator(raw: string): Creator {
   const c: Creator = { lastName: n.family };
   if (n.given) c.firstName = n.given;
   if (n.particle) c.prefix = n.particle;
+  // BibTeX's jr part ("Carlos Pérez Sr." is written "Pérez, Sr., Carlos").
   if (n.suffix) c.suffix = n.suffix;
   return c;
 }
