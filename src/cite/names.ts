@@ -35,15 +35,29 @@ const ORG = new RegExp(
       'program(?:me)?', 'ministry', 'department', 'office', 'cent(?:er|re)', 'commission', 'board', 'union',
       'federation', 'registry', 'project', 'partnership', 'coalition', 'unit', 'services?', 'bureau', 'secretariat',
       'authority', 'college', 'academy', 'hospital', 'clinic', 'laborator(?:y|ies)', 'forum', 'surveillance',
+      // The same in the languages organisations sign papers in most.
+      'minist[eè]re', 'ministerio', 'ministero', 'ministerium', 'soci[ée]t[ée]', 'sociedad', 'società', 'gesellschaft',
+      'verein', 'verband', 'institut', 'instituto', 'istituto', 'universit[äà]t', 'universidade', 'universidad',
+      'consorcio', 'groupe', 'grupo', 'gruppo', 'arbeitsgruppe', 'comité', 'comit[eê]', 'commissione', 'kommission',
+      'общество', 'институт', 'университет', 'министерство', 'ассоциация', 'группа', 'центр',
     ].join('|') +
     ')(?![\\p{L}\\p{N}])',
   'iu',
 );
 
+/** An acronym in parentheses ("… Schlafmedizin (DGSM)"): organisations sign that way, people do not. */
+const ACRONYM_IN_PARENTHESES = /\((?:[\p{Lu}\d][\p{Lu}\d-]+)\)/u;
+/**
+ * Words that make even a two-word name an organisation ("ATLAS Collaboration"); the others need three words or more,
+ * since some are surnames too ("Maria Gruppo", "Anna Groupe").
+ */
+const STRONG_ORG = /(?<![\p{L}\p{N}])(?:consorti(?:um|a)|collaborat\w*|investigators|trialists|committee|task force|network|alliance|initiative|ministry|society|association)(?![\p{L}\p{N}])/iu;
+
 /** Normalise white space (tabs, newlines, NBSP) to single spaces and trim. */
 export const squash = (s: string): string => s.replace(/\s+/gu, ' ').trim();
 
-const isParticle = (w: string): boolean => /^\p{Ll}/u.test(w) && !/^\p{Ll}\./u.test(w);
+/** A lower-case word that is not an initial ("van", "de", "'t" of "van 't Veer"). */
+const isParticle = (w: string): boolean => /^['’]?\p{Ll}/u.test(w) && !/^\p{Ll}\./u.test(w);
 
 /** A generational suffix, written after the name ("Martin Luther King Jr.") or as its own comma part. */
 const SUFFIX = /^(?:jr\.?|sr\.?|jnr\.?|snr\.?|ii|iii|iv|v|2nd|3rd|4th)$/iu;
@@ -52,7 +66,8 @@ const SUFFIX = /^(?:jr\.?|sr\.?|jnr\.?|snr\.?|ii|iii|iv|v|2nd|3rd|4th)$/iu;
 export function parseName(raw: string): PersonName {
   const whole = squash(raw);
   if (!whole) return { family: '', literal: true };
-  if (ORG.test(whole) && whole.split(' ').length > 1) return { family: whole, literal: true };
+  const words = whole.split(' ').length;
+  if ((ORG.test(whole) && (words > 2 || STRONG_ORG.test(whole))) || (ACRONYM_IN_PARENTHESES.test(whole) && words > 1)) return { family: whole, literal: true };
   // "King, Jr., Martin Luther" and "Martin Luther King Jr." (or "…King, Jr."): the suffix is set apart first.
   const parts = whole.split(/\s*,\s*/u);
   let suffix: string | undefined;

@@ -22,6 +22,32 @@ describe('cite/names', () => {
     assert.deepEqual(parseName('Madonna'), { family: 'Madonna' });
   });
 
+  it('organisations by any common wording, in other languages, or signed with an acronym, are kept whole; surnames that are also such words are not', () => {
+    for (const org of [
+      'Global Burden of Disease Collaborators',
+      'US Preventive Services Task Force',
+      'ATLAS Collaboration',
+      'The CREATINE Trial Investigators',
+      'British Society of Gastroenterology Working Party',
+      'Ministère de la Santé et de la Prévention',
+      'Deutsche Gesellschaft für Schlafforschung und Schlafmedizin (DGSM)',
+      'Российское общество сомнологов',
+      'Microbiome Quality Control Network (MBQC)',
+      'Universidad Nacional Autónoma de México',
+    ])
+      assert.deepEqual(parseName(org), { family: org, literal: true }, org);
+    assert.deepEqual(parseName('Maria Gruppo'), { family: 'Gruppo', given: 'Maria' });
+    assert.deepEqual(parseName('Anna Groupe'), { family: 'Groupe', given: 'Anna' });
+  });
+
+  it('particles with an apostrophe and generational suffixes', () => {
+    assert.deepEqual(parseName("Marieke van 't Veer"), { family: 'Veer', given: 'Marieke', particle: "van 't" });
+    assert.deepEqual(parseName('Martin Luther King Jr.'), { family: 'King', given: 'Martin Luther', suffix: 'Jr.' });
+    assert.deepEqual(parseName('King, Jr., Martin Luther'), { family: 'King', given: 'Martin Luther', suffix: 'Jr.' });
+    assert.deepEqual(parseName('Carlos Pérez, Sr.'), { family: 'Pérez', given: 'Carlos', suffix: 'Sr.' });
+    assert.deepEqual(parseName('Smith, Jr.'), { family: 'Smith', given: 'Jr.' }, 'no given name: read as before');
+  });
+
   it('folds to ASCII: accents dropped, ß/ø/ł mapped, other scripts removed', () => {
     assert.equal(asciiFold('Sandkühler'), 'Sandkuhler');
     assert.equal(asciiFold('Øster-Łęcka'), 'OsterLecka');
