@@ -7,6 +7,7 @@
 import type { CitablePaper } from '../../src/cite/bibtex';
 import type { Paper } from '../emulator/corpus';
 import { coverageSample } from '../emulator/coverage';
+import { corpusCitePaper } from '../unit/cite/corpusPaper';
 
 export interface ToolchainPaper {
   paper: CitablePaper;
@@ -14,19 +15,6 @@ export interface ToolchainPaper {
   scheme?: string;
 }
 
-const asCitable = (p: Paper): CitablePaper => ({
-  title: p.title,
-  authors: p.authors,
-  journal_name: p.journal,
-  publish_year: p.year,
-  publish_date: p.publishDate,
-  volume: p.volume ?? null,
-  pages: p.pages ?? null,
-  doi: p.doi,
-  url: p.url,
-  publisher_name: p.publisher,
-  is_preprint: p.isPreprint,
-});
 
 /** Corpus papers: the emulator's sample covering every odd form of its corpus (test/emulator/coverage.ts). */
 export function corpusSample(): { papers: Paper[]; forms: number; uncovered: string[] } {
@@ -56,7 +44,7 @@ const SCHEMES = ['{author}+{year}', '{author}/{year}{title}', '{Author}{year}{Ti
 
 export function toolchainPapers(): ToolchainPaper[] {
   const corpus = corpusSample().papers;
-  const papers: ToolchainPaper[] = corpus.map((p, i) => ({ paper: asCitable(p), scheme: i < SCHEMES.length ? SCHEMES[i] : undefined }));
+  const papers: ToolchainPaper[] = corpus.map((p, i) => ({ paper: corpusCitePaper(p), scheme: i < SCHEMES.length ? SCHEMES[i] : undefined }));
   papers.push(...EXTRA);
   return papers;
 }

@@ -358,22 +358,42 @@ const utf8Log = (dir: string): string => (existsSync(join(dir, 'doc.log')) ? rea
  * `\bibitem`s read back (with plainnat: authors, then title, in the first two `\newblock`s); `log` is the last
  * pdflatex log (overfull boxes and the like).
  */
-export function compileBibtex(input: CompileInput): CompileResult & { bbl: string; log: string } {
+export function compileBibtex(input: CompileInput): LatexResult {
+  return compileLatex(input, 'bibtex', {
+    run: (dir) => run('bibtex', ['doc'], dir),
+    errors: blgErrors,
+    warnings: (blg) => blg.split('\n').filter((l) => l.startsWith('Warning--')),
+    entries: readNatbibBbl,
+  });
+}
+
+type LatexResult = CompileResult & { bbl: string; log: string };
+
+/** pdflatex, the bibliography program, pdflatex twice; what the writer would see. */
+function compileLatex(
+  input: CompileInput,
+  name: 'bibtex' | 'biber',
+  program: {
+    run: (dir: string) => { stdout: string; stderr: string };
+    errors: (blg: string) => string[];
+    warnings: (blg: string) => string[];
+    entries: (bbl: string) => Map<string, RenderedEntry>;
+  },
+): LatexResult {
   const started = performance.now();
-  const dir = workdir('bibtex');
+  const dir = workdir(name);
   try {
     writeFileSync(join(dir, `${input.bibName ?? 'refs'}.bib`), input.bib);
     writeFileSync(join(dir, 'doc.tex'), input.document);
     pdflatex(dir);
-    const b = run('bibtex', ['doc'], dir);
-    const blg = existsSync(join(dir, 'doc.blg')) ? readFileSync(join(dir, 'doc.blg'), 'utf8') : b.stdout;
+    const out = program.run(dir);
+    const blg = existsSync(join(dir, 'doc.blg')) ? readFileSync(join(dir, 'doc.blg'), 'utf8') : out.stdout + out.stderr;
     pdflatex(dir);
     pdflatex(dir);
     const log = utf8Log(dir);
     const bbl = existsSync(join(dir, 'doc.bbl')) ? readFileSync(join(dir, 'doc.bbl'), 'utf8') : '';
-    const errors = [...latexErrors(log), ...blgErrors(blg)];
-    const warnings = blg.split('\n').filter((l) => l.startsWith('Warning--'));
-    return { errors, warnings, unresolved: latexUnresolved(log), entries: readNatbibBbl(bbl), bbl, log, ms: performance.now() - started };
+    const errors = [...latexErrors(log), ...program.errors(blg)];
+    return { errors, warnings: program.warnings(blg), unresolved: latexUnresolved(log), entries: program.entries(bbl), bbl, log, ms: performance.now() - started };
   } finally {
     cleanup(dir);
   }
@@ -450,25 +470,13 @@ function readNatbibBbl(bbl: string): Map<string, RenderedEntry> {
 }
 
 /** A LaTeX document with biblatex: pdflatex, biber, pdflatex twice. The entries are read from Biber's .bbl. */
-export function compileBiber(input: CompileInput): CompileResult & { bbl: string; log: string } {
-  const started = performance.now();
-  const dir = workdir('biber');
-  try {
-    writeFileSync(join(dir, `${input.bibName ?? 'refs'}.bib`), input.bib);
-    writeFileSync(join(dir, 'doc.tex'), input.document);
-    pdflatex(dir);
-    const b = run('biber', ['--quiet', 'doc'], dir);
-    const blg = existsSync(join(dir, 'doc.blg')) ? readFileSync(join(dir, 'doc.blg'), 'utf8') : b.stdout + b.stderr;
-    pdflatex(dir);
-    pdflatex(dir);
-    const log = utf8Log(dir);
-    const bbl = existsSync(join(dir, 'doc.bbl')) ? readFileSync(join(dir, 'doc.bbl'), 'utf8') : '';
-    const errors = [...latexErrors(log), ...blg.split('\n').filter((l) => /\bERROR\b/u.test(l))];
-    const warnings = blg.split('\n').filter((l) => /\bWARN\b/u.test(l));
-    return { errors, warnings, unresolved: latexUnresolved(log), entries: readBiberBbl(bbl), bbl, log, ms: performance.now() - started };
-  } finally {
-    cleanup(dir);
-  }
+export function compileBiber(input: CompileInput): LatexResult {
+  return compileLatex(input, 'biber', {
+    run: (dir) => run('biber', ['--quiet', 'doc'], dir),
+    errors: (blg) => blg.split('\n').filter((l) => /\bERROR\b/u.test(l)),
+    warnings: (blg) => blg.split('\n').filter((l) => /\bWARN\b/u.test(l)),
+    entries: readBiberBbl,
+  });
 }
 
 /** What Biber puts between the words of a name, as pandoc can read it. */

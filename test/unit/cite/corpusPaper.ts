@@ -9,6 +9,7 @@ export function corpusCitePaper(p: Paper): CitePaper {
     authors: p.authors,
     journal_name: p.journal,
     publish_year: p.year,
+    publish_date: p.publishDate,
     volume: p.volume ?? null,
     pages: p.pages ?? null,
     doi: p.doi,
