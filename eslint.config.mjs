@@ -1,5 +1,5 @@
 // ESLint flat config: type-checked rules for all TypeScript, and a boundary rule
-// that keeps the pure layer (src/api, src/render, src/cite) free of `vscode`.
+// that keeps the pure layer (src/api, src/render, src/bib, src/shared) free of `vscode`.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
@@ -20,7 +20,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/api/**/*.ts', 'src/render/**/*.ts', 'src/cite/**/*.ts', 'src/webview/**/*.ts'],
+    files: ['src/api/**/*.ts', 'src/render/**/*.ts', 'src/bib/**/*.ts', 'src/shared/**/*.ts', 'src/answer/webview/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'The pure layer runs in plain Node: no vscode import here.' }] }],
     },

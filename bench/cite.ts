@@ -26,15 +26,15 @@
  * bench/results.json as bench/run.ts does).
  */
 import { performance } from 'node:perf_hooks';
-import { ensureEntry, parseBibFile } from '../src/cite/bibFile';
-import { toBibtex, type CitablePaper } from '../src/cite/bibtex';
-import { LineIndex } from '../src/cite/edit';
-import { baseKey } from '../src/cite/keys';
-import { loadBibtexLibrary } from '../src/cite/library';
-import { insertCitation } from '../src/cite/syntax';
+import { ensureEntry, parseBibFile } from '../src/bib/bibFile';
+import { toBibtex, type CitablePaper } from '../src/bib/bibtex';
+import { LineIndex } from '../src/bib/edit';
+import { baseKey } from '../src/bib/keys';
+import { loadBibtexLibrary } from '../src/bib/library';
+import { insertCitation } from '../src/bib/syntax';
 import { canExtend, extendParse } from '../src/citations/incrementalParse';
 import { generateCorpus, mulberry32, type Paper } from '../test/emulator/corpus';
-import { corpusCitePaper } from '../test/unit/cite/corpusPaper';
+import { corpusCitePaper } from '../test/unit/bib/corpusPaper';
 import { type BenchResult, median, recordResults } from './results';
 
 export const SIZES = [1000, 2000, 5000, 10_000] as const;

@@ -20,7 +20,7 @@ import {
   ThreadListSchema, ThreadSchema, type Interaction, type SearchResponse, type Thread, type ThreadDispatch, type ThreadList,
 } from './schemas';
 import { Transport, type RawResponse } from './transport';
-import { boundedSeconds, MAX_WAIT_BOUNDS, POLL_AFTER_BOUNDS } from '../util/timing';
+import { boundedSeconds, MAX_WAIT_BOUNDS, POLL_AFTER_BOUNDS } from '../shared/timing';
 import { QUICK_SEARCH_REMOVAL_DATE, type ThreadMode } from './vocab';
 
 export interface Logger {

@@ -4,7 +4,7 @@
  * Messages are written for a person to act on; service text in them is sanitised and
  * never carries the API key (see `redact`).
  */
-import { defangLinks } from '../util/plainText';
+import { defangLinks } from '../shared/plainText';
 
 /** Every kind an `ApiError` can have: the rows of the spec's error table plus the transport's own. */
 export const API_ERROR_KINDS = [

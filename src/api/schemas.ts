@@ -7,7 +7,7 @@
  * path (`parseSearchResponse`) that applies the same rules from the same field table.
  */
 import * as z from 'zod/mini';
-import { boundedSeconds, MAX_WAIT_BOUNDS, POLL_AFTER_BOUNDS } from '../util/timing';
+import { boundedSeconds, MAX_WAIT_BOUNDS, POLL_AFTER_BOUNDS } from '../shared/timing';
 import { ApiError } from './errors';
 import { THREAD_MODES, THREAD_STATUSES } from './vocab';
 
@@ -202,7 +202,7 @@ export const ThreadDispatchSchema = z.pipe(
     status: Status,
     mode: Mode,
     url: str,
-    // Read leniently and bounded below (src/util/timing.ts): a wrong hint must not make an accepted POST unreadable,
+    // Read leniently and bounded below (src/shared/timing.ts): a wrong hint must not make an accepted POST unreadable,
     // and every consumer of a parsed dispatch sees sane values.
     poll_after_seconds: z.unknown(),
     max_wait_seconds: z.unknown(),

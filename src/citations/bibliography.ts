@@ -23,20 +23,20 @@
  * and whenever a BibTeX document is opened or edited while the core is loaded).
  */
 import * as vscode from 'vscode';
-import { appendBlocker, appendText, entryByKey, entryKeys, entryToPaper, findEntry, parseBibFile, type AppendBlocker, type BibDiagnostic, type BibFile } from '../cite/bibFile';
-import { concatBytes, decodeLossy, decodeUtf8, isAscii, sameBytes } from '../cite/bibBytes';
-import { toBibtex } from '../cite/bibtex';
-import type { TitleProtection } from '../cite/bibtex';
-import { countBreaks } from '../cite/edit';
+import { appendBlocker, appendText, entryByKey, entryKeys, entryToPaper, findEntry, parseBibFile, type AppendBlocker, type BibDiagnostic, type BibFile } from '../bib/bibFile';
+import { concatBytes, decodeLossy, decodeUtf8, isAscii, sameBytes } from '../bib/bibBytes';
+import { toBibtex } from '../bib/bibtex';
+import type { TitleProtection } from '../bib/bibtex';
+import { countBreaks } from '../bib/edit';
 import { canExtend, extendParse } from './incrementalParse';
-import { citeKey, DEFAULT_KEY_SCHEME } from '../cite/keys';
-import { loadBibtexLibrary } from '../cite/library';
-import { latexBibliographies, locateBibliographies, texRoot } from '../cite/locate';
-import { flavourOf } from '../cite/syntax';
-import { texTargetFor } from '../cite/texText';
+import { citeKey, DEFAULT_KEY_SCHEME } from '../bib/keys';
+import { loadBibtexLibrary } from '../bib/library';
+import { latexBibliographies, locateBibliographies, texRoot } from '../bib/locate';
+import { flavourOf } from '../bib/syntax';
+import { texTargetFor } from '../bib/texText';
 import { PdflatexNotes } from './latexNote';
-import { Settings } from '../ids';
-import { Disposable } from '../util/disposable';
+import { Settings } from '../platform/ids';
+import { Disposable } from '../shared/disposable';
 import type { BibliographyEntry, BibliographyService, CitePaper, DiskBibliography, LoadedBibliography, ResolvedBibliography } from './types';
 
 export const CITATION_SETTINGS = 'researchDesk.citations';

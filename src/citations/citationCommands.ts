@@ -13,20 +13,20 @@
  *   or undoes. A .bib whose bytes that editor would change (mixed line breaks, a lone CR, not UTF-8) is not tidied.
  */
 import * as vscode from 'vscode';
-import { showError, showInfo, showWarning, statusMessage } from '../ui/notify';
+import { showError, showInfo, showWarning, statusMessage } from '../platform/notify';
 import type { Paper } from '../api/index';
-import { entryByKey, entryDoi, entryKeys, findEntry, tidyBibliography, type BibEntry } from '../cite/bibFile';
-import { editorKeepsLineBreaks, lineBreakKinds } from '../cite/bibBytes';
-import { normaliseDoi, toBibtex } from '../cite/bibtex';
-import { baseKey, citeKey, disambiguate } from '../cite/keys';
-import { loadBibtexLibrary } from '../cite/library';
-import { locateBibliographies } from '../cite/locate';
-import { formatReference } from '../cite/reference';
-import { citedKeys, flavourOf } from '../cite/syntax';
-import { texTargetFor } from '../cite/texText';
-import type { Logger } from '../state/logger';
-import { Disposable } from '../util/disposable';
-import type { ResultNode } from '../views/resultsTree';
+import { entryByKey, entryDoi, entryKeys, findEntry, tidyBibliography, type BibEntry } from '../bib/bibFile';
+import { editorKeepsLineBreaks, lineBreakKinds } from '../bib/bibBytes';
+import { normaliseDoi, toBibtex } from '../bib/bibtex';
+import { baseKey, citeKey, disambiguate } from '../bib/keys';
+import { loadBibtexLibrary } from '../bib/library';
+import { locateBibliographies } from '../bib/locate';
+import { formatReference } from '../bib/reference';
+import { citedKeys, flavourOf } from '../bib/syntax';
+import { texTargetFor } from '../bib/texText';
+import type { Logger } from '../platform/logger';
+import { Disposable } from '../shared/disposable';
+import type { ResultNode } from '../search/resultsTree';
 import { blockedMessage, citationSettings, CitationError, type Bibliographies } from './bibliography';
 import { displayLatex } from './display';
 import { declarablePath, declarationEdit, relativePath } from './declare';

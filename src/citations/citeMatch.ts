@@ -5,10 +5,10 @@
  * answers bibFile.findEntry's question (is this paper already in the bibliography?) without scanning every entry per
  * paper, and the key a paper would get (keys.ts citeKey against a prebuilt set).
  */
-import { doiKey, entryDoi, findEntry, titleKey, type BibEntry } from '../cite/bibFile';
-import { yearOf } from '../cite/bibtex';
-import { baseKey, suffix } from '../cite/keys';
-import { asciiFold } from '../cite/names';
+import { doiKey, entryDoi, findEntry, titleKey, type BibEntry } from '../bib/bibFile';
+import { yearOf } from '../bib/bibtex';
+import { baseKey, suffix } from '../bib/keys';
+import { asciiFold } from '../bib/names';
 import { displayLatex } from './display';
 import type { BibliographyEntry, CitePaper, LoadedBibliography } from './types';
 

@@ -1,10 +1,10 @@
 /**
- * Cite-key completion, in the core bundle. The entry bundle's adapter (src/citeProviders.ts)
- * calls in here only once its cheap check (src/citeTrigger.ts) saw a cite context, so the core is not loaded while
+ * Cite-key completion, in the core bundle. The entry bundle's adapter (src/citations/providers.ts)
+ * calls in here only once its cheap check (src/shared/citeTrigger.ts) saw a cite context, so the core is not loaded while
  * someone types prose.
  *
  * Items, inside `\cite{…}` (after `{` or `,`), after `[@`, `; @`, ` @` / `@` at a line start (Pandoc, Typst) and in
- * Typst's `#cite(<`, never in an e-mail address (src/cite/syntax.ts completionContext):
+ * Typst's `#cite(<`, never in an e-mail address (src/bib/syntax.ts completionContext):
  *   1. the document's bibliography entries: label = key, detail = title, documentation = authors · year · journal;
  *   2. recent papers (results shown, answer citations) that are not in the bibliography: label = the key the paper
  *      would get, described "not in bibliography — adds it". Accepting one runs `researchDesk.addToBibliography`,
@@ -18,13 +18,13 @@
  * library would take seconds; the selected item is decoded exactly on resolve.
  */
 import * as vscode from 'vscode';
-import { showError, showWarning } from '../ui/notify';
-import type { BibFile } from '../cite/bibFile';
-import { yearOf } from '../cite/bibtex';
-import { loadBibtexLibrary } from '../cite/library';
-import { COMPLETION_WINDOW, completionContext, flavourOf } from '../cite/syntax';
-import { Commands } from '../ids';
-import type { Logger } from '../state/logger';
+import { showError, showWarning } from '../platform/notify';
+import type { BibFile } from '../bib/bibFile';
+import { yearOf } from '../bib/bibtex';
+import { loadBibtexLibrary } from '../bib/library';
+import { COMPLETION_WINDOW, completionContext, flavourOf } from '../bib/syntax';
+import { Commands } from '../platform/ids';
+import type { Logger } from '../platform/logger';
 import { citationSettings, CitationError } from './bibliography';
 import { byline, EntryIndex, entryInfo, matchRank, predictKey, type EntryInfo, type MatchInfo } from './citeMatch';
 import type { BibliographyEntry, BibliographyService, CitePaper, RecentPapers } from './types';

@@ -7,10 +7,10 @@
  *   Pandoc    `bibliography: refs.bib` in the YAML front matter (one is created when there is none)
  *   Typst     `#bibliography("refs.bib")` at the end
  */
-import type { TextEdit } from '../cite/edit';
-import { newlineOf } from '../cite/edit';
-import { frontMatter } from '../cite/locate';
-import type { CiteFlavour } from '../cite/syntax';
+import type { TextEdit } from '../bib/edit';
+import { newlineOf } from '../bib/edit';
+import { frontMatter } from '../bib/locate';
+import type { CiteFlavour } from '../bib/syntax';
 
 /**
  * Whether `relPath` can be written in the flavour's declaration as it is: the path comes from a setting or a file

@@ -1,9 +1,9 @@
 /**
  * Raw BibTeX field text as display text for the Quick Pick and completion (accents, escapes, letter and math macros
  * and braces approximated without the BibTeX library, so 10,000 entries list at once). It reads back at least every
- * form src/cite/texText.ts writes. Pure.
+ * form src/bib/texText.ts writes. Pure.
  */
-import { TEX_TABLES } from '../cite/texText';
+import { TEX_TABLES } from '../bib/texText';
 
 const oneLine = (s: string): string => s.replace(/\s+/gu, ' ').trim();
 

@@ -14,11 +14,11 @@
  * bounded: an entry's 200 KB abstract cost the BibTeX library seconds on every hover.
  */
 import * as vscode from 'vscode';
-import { doiKey, titleKey, type BibFile } from '../cite/bibFile';
-import { yearOf } from '../cite/bibtex';
-import { loadBibtexLibrary } from '../cite/library';
-import { tellApart, type PaperFacts } from '../cite/paperIdentity';
-import { findCitations, flavourOf, keyAt } from '../cite/syntax';
+import { doiKey, titleKey, type BibFile } from '../bib/bibFile';
+import { yearOf } from '../bib/bibtex';
+import { loadBibtexLibrary } from '../bib/library';
+import { tellApart, type PaperFacts } from '../bib/paperIdentity';
+import { findCitations, flavourOf, keyAt } from '../bib/syntax';
 import { safeHttpsUrl } from '../render/links';
 import { doiUrl, escapeMarkdown } from '../search/query';
 import { byline } from './citeMatch';

@@ -5,8 +5,8 @@
  * swallow the new text), no unclosed `@comment{` (the new text could close it) and no `@` after its last entry (a
  * head the new text could complete). Keeps a 10,000-entry bibliography's second and later inserts cheap. Pure.
  */
-import { MAX_LISTED_DIAGNOSTICS, parseBibFile, type BibDiagnostic, type BibFile } from '../cite/bibFile';
-import { countBreaks, LineIndex, type Range } from '../cite/edit';
+import { MAX_LISTED_DIAGNOSTICS, parseBibFile, type BibDiagnostic, type BibFile } from '../bib/bibFile';
+import { countBreaks, LineIndex, type Range } from '../bib/edit';
 
 const lineCounts = new WeakMap<BibFile, number>();
 

@@ -1,7 +1,7 @@
 /**
  * Papers → a citation at the cursor plus their bibliography entries, applied together.
  *
- * - Syntax by the document's flavour (src/cite/syntax.ts); inside or right after a citation the keys are added to it.
+ * - Syntax by the document's flavour (src/bib/syntax.ts); inside or right after a citation the keys are added to it.
  *   Several papers: one citation with all keys (`\cite{a,b}`, `[@a; @b]`, `@a @b`). A locator goes on the whole
  *   LaTeX citation (`\cite[p.~4]{a,b}`) and on the last key in Pandoc and Typst.
  * - 'plain' documents (no citation syntax): the APA reference of each paper is inserted, one per line, and nothing
@@ -13,10 +13,10 @@
  *   except in a .bib with unsaved changes, which is edited in its buffer with the document (one Undo for both).
  */
 import * as vscode from 'vscode';
-import { entryByKey } from '../cite/bibFile';
-import { formatReference } from '../cite/reference';
-import { citationAt, flavourOf, insertCitation, type CiteFlavour } from '../cite/syntax';
-import { applyEdits, type TextEdit } from '../cite/edit';
+import { entryByKey } from '../bib/bibFile';
+import { formatReference } from '../bib/reference';
+import { citationAt, flavourOf, insertCitation, type CiteFlavour } from '../bib/syntax';
+import { applyEdits, type TextEdit } from '../bib/edit';
 import { citationSettings, CitationError, StaleBibliography } from './bibliography';
 import type { BibliographyService, CitationInserter, CitePaper, InsertOptions, LoadedBibliography, RecentPapers, ResolvedBibliography } from './types';
 

@@ -7,31 +7,31 @@
  *   editor (the commands' `targetEditor()`), never the webview.
  * - An answer's references become recent papers when it is shown (completion and the Quick Pick offer them).
  * - Insert Answer: the interaction shown, at the cursor of the last active text editor, its `[n.m]`/`[n]` markers
- *   turned into the document's citations (src/cite/answer.ts), every cited paper added to the bibliography (its
+ *   turned into the document's citations (src/bib/answer.ts), every cited paper added to the bibliography (its
  *   bytes appended first, put back if the text cannot be inserted; one Undo in the document removes the text). Per
  *   flavour:
  *   In every flavour the answer's headings become bold paragraphs (the answer adds no sections to the document).
  *     pandoc (md, qmd, Rmd)  the Markdown; quotes as footnotes when `researchDesk.citations.quotesAsFootnotes`, with
  *                            labels no footnote of the document uses;
- *     latex / typst          the Markdown written in the document's markup (src/cite/markup.ts; every special
+ *     latex / typst          the Markdown written in the document's markup (src/bib/markup.ts; every special
  *                            character escaped); quotes are not inserted (the setting is Pandoc only);
  *     plain                  APA in-text citations "(Smith et al., 2020)" and an APA reference list after the
  *                            answer; no bibliography file is written.
  *   Markers without a matching citation stay as written and are reported.
  */
 import * as vscode from 'vscode';
-import { showError, showInfo, showWarning, statusMessage } from '../ui/notify';
+import { showError, showInfo, showWarning, statusMessage } from '../platform/notify';
 import type { PaperLookup } from './lookup';
 import type { AnswerCitationActions, ShownAnswer } from '../answer/answerPanel';
-import type { CiteAction } from '../answer/messages';
-import { isThreadId } from '../answer/messages';
+import type { CiteAction } from '../answer/protocol';
+import { isThreadId } from '../answer/protocol';
 import type { Citation, Thread } from '../api/index';
-import { answerForDocument, convertAnswer } from '../cite/answer';
-import { formatReference, inTextCitation } from '../cite/reference';
-import { flavourOf, type CiteFlavour } from '../cite/syntax';
-import { Commands, Settings } from '../ids';
+import { answerForDocument, convertAnswer } from '../bib/answer';
+import { formatReference, inTextCitation } from '../bib/reference';
+import { flavourOf, type CiteFlavour } from '../bib/syntax';
+import { Commands, Settings } from '../platform/ids';
 import { indexCitations, type ReferenceEntry } from '../render/references';
-import type { LogSink } from '../state/logger';
+import type { LogSink } from '../platform/logger';
 import { citationSettings, CitationError } from './bibliography';
 import type { BibliographyService, CitePaper, RecentPapers } from './types';
 

@@ -5,9 +5,9 @@
  * LaTeX document holds such letters, so a build error later is not a surprise.
  */
 import * as vscode from 'vscode';
-import { pdflatexCannotTypeset, type CitablePaper } from '../cite/bibtex';
-import { flavourOf } from '../cite/syntax';
-import { showInfo } from '../ui/notify';
+import { pdflatexCannotTypeset, type CitablePaper } from '../bib/bibtex';
+import { flavourOf } from '../bib/syntax';
+import { showInfo } from '../platform/notify';
 
 /** Scripts named in the note, by the first that matches. */
 const SCRIPTS: readonly [RegExp, string][] = [

@@ -10,12 +10,12 @@
  * with "anon"). A failed lookup never loses the insert: the paper keeps what the answer gave and the reason is shown.
  */
 import * as vscode from 'vscode';
-import { showWarning } from '../ui/notify';
+import { showWarning } from '../platform/notify';
 import type { SearchParams, SearchResponse } from '../api/index';
-import { titleKey } from '../cite/bibFile';
-import { tellApart, type PaperFacts } from '../cite/paperIdentity';
-import { Settings } from '../ids';
-import { describeError } from '../ui/errorPresenter';
+import { titleKey } from '../bib/bibFile';
+import { tellApart, type PaperFacts } from '../bib/paperIdentity';
+import { Settings } from '../platform/ids';
+import { describeError } from '../platform/errorPresenter';
 import { citePaperOf } from './recentPapers';
 import type { CitePaper, RecentPapers } from './types';
 

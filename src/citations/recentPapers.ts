@@ -4,9 +4,9 @@
  * another session is in the bibliography if it was cited). Feeds the Insert Citation Quick Pick and completion.
  */
 import type { Paper } from '../api/index';
-import { titleKey } from '../cite/bibFile';
-import { normaliseDoi } from '../cite/bibtex';
-import { tellApart, type PaperFacts } from '../cite/paperIdentity';
+import { titleKey } from '../bib/bibFile';
+import { normaliseDoi } from '../bib/bibtex';
+import { tellApart, type PaperFacts } from '../bib/paperIdentity';
 import { paperId } from '../search/query';
 import type { CitePaper, RecentPapers } from './types';
 

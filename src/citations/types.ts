@@ -11,8 +11,8 @@
  *                                            for the Quick Pick and completion.
  */
 import type * as vscode from 'vscode';
-import type { BibEntry, BibFile } from '../cite/bibFile';
-import type { CitablePaper } from '../cite/bibtex';
+import type { BibEntry, BibFile } from '../bib/bibFile';
+import type { CitablePaper } from '../bib/bibtex';
 
 /** A paper as the citation layer knows it: the metadata plus the service's id when there is one. */
 export interface CitePaper extends CitablePaper {

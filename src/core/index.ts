@@ -5,25 +5,25 @@
  */
 import * as vscode from 'vscode';
 import { AnswerPanels } from '../answer/answerPanel';
-import { ConnectionTester } from '../commands/connection';
-import { EmulatorCommand } from '../commands/emulator';
-import { FilterCommands } from '../commands/filterCommands';
-import { KeyCommands } from '../commands/keyCommands';
-import { PaperCommands } from '../commands/paperCommands';
-import { SearchCommands } from '../commands/searchCommands';
-import { ThreadCommands, threadFilters, ThreadsViewCommands } from '../commands/threadCommands';
-import { Commands, Views, type CommandId } from '../ids';
-import { FilterStore } from '../filters/filterStore';
+import { ConnectionTester } from '../service/connection';
+import { EmulatorCommand } from '../service/emulator';
+import { FilterCommands } from '../search/filterCommands';
+import { KeyCommands } from '../service/keyCommands';
+import { PaperCommands } from '../search/paperCommands';
+import { SearchCommands } from '../search/searchCommands';
+import { ThreadCommands, threadFilters, ThreadsViewCommands } from '../threads/threadCommands';
+import { Commands, Views, type CommandId } from '../platform/ids';
+import { FilterStore } from '../search/filterStore';
 import { SearchSession } from '../search/searchSession';
 import { BriefCodeLensProvider } from '../threads/briefDocument';
 import { ThreadsModel } from '../threads/threadsModel';
 import { ThreadWatcher } from '../threads/threadWatcher';
-import { describeError, ErrorPresenter } from '../ui/errorPresenter';
-import { showWarning } from '../ui/notify';
+import { describeError, ErrorPresenter } from '../platform/errorPresenter';
+import { showWarning } from '../platform/notify';
 import { UsageStatusBar } from '../usage/statusBar';
 import { UsageLedger } from '../usage/usageLedger';
 import { UsageMenu } from '../usage/usageMenu';
-import { Disposable } from '../util/disposable';
+import { Disposable } from '../shared/disposable';
 import { Bibliographies } from '../citations/bibliography';
 import { CitationCommands } from '../citations/citationCommands';
 import { AnswerCitations } from '../citations/insertAnswer';
@@ -32,7 +32,7 @@ import { Inserter } from '../citations/insert';
 import { CiteCompletion } from '../citations/completion';
 import { CiteHover } from '../citations/hover';
 import { citePaperOf, RecentPapersList } from '../citations/recentPapers';
-import { ClientProvider } from './clientProvider';
+import { ClientProvider } from '../service/clientProvider';
 import type { Core, CoreServices } from './types';
 
 class CoreImpl extends Disposable implements Core {

@@ -1,10 +1,10 @@
 import type * as vscode from 'vscode';
-import type { CommandId } from '../ids';
-import type { KeyStore } from '../state/keyStore';
-import type { Logger } from '../state/logger';
-import type { SettingsStore } from '../state/settings';
-import type { ResultsTreeProvider } from '../views/resultsTree';
-import type { ThreadsTreeProvider } from '../views/threadsTree';
+import type { CommandId } from '../platform/ids';
+import type { KeyStore } from '../service/keyStore';
+import type { Logger } from '../platform/logger';
+import type { SettingsStore } from '../platform/settings';
+import type { ResultsTreeProvider } from '../search/resultsTree';
+import type { ThreadsTreeProvider } from '../threads/threadsTree';
 
 /**
  * The contract between the entry bundle (dist/extension.js) and the lazily loaded core
@@ -31,7 +31,7 @@ export interface Core extends vscode.Disposable {
   /** Restores an answer panel after a reload (the entry bundle's WebviewPanelSerializer). */
   restoreAnswerPanel(panel: vscode.WebviewPanel, state: unknown): Promise<void>;
   /**
-   * Cite-key completion, hover and links: the entry bundle's providers (src/citeProviders.ts) call these
+   * Cite-key completion, hover and links: the entry bundle's providers (src/citations/providers.ts) call these
    * once a cheap check saw a citation near the cursor. They never throw (a failure is logged, nothing is shown).
    */
   provideCompletion(

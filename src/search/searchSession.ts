@@ -1,14 +1,14 @@
 import { createHash } from 'node:crypto';
 import * as vscode from 'vscode';
 import { inferPlanFromPageSize, type Client, type Paper, type SearchParams, type SearchResponse } from '../api/index';
-import { Commands, ContextKeys, Settings, Views } from '../ids';
-import type { Logger } from '../state/logger';
-import { userSetting, type ServiceSettings } from '../state/settings';
-import { isApiError, type ErrorPresenter } from '../ui/errorPresenter';
-import { showInfo, statusMessage } from '../ui/notify';
-import { Disposable } from '../util/disposable';
-import { plainText } from '../util/plainText';
-import type { ResultsModel, ResultsTreeProvider } from '../views/resultsTree';
+import { Commands, ContextKeys, Settings, Views } from '../platform/ids';
+import type { Logger } from '../platform/logger';
+import { userSetting, type ServiceSettings } from '../platform/settings';
+import { isApiError, type ErrorPresenter } from '../platform/errorPresenter';
+import { showInfo, statusMessage } from '../platform/notify';
+import { Disposable } from '../shared/disposable';
+import { plainText } from '../shared/plainText';
+import type { ResultsModel, ResultsTreeProvider } from './resultsTree';
 import { cacheKey, SearchCache } from './cache';
 import { displayStep, fetchPageSize, planLoadMore, type PagingState } from './paging';
 

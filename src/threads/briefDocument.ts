@@ -6,7 +6,7 @@
  * a brief that could not be sent is also kept in globalState and restored into the next one.
  */
 import * as vscode from 'vscode';
-import { Commands } from '../ids';
+import { Commands } from '../platform/ids';
 
 export const BRIEF_HEADER_START = '<!-- Research brief for the Research Desk agent.';
 const HEADER_RE = /^\uFEFF?\s*<!-- Research brief for the Research Desk agent\.[\s\S]*?-->\s*/;

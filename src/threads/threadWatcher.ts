@@ -6,12 +6,12 @@
  */
 import * as vscode from 'vscode';
 import type { Client, Thread, ThreadDispatch, ThreadRequest } from '../api/index';
-import type { Logger } from '../state/logger';
-import type { ServiceSettings } from '../state/settings';
-import { showError, showInfo, showWarning } from '../ui/notify';
-import { Disposable } from '../util/disposable';
-import { plainText } from '../util/plainText';
-import { boundedSeconds, MAX_WAIT_BOUNDS, POLL_AFTER_BOUNDS, timeoutMs } from '../util/timing';
+import type { Logger } from '../platform/logger';
+import type { ServiceSettings } from '../platform/settings';
+import { showError, showInfo, showWarning } from '../platform/notify';
+import { Disposable } from '../shared/disposable';
+import { plainText } from '../shared/plainText';
+import { boundedSeconds, MAX_WAIT_BOUNDS, POLL_AFTER_BOUNDS, timeoutMs } from '../shared/timing';
 import { readRunning, writeRunning, type RunningThread, type SentRequest } from './persisted';
 
 /** What the watcher needs of the answer view (src/answer/answerPanel.ts, AnswerPanels). */

@@ -7,12 +7,12 @@
  */
 import * as vscode from 'vscode';
 import type { Client, Thread, ThreadSummary } from '../api/index';
-import type { Logger } from '../state/logger';
-import type { ServiceSettings } from '../state/settings';
-import { Disposable } from '../util/disposable';
-import { plainText } from '../util/plainText';
+import type { Logger } from '../platform/logger';
+import type { ServiceSettings } from '../platform/settings';
+import { Disposable } from '../shared/disposable';
+import { plainText } from '../shared/plainText';
 import { uniqueThreads } from './threadList';
-import type { InteractionRow, ThreadRow, ThreadsSource, ThreadStatusName } from '../views/threadsTree';
+import type { InteractionRow, ThreadRow, ThreadsSource, ThreadStatusName } from './threadsTree';
 
 export const THREADS_PAGE = 20;
 /** Missing statuses resolved in the background after a listing (the rest when expanded). */

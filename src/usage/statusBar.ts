@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { PLANS } from '../api';
-import { Disposable } from '../util/disposable';
+import { Disposable } from '../shared/disposable';
 import { USAGE_STATUS_CACHE_KEY, USAGE_STATUS_ITEM_ID, type CachedUsageStatus } from './statusCache';
 import type { UsageLedger, UsageSnapshot } from './usageLedger';
 

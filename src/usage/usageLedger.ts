@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
 import { callsForSearch, inferPlanFromPageSize, isApiError, monthKey, nextReset, PLANS, type PlanId } from '../api';
-import { Settings } from '../ids';
-import { userSetting } from '../state/settings';
-import { Disposable } from '../util/disposable';
+import { Settings } from '../platform/ids';
+import { userSetting } from '../platform/settings';
+import { Disposable } from '../shared/disposable';
 
 /** Values of the setting `researchDesk.plan`. */
 export type PlanSetting = 'auto' | Exclude<PlanId, 'none'>;

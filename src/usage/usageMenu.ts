@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
 import { PLANS } from '../api';
-import { Urls } from '../ids';
+import { Urls } from '../platform/ids';
 import { PLAN_SETTING, PLAN_SETTING_VALUES, type PlanSetting, type UsageLedger } from './usageLedger';
-import { showError } from '../ui/notify';
+import { showError } from '../platform/notify';
 
 type MenuItem = vscode.QuickPickItem & { run: () => Thenable<unknown> };
 

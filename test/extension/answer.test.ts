@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import * as vscode from 'vscode';
 import type { AnswerPanels } from '../../src/answer/answerPanel';
 import type { Thread } from '../../src/api/index';
-import { Commands } from '../../src/ids';
+import { Commands } from '../../src/platform/ids';
 import { api, control, emulatorUrl, eventually, finishedThread, htmlPattern, threadTitle, useEmulatorSettings } from './support';
 
 

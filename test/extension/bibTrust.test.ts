@@ -17,7 +17,7 @@ import * as vscode from 'vscode';
 import type { CitationCommandResult } from '../../src/citations/citationCommands';
 import type { WriteQuestion } from '../../src/citations/bibliography';
 import type { CitePaper } from '../../src/citations/types';
-import { Commands, Settings } from '../../src/ids';
+import { Commands, Settings } from '../../src/platform/ids';
 import { api, eventually, openDoc, setUserSettings, sleep, workspaceDir } from './support';
 
 interface CoreForWrites {

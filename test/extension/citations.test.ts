@@ -9,9 +9,9 @@ import * as vscode from 'vscode';
 import type { WriteQuestion } from '../../src/citations/bibliography';
 import type { CitationCommandResult, CitePickItem } from '../../src/citations/citationCommands';
 import type { CitePaper } from '../../src/citations/types';
-import { Commands, Settings } from '../../src/ids';
+import { Commands, Settings } from '../../src/platform/ids';
 import type { SearchOutcome } from '../../src/search/searchSession';
-import type { ResultNode } from '../../src/views/resultsTree';
+import type { ResultNode } from '../../src/search/resultsTree';
 import { bibTrustSuite } from './bibTrust.test';
 import { api, control, eventually, openDoc, readDisk, setUserSettings, sleep, useEmulatorKeepingKey, workspaceDir, writeFile as write } from './support';
 

@@ -7,9 +7,9 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { CitePaper } from '../../src/citations/types';
-import { registerCiteProviders, type CoreAccess } from '../../src/citeProviders';
+import { registerCiteProviders, type CoreAccess } from '../../src/citations/providers';
 import type { Core } from '../../src/core/types';
-import { Commands, Settings } from '../../src/ids';
+import { Commands, Settings } from '../../src/platform/ids';
 import { api, eventually, setUserSettings, sleep, workspaceDir, writeAndOpen as openDoc, writeFile as write } from './support';
 
 interface CoreWithCitations {

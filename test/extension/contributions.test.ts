@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { Commands, ContextKeys, COST_SETTINGS, KEY_ROUTING_SETTINGS, Settings, TRUSTED_WORKSPACE_SETTINGS, ViewContainers, Views, WebviewTypes, WRITE_LOCATION_SETTINGS } from '../../src/ids';
+import { Commands, ContextKeys, COST_SETTINGS, KEY_ROUTING_SETTINGS, Settings, TRUSTED_WORKSPACE_SETTINGS, ViewContainers, Views, WebviewTypes, WRITE_LOCATION_SETTINGS } from '../../src/platform/ids';
 import { api, extension } from './support';
 
 interface Manifest {

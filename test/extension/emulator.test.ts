@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { ConnectionResult } from '../../src/commands/connection';
-import { EMULATOR_DEMO_KEY, type UseEmulatorResult } from '../../src/commands/emulator';
-import { Commands, EnvVars, Settings } from '../../src/ids';
+import type { ConnectionResult } from '../../src/service/connection';
+import { EMULATOR_DEMO_KEY, type UseEmulatorResult } from '../../src/service/emulator';
+import { Commands, EnvVars, Settings } from '../../src/platform/ids';
 import { acceptQuickInput, api, DEMO_KEYS, emulatorUrl, setUserSettings } from './support';
 
 export function emulatorSuite(): void {

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { API_ERROR_KINDS, ApiError, type ApiErrorKind } from '../../src/api/index';
-import { actionLabel, describeError, isApiError, networkCause } from '../../src/ui/errorPresenter';
+import { actionLabel, describeError, isApiError, networkCause } from '../../src/platform/errorPresenter';
 
 const BASE = 'https://api.consensus.app';
 

@@ -6,10 +6,10 @@
  */
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { FilterCommandResult, FilterCommands } from '../../src/commands/filterCommands';
-import { FilterStore } from '../../src/filters/filterStore';
-import type { SearchFilters } from '../../src/filters/model';
-import { Commands, Settings } from '../../src/ids';
+import type { FilterCommandResult, FilterCommands } from '../../src/search/filterCommands';
+import { FilterStore } from '../../src/search/filterStore';
+import type { SearchFilters } from '../../src/search/filterModel';
+import { Commands, Settings } from '../../src/platform/ids';
 import { searchQueryString } from '../../src/api/params';
 import type { SearchOutcome } from '../../src/search/searchSession';
 import type { UsageLedger } from '../../src/usage/usageLedger';

@@ -15,8 +15,8 @@ import type { WriteQuestion } from '../../src/citations/bibliography';
 import type { AnswerCitations } from '../../src/citations/insertAnswer';
 import type { PaperLookup } from '../../src/citations/lookup';
 import type { CitePaper } from '../../src/citations/types';
-import { parseBibFile } from '../../src/cite/bibFile';
-import { Settings } from '../../src/ids';
+import { parseBibFile } from '../../src/bib/bibFile';
+import { Settings } from '../../src/platform/ids';
 import { api, control, emulatorUrl, eventually, finishedThread, openDoc, readDisk, setUserSettings, useEmulatorSettings, workspaceDir, writeFile as write } from './support';
 
 interface CoreForAnswers {

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { ClearKeyResult, SetKeyResult } from '../../src/commands/keyCommands';
-import { Commands, EnvVars, Settings } from '../../src/ids';
+import type { ClearKeyResult, SetKeyResult } from '../../src/service/keyCommands';
+import { Commands, EnvVars, Settings } from '../../src/platform/ids';
 import { api, closedPortUrl, DEMO_KEYS, eventually, nextEvent, setUserSettings, sleep, useEmulatorSettings } from './support';
 
 export function keysSuite(): void {

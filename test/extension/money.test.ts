@@ -6,13 +6,13 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { AnswerPanels } from '../../src/answer/answerPanel';
-import type { AskOutcome, ThreadCommands } from '../../src/commands/threadCommands';
-import type { FilterStore } from '../../src/filters/filterStore';
-import { Commands, Settings } from '../../src/ids';
+import type { AskOutcome, ThreadCommands } from '../../src/threads/threadCommands';
+import type { FilterStore } from '../../src/search/filterStore';
+import { Commands, Settings } from '../../src/platform/ids';
 import type { SearchOutcome } from '../../src/search/searchSession';
 import type { ThreadWatcher } from '../../src/threads/threadWatcher';
 import type { UsageLedger } from '../../src/usage/usageLedger';
-import type { ResultNode } from '../../src/views/resultsTree';
+import type { ResultNode } from '../../src/search/resultsTree';
 import {
   activeSyntax, api, chargedTo, control, eventually, finishedThread, observeSinks, provisionedKey, readDisk, requestsOf, sleep,
   useEmulatorKeepingKey, writeFile,

@@ -1,11 +1,11 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { PaperActionResult } from '../../src/commands/paperCommands';
-import { Commands, Settings } from '../../src/ids';
+import type { PaperActionResult } from '../../src/search/paperCommands';
+import { Commands, Settings } from '../../src/platform/ids';
 import type { SearchOutcome } from '../../src/search/searchSession';
 import { escapeMarkdown } from '../../src/search/query';
-import { plainText } from '../../src/util/plainText';
-import type { ResultNode } from '../../src/views/resultsTree';
+import { plainText } from '../../src/shared/plainText';
+import type { ResultNode } from '../../src/search/resultsTree';
 import { acceptQuickInput, api, control, emulatorUrl, setUserSettings, useEmulatorKeepingKey } from './support';
 
 /** A query with 1,000 matches in the emulator's corpus (its own sample queries). */

@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { ConnectionResult } from '../../src/commands/connection';
-import { Commands, Settings } from '../../src/ids';
-import { isLoopbackHttpUrl, parseServiceUrl } from '../../src/util/url';
+import type { ConnectionResult } from '../../src/service/connection';
+import { Commands, Settings } from '../../src/platform/ids';
+import { isLoopbackHttpUrl, parseServiceUrl } from '../../src/shared/url';
 import { api, setUserSettings } from './support';
 
 export function settingsSuite(): void {

@@ -2,7 +2,7 @@
 import { createServer } from 'node:net';
 import * as vscode from 'vscode';
 import type { ResearchDeskTestApi } from '../../src/composition';
-import { EXTENSION_ID, Settings } from '../../src/ids';
+import { EXTENSION_ID, Settings } from '../../src/platform/ids';
 import { escapeHtml } from '../../src/render/escape';
 import { DEMO_KEYS, startEmulator } from '../emulator';
 import { VSCODE_LINK } from '../vscodeLinks';

@@ -1,10 +1,10 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { AskOutcome, ThreadCommands } from '../../src/commands/threadCommands';
-import { Commands, Settings } from '../../src/ids';
+import type { AskOutcome, ThreadCommands } from '../../src/threads/threadCommands';
+import { Commands, Settings } from '../../src/platform/ids';
 import type { ThreadsModel } from '../../src/threads/threadsModel';
 import type { ThreadFinished, ThreadWatcher } from '../../src/threads/threadWatcher';
-import type { ResultNode } from '../../src/views/resultsTree';
+import type { ResultNode } from '../../src/search/resultsTree';
 import { acceptQuickInput, api, control, emulatorUrl, eventually, setUserSettings, useEmulatorSettings } from './support';
 
 interface EmuRequest {

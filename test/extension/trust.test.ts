@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { ConnectionResult } from '../../src/commands/connection';
-import { Commands, Settings } from '../../src/ids';
+import type { ConnectionResult } from '../../src/service/connection';
+import { Commands, Settings } from '../../src/platform/ids';
 import { api, closedPortUrl, DEMO_KEYS, extension, useEmulatorSettings } from './support';
 
 /**

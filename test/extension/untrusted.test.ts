@@ -6,13 +6,13 @@
  */
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { AskOutcome, ThreadCommands } from '../../src/commands/threadCommands';
+import type { AskOutcome, ThreadCommands } from '../../src/threads/threadCommands';
 import type { ThreadDispatch } from '../../src/api/index';
-import { Commands, Views } from '../../src/ids';
+import { Commands, Views } from '../../src/platform/ids';
 import type { SearchOutcome } from '../../src/search/searchSession';
 import type { ThreadsModel } from '../../src/threads/threadsModel';
 import type { ThreadWatcher } from '../../src/threads/threadWatcher';
-import type { ResultNode } from '../../src/views/resultsTree';
+import type { ResultNode } from '../../src/search/resultsTree';
 import {
   activeSyntax, api, control, emulatorUrl, eventually, observeSinks, provisionedKey, requestsOf, sleep, useEmulatorKeepingKey,
 } from './support';

@@ -6,7 +6,7 @@
  */
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { Commands, Settings } from '../../src/ids';
+import { Commands, Settings } from '../../src/platform/ids';
 import type { SearchOutcome } from '../../src/search/searchSession';
 import { ApiError } from '../../src/api/index';
 import { UsageStatusBar } from '../../src/usage/statusBar';

@@ -7,9 +7,9 @@
  * character wrongly declared typesettable fails here and one wrongly declared impossible shows in the count.
  */
 import * as assert from 'node:assert/strict';
-import { pdflatexCannotTypeset, toBibtex, type CitablePaper } from '../../src/cite/bibtex';
-import { loadBibtexLibrary } from '../../src/cite/library';
-import { TEX_TABLES } from '../../src/cite/texText';
+import { pdflatexCannotTypeset, toBibtex, type CitablePaper } from '../../src/bib/bibtex';
+import { loadBibtexLibrary } from '../../src/bib/library';
+import { TEX_TABLES } from '../../src/bib/texText';
 import { compileBiber, compileBibtex, compilePandoc, compileTypst, needs, norm, tools, typstBibliography, type CompileResult } from './toolchains';
 import { latexDocument, sameText } from './documents';
 

@@ -8,11 +8,11 @@
  * in documents of their own and their errors counted, not hidden.
  */
 import * as assert from 'node:assert/strict';
-import { pdflatexCannotTypeset, toBibtex, type CitablePaper } from '../../src/cite/bibtex';
-import { applyEdits } from '../../src/cite/edit';
-import { citeKey } from '../../src/cite/keys';
-import { loadBibtexLibrary } from '../../src/cite/library';
-import { insertCitation, type CiteFlavour } from '../../src/cite/syntax';
+import { pdflatexCannotTypeset, toBibtex, type CitablePaper } from '../../src/bib/bibtex';
+import { applyEdits } from '../../src/bib/edit';
+import { citeKey } from '../../src/bib/keys';
+import { loadBibtexLibrary } from '../../src/bib/library';
+import { insertCitation, type CiteFlavour } from '../../src/bib/syntax';
 import { corpusSample, toolchainPapers } from './papers';
 import { displayOrder, latexDocument, sameText } from './documents';
 import { compileBiber, compileBibtex, compilePandoc, compileTypst, needs, tools, typstBibliography, type CompileResult } from './toolchains';

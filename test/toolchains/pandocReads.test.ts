@@ -7,9 +7,9 @@
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import type { Citation } from '../../src/api/schemas';
-import { convertAnswer } from '../../src/cite/answer';
-import { applyEdits } from '../../src/cite/edit';
-import { insertCitation } from '../../src/cite/syntax';
+import { convertAnswer } from '../../src/bib/answer';
+import { applyEdits } from '../../src/bib/edit';
+import { insertCitation } from '../../src/bib/syntax';
 import { needs } from './toolchains';
 
 const pandocVersion = ((): string | undefined => {

@@ -4,10 +4,10 @@
  * no journal, no year, no authors; DOIs and URLs with `#` and `%`); the first few are cited under key schemes writers
  * set, with characters some syntax cannot hold in a key.
  */
-import type { CitablePaper } from '../../src/cite/bibtex';
+import type { CitablePaper } from '../../src/bib/bibtex';
 import type { Paper } from '../emulator/corpus';
 import { coverageSample } from '../emulator/coverage';
-import { corpusCitePaper } from '../unit/cite/corpusPaper';
+import { corpusCitePaper } from '../unit/bib/corpusPaper';
 
 export interface ToolchainPaper {
   paper: CitablePaper;

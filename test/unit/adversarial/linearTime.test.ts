@@ -31,20 +31,20 @@
  * linearTimeSuite in another test file.
  */
 import type { Citation } from '../../../src/api/schemas';
-import { answerForDocument, codeRegions, convertAnswer, footnoteLabelsIn, headingsAsParagraphs } from '../../../src/cite/answer';
-import { entryToPaper, parseBibFile } from '../../../src/cite/bibFile';
-import { baseKey, disambiguate } from '../../../src/cite/keys';
-import { loadBibtexLibrary } from '../../../src/cite/library';
-import { frontMatter, latexBibliographies, locateBibliographies, texRoot, typstBibliographies, yamlBibliographies } from '../../../src/cite/locate';
-import { answerMarkup, citePlaceholder, escapeLatex, escapeTypst } from '../../../src/cite/markup';
-import { asciiFold, parseName } from '../../../src/cite/names';
-import { tellApart } from '../../../src/cite/paperIdentity';
-import { pdflatexCannot, texText, texWords } from '../../../src/cite/texText';
-import { formatReference, inTextCitation, initials } from '../../../src/cite/reference';
-import { completionContext, findCitations, fitCitationAt, formatLocator, insertCitation, keyAt, type CiteFlavour } from '../../../src/cite/syntax';
+import { answerForDocument, codeRegions, convertAnswer, footnoteLabelsIn, headingsAsParagraphs } from '../../../src/bib/answer';
+import { entryToPaper, parseBibFile } from '../../../src/bib/bibFile';
+import { baseKey, disambiguate } from '../../../src/bib/keys';
+import { loadBibtexLibrary } from '../../../src/bib/library';
+import { frontMatter, latexBibliographies, locateBibliographies, texRoot, typstBibliographies, yamlBibliographies } from '../../../src/bib/locate';
+import { answerMarkup, citePlaceholder, escapeLatex, escapeTypst } from '../../../src/bib/markup';
+import { asciiFold, parseName } from '../../../src/bib/names';
+import { tellApart } from '../../../src/bib/paperIdentity';
+import { pdflatexCannot, texText, texWords } from '../../../src/bib/texText';
+import { formatReference, inTextCitation, initials } from '../../../src/bib/reference';
+import { completionContext, findCitations, fitCitationAt, formatLocator, insertCitation, keyAt, type CiteFlavour } from '../../../src/bib/syntax';
 import { matchRank, rawFamilies, rawText } from '../../../src/citations/citeMatch';
 import { displayLatex } from '../../../src/citations/display';
-import { cheapFlavour, citationsPlausible, mayBeOnCiteKey, mayCompleteCitation, mayHaveCitations, type CheapFlavour } from '../../../src/citeTrigger';
+import { cheapFlavour, citationsPlausible, mayBeOnCiteKey, mayCompleteCitation, mayHaveCitations, type CheapFlavour } from '../../../src/shared/citeTrigger';
 import { renderAnswerDetailed } from '../../../src/render/answer';
 import { cleanText, escapeHtml, plainParagraphs, splitForMarkdown } from '../../../src/render/escape';
 import { escapeMarkdownText, exportAnswerMarkdown } from '../../../src/render/exportMarkdown';

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { ApiError, classify429, errorFromResponse, MAX_ISSUES, redact, sanitizeServiceText, scrubError, serviceText, validationError } from '../../../src/api/errors';
 import { VSCODE_LINK } from '../../vscodeLinks';
-import { defangLinks } from '../../../src/util/plainText';
+import { defangLinks } from '../../../src/shared/plainText';
 
 const ctx = { method: 'GET', path: '/v1/search' };
 const MONTHLY = 'You have used all included calls for this month. Your usage resets on 2026-12-01.';

@@ -4,7 +4,7 @@ import { ApiError } from '../../../src/api/errors';
 import {
   paperGaps, parseBody, parseExcerpt, parseSearchResponse, SearchResponseSchema, ThreadDispatchSchema, ThreadListSchema, ThreadSchema,
 } from '../../../src/api/schemas';
-import { boundedSeconds, MAX_WAIT_BOUNDS, POLL_AFTER_BOUNDS } from '../../../src/util/timing';
+import { boundedSeconds, MAX_WAIT_BOUNDS, POLL_AFTER_BOUNDS } from '../../../src/shared/timing';
 import { dispatchBody, paper, searchBody, threadBody } from './helpers';
 
 const kindOf = (f: () => unknown) => {

@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
 import { declarationEdit, relativePath } from '../../../src/citations/declare';
-import { applyEdits } from '../../../src/cite/edit';
-import { locateBibliographies } from '../../../src/cite/locate';
-import type { CiteFlavour } from '../../../src/cite/syntax';
+import { applyEdits } from '../../../src/bib/edit';
+import { locateBibliographies } from '../../../src/bib/locate';
+import type { CiteFlavour } from '../../../src/bib/syntax';
 
 const declare = (text: string, flavour: CiteFlavour, rel: string): string => {
   const e = declarationEdit(text, flavour, rel);

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { canExtend, extendParse } from '../../../src/citations/incrementalParse';
-import { parseBibFile } from '../../../src/cite/bibFile';
+import { parseBibFile } from '../../../src/bib/bibFile';
 
 const A = '@string{jn = {Journal of Things}}\n\n@article{a2020,\n  title = {A},\n  journal = jn,\n  doi = {10.1/a}\n}\n\n@misc{b, title = {B}, note = oops}\n% a comment line\n';
 const TAILS = [

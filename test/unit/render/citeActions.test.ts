@@ -1,6 +1,6 @@
 // The citations issue's buttons in the references list (opt-in) and their webview messages.
 import { strict as assert } from 'node:assert';
-import { parseWebviewMessage } from '../../../src/answer/messages';
+import { parseWebviewMessage } from '../../../src/answer/protocol';
 import { renderAnswerDetailed } from '../../../src/render/answer';
 import { assertSafe, citation } from './html';
 

@@ -1,0 +1,99 @@
+/**
+ * The entry bundle's side of cite-key completion, hover and links: three providers registered at
+ * activation that cost nothing until a citation is near. Each asks src/shared/citeTrigger.ts (one regular expression over
+ * a little text) whether the core could have anything to say; only then is dist/core.js loaded and the request
+ * handed to it. Once the core is loaded (by a command or an earlier citation), requests go straight to it.
+ * No src/cite import here (esbuild.mjs refuses it in the entry bundle).
+ */
+import * as vscode from 'vscode';
+import { CITE_WINDOW, cheapFlavour, citationsPlausible, mayBeOnCiteKey, mayCompleteCitation, mayHaveCitations } from '../shared/citeTrigger';
+import type { Core } from '../core/types';
+
+/** What the adapter needs of the core loader. */
+export interface CoreAccess {
+  readonly loaded: boolean;
+  get(): Core;
+}
+
+/** Languages whose documents get cite-key assistance; a pattern covers .qmd/.Rmd/.typ without their language extension. */
+export const CITE_LANGUAGES = ['latex', 'tex', 'markdown', 'quarto', 'rmd', 'rmarkdown', 'typst'] as const;
+const CITE_PATTERN = '**/*.{qmd,Qmd,QMD,rmd,Rmd,RMD,typ}';
+const SCHEMES = ['file', 'untitled'] as const;
+
+export const CITE_SELECTOR: vscode.DocumentSelector = [
+  ...SCHEMES.flatMap((scheme) => CITE_LANGUAGES.map((language) => ({ language, scheme }))),
+  ...SCHEMES.map((scheme) => ({ scheme, pattern: CITE_PATTERN })),
+];
+
+/** Completion opens on these (Typst's `#cite(<`; `@` after `[`, `;` or a space; LaTeX's `{` and `,`). */
+export const CITE_TRIGGER_CHARACTERS = ['{', ',', '@', '<'] as const;
+
+/**
+ * Text of the document from `lines` lines before `position` up to it, at most `CITE_WINDOW` characters: only that
+ * much is read (a line can be megabytes long, and this runs on every keystroke).
+ */
+function textBefore(document: vscode.TextDocument, position: vscode.Position, lines: number): string {
+  const end = document.offsetAt(position);
+  const start = Math.max(document.offsetAt(new vscode.Position(Math.max(0, position.line - lines), 0)), end - CITE_WINDOW);
+  return document.getText(new vscode.Range(document.positionAt(start), position));
+}
+
+/** The rest of the line after `position`, at most `CITE_WINDOW` characters. */
+function textAfter(document: vscode.TextDocument, position: vscode.Position): string {
+  return document.getText(new vscode.Range(position, position.translate(0, CITE_WINDOW)));
+}
+
+export function registerCiteProviders(core: CoreAccess, log: { warn(message: string): void }): vscode.Disposable {
+  /** The core when loaded or when `needed()` says a citation is near; undefined otherwise or when it fails to load. */
+  const coreIf = (needed: () => boolean): Core | undefined => {
+    if (!core.loaded && !needed()) return undefined;
+    try {
+      return core.get();
+    } catch (err) {
+      log.warn(`Cite assistance unavailable: ${err instanceof Error ? err.message : String(err)}`);
+      return undefined;
+    }
+  };
+  const flavour = (d: vscode.TextDocument): ReturnType<typeof cheapFlavour> => cheapFlavour(d.languageId, d.fileName);
+
+  const completion: vscode.CompletionItemProvider = {
+    provideCompletionItems(document, position, token, context) {
+      const f = flavour(document);
+      if (!f) return undefined;
+      const c = coreIf(() => {
+        const before = textBefore(document, position, 12);
+        return mayCompleteCitation(before, f) && citationsPlausible(before, f, document.fileName, () => document.getText());
+      });
+      return c?.provideCompletion(document, position, token, context);
+    },
+    resolveCompletionItem(item, token) {
+      // Items come from the core only, so it is loaded.
+      return core.loaded ? core.get().resolveCompletion(item, token) : item;
+    },
+  };
+  const hover: vscode.HoverProvider = {
+    provideHover(document, position, token) {
+      const f = flavour(document);
+      if (!f) return undefined;
+      const c = coreIf(() => {
+        const before = textBefore(document, position, 12);
+        const after = textAfter(document, position);
+        return mayBeOnCiteKey(before, after, f) && citationsPlausible(before, f, document.fileName, () => document.getText());
+      });
+      return c?.provideHover(document, position, token);
+    },
+  };
+  const links: vscode.DocumentLinkProvider = {
+    provideDocumentLinks(document, token) {
+      const f = flavour(document);
+      if (!f) return undefined;
+      const c = coreIf(() => mayHaveCitations(document.getText(), f));
+      return c?.provideDocumentLinks(document, token);
+    },
+  };
+  return vscode.Disposable.from(
+    vscode.languages.registerCompletionItemProvider(CITE_SELECTOR, completion, ...CITE_TRIGGER_CHARACTERS),
+    vscode.languages.registerHoverProvider(CITE_SELECTOR, hover),
+    vscode.languages.registerDocumentLinkProvider(CITE_SELECTOR, links),
+  );
+}

@@ -1,0 +1,41 @@
+import * as path from 'node:path';
+import type * as vscode from 'vscode';
+import type { Core, CoreModule, CoreServices } from '../core/types';
+
+/**
+ * Loads dist/core.js (the client and the features) on first use. Activation loads only
+ * the entry bundle; the first command that needs the core pays for it once.
+ */
+export class CoreLoader implements vscode.Disposable {
+  private core: Core | undefined;
+  /** Milliseconds the first load took. */
+  loadMs: number | undefined;
+
+  constructor(
+    private readonly services: CoreServices,
+    private readonly bundleDir: string = __dirname,
+  ) {}
+
+  get loaded(): boolean {
+    return this.core !== undefined;
+  }
+
+  get(): Core {
+    if (!this.core) {
+      const started = performance.now();
+      // A computed path, so esbuild leaves this require to run time.
+      const file = path.join(this.bundleDir, 'core.js');
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const mod = require(file) as CoreModule;
+      this.core = mod.createCore(this.services);
+      this.loadMs = performance.now() - started;
+      this.services.log.debug(`Loaded the core bundle in ${this.loadMs.toFixed(1)} ms.`);
+    }
+    return this.core;
+  }
+
+  dispose(): void {
+    this.core?.dispose();
+    this.core = undefined;
+  }
+}

@@ -1,0 +1,157 @@
+import * as vscode from 'vscode';
+import type { Paper } from '../api/index';
+import type { Logger } from '../platform/logger';
+import { doiUrl, escapeMarkdown, paperDescription, paperId, safeHttpsUrl } from './query';
+import { Disposable } from '../shared/disposable';
+import { showInfo, showWarning, statusMessage } from '../platform/notify';
+import type { ResultNode, ResultsTreeProvider } from './resultsTree';
+
+/** Scheme of the read-only abstract documents. */
+export const ABSTRACT_SCHEME = 'research-desk-paper';
+
+export interface PaperActionResult {
+  done: boolean;
+  /** What was opened or copied (a URL, text), or the document's text for Show Abstract. */
+  value?: string;
+  message?: string;
+}
+
+/**
+ * Actions on papers of the results view: Open Paper, Open DOI, Copy DOI, Copy Title, Show
+ * Abstract (a read-only Markdown document, service text escaped) and Find Similar. They act
+ * on the clicked paper, or on every selected one (the view allows several).
+ * Links from the service are opened only when they are https.
+ */
+export class PaperCommands extends Disposable {
+  private readonly abstracts = new Map<string, string>();
+  private readonly changed = this.register(new vscode.EventEmitter<vscode.Uri>());
+
+  constructor(
+    private readonly view: ResultsTreeProvider,
+    private readonly log: Logger,
+    private readonly findSimilarBy: (title: string) => Promise<unknown>,
+  ) {
+    super();
+    this.register(
+      vscode.workspace.registerTextDocumentContentProvider(ABSTRACT_SCHEME, {
+        onDidChange: this.changed.event,
+        provideTextDocumentContent: (uri) => this.abstracts.get(uri.path) ?? vscode.l10n.t('This abstract is no longer available; show it again from the results.'),
+      }),
+    );
+  }
+
+  /** The papers a command applies to: the selection when the clicked paper is part of it, else the clicked one. */
+  private papers(args: readonly unknown[]): Paper[] {
+    const clicked = args[0] as ResultNode | undefined;
+    const selected = Array.isArray(args[1]) ? (args[1] as ResultNode[]) : undefined;
+    const asPaper = (n: ResultNode | undefined): Paper | undefined => (n && (n.kind === 'paper' || n.kind === 'excerpt') ? n.paper : undefined);
+    const fromSelection = (selected ?? []).map(asPaper).filter((p): p is Paper => !!p);
+    const one = asPaper(clicked);
+    if (one && fromSelection.includes(one)) return fromSelection;
+    if (one) return [one];
+    return this.view.selectedPapers();
+  }
+
+  private nothing(): PaperActionResult {
+    const message = vscode.l10n.t('Select a paper in the Research view first.');
+    void showInfo(message);
+    return { done: false, message };
+  }
+
+  async openPaper(...args: unknown[]): Promise<PaperActionResult> {
+    const papers = this.papers(args).slice(0, 10);
+    if (!papers.length) return this.nothing();
+    const urls = papers.map((p) => safeHttpsUrl(p.url));
+    for (const url of urls) if (url) await vscode.env.openExternal(vscode.Uri.parse(url, true));
+    const opened = urls.filter((u): u is string => !!u);
+    if (opened.length < papers.length) {
+      const message =
+        papers.length === 1
+          ? vscode.l10n.t('This paper has no safe (https) link to open.')
+          : vscode.l10n.t('{0} of the {1} papers have no safe (https) link to open.', papers.length - opened.length, papers.length);
+      this.log.warn(`Open Paper: ${papers.length - opened.length} link(s) refused (not https).`);
+      void showWarning(message);
+      return { done: opened.length > 0, value: opened.join('\n'), message };
+    }
+    return { done: true, value: opened.join('\n') };
+  }
+
+  async openDoi(...args: unknown[]): Promise<PaperActionResult> {
+    const papers = this.papers(args).slice(0, 10);
+    if (!papers.length) return this.nothing();
+    const urls = papers.map((p) => doiUrl(p.doi)).filter((u): u is string => !!u);
+    if (!urls.length) {
+      const message = vscode.l10n.t('This paper has no DOI.');
+      void showInfo(message);
+      return { done: false, message };
+    }
+    for (const url of urls) await vscode.env.openExternal(vscode.Uri.parse(url, true));
+    return { done: true, value: urls.join('\n') };
+  }
+
+  async copyDoi(...args: unknown[]): Promise<PaperActionResult> {
+    const papers = this.papers(args);
+    if (!papers.length) return this.nothing();
+    const dois = papers.map((p) => (p.doi ?? '').trim()).filter(Boolean);
+    if (!dois.length) {
+      const message = vscode.l10n.t('This paper has no DOI.');
+      void showInfo(message);
+      return { done: false, message };
+    }
+    const text = dois.join('\n');
+    await vscode.env.clipboard.writeText(text);
+    void statusMessage(vscode.l10n.t('Copied {0} DOI(s).', dois.length), 3000);
+    return { done: true, value: text };
+  }
+
+  async copyTitle(...args: unknown[]): Promise<PaperActionResult> {
+    const papers = this.papers(args);
+    if (!papers.length) return this.nothing();
+    const text = papers.map((p) => (p.title ?? '').replace(/\s+/g, ' ').trim()).join('\n');
+    await vscode.env.clipboard.writeText(text);
+    void statusMessage(vscode.l10n.t('Copied {0} title(s).', papers.length), 3000);
+    return { done: true, value: text };
+  }
+
+  async showAbstract(...args: unknown[]): Promise<PaperActionResult> {
+    const paper = this.papers(args)[0];
+    if (!paper) return this.nothing();
+    const path = `/${paperId(paper).replace(/[^A-Za-z0-9._-]/g, '_') || 'paper'}.md`;
+    const text = abstractMarkdown(paper);
+    this.abstracts.set(path, text);
+    const uri = vscode.Uri.from({ scheme: ABSTRACT_SCHEME, path });
+    this.changed.fire(uri);
+    const doc = await vscode.workspace.openTextDocument(uri);
+    if (doc.languageId !== 'markdown') await vscode.languages.setTextDocumentLanguage(doc, 'markdown');
+    await vscode.window.showTextDocument(doc, { preview: true, preserveFocus: false });
+    return { done: true, value: doc.getText() };
+  }
+
+  async findSimilar(...args: unknown[]): Promise<unknown> {
+    const paper = this.papers(args)[0];
+    if (!paper) return this.nothing();
+    const title = (paper.title ?? '').replace(/\s+/g, ' ').trim();
+    if (!title) return { done: false, message: vscode.l10n.t('This paper has no title to search by.') };
+    return this.findSimilarBy(title);
+  }
+}
+
+/** The abstract document: title, authors, year, journal, DOI, takeaway, abstract — every service string escaped. */
+export function abstractMarkdown(p: Paper): string {
+  const lines: string[] = [];
+  lines.push(`# ${escapeMarkdown(oneLine(p.title) || vscode.l10n.t('(untitled paper)'))}`, '');
+  const authors = (p.authors ?? []).map((a) => oneLine(a)).filter(Boolean);
+  if (authors.length) lines.push(`*${escapeMarkdown(authors.join(', '))}*`, '');
+  const where = paperDescription({ authors: null, publish_year: p.publish_year, journal_name: p.journal_name });
+  if (where) lines.push(escapeMarkdown(where), '');
+  const doi = doiUrl(p.doi);
+  if (doi) lines.push(`DOI: ${escapeMarkdown(oneLine(p.doi))}`, '');
+  if (p.takeaway?.trim()) lines.push(`## ${vscode.l10n.t('Takeaway')}`, '', escapeMarkdown(oneLine(p.takeaway)), '');
+  lines.push(`## ${vscode.l10n.t('Abstract')}`, '');
+  lines.push(p.abstract?.trim() ? escapeMarkdown(oneLine(p.abstract)) : vscode.l10n.t('The service sent no abstract for this paper.'), '');
+  return lines.join('\n');
+}
+
+function oneLine(text: string | null | undefined): string {
+  return (text ?? '').replace(/\s+/g, ' ').trim();
+}

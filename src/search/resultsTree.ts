@@ -1,0 +1,233 @@
+import * as vscode from 'vscode';
+import type { Paper } from '../api/index';
+import { Commands } from '../platform/ids';
+import { escapeMarkdown, paperDescription, studyTypeIcon } from './query';
+import { Disposable } from '../shared/disposable';
+import { plainText } from '../shared/plainText';
+
+/**
+ * The Research view's tree: the papers the search session shows, their excerpts as
+ * children, and a Load More node while more results can be shown. It lives in the entry
+ * bundle (the view exists from activation); the core's SearchSession pushes a model into it.
+ * Service text is untrusted: labels and descriptions are plain text (`plainText`), tooltips are
+ * MarkdownStrings with trust and HTML off and every service string escaped.
+ */
+
+export interface ResultsModel {
+  query: string;
+  /** The papers shown (a prefix of what was fetched), in rank order. */
+  papers: readonly Paper[];
+  /** Whether a Load More node follows the last paper. */
+  more: boolean;
+  /** Papers fetched so far (for the Load More node's note). */
+  fetched: number;
+  /** View description (query, count, filters). */
+  description: string;
+  /** Message above the tree (empty result, note), or undefined. */
+  message?: string;
+  /** The open_access filter was on: every result is open access. */
+  openAccess?: boolean;
+  /** Bumps on every new search, so node ids differ between searches. */
+  generation: number;
+}
+
+export type ResultNode =
+  | { kind: 'paper'; paper: Paper; index: number; generation: number }
+  | { kind: 'excerpt'; paper: Paper; paperIndex: number; index: number; section: string | undefined; passage: string; generation: number }
+  | { kind: 'more'; generation: number };
+
+export const PAPER_CONTEXT = 'paper';
+export const PAPER_WITH_DOI_CONTEXT = 'paperWithDoi';
+
+export class ResultsTreeProvider extends Disposable implements vscode.TreeDataProvider<ResultNode> {
+  private readonly changed = this.register(new vscode.EventEmitter<ResultNode | undefined>());
+  readonly onDidChangeTreeData = this.changed.event;
+  private model: ResultsModel | undefined;
+  private roots: ResultNode[] = [];
+  private view: vscode.TreeView<ResultNode> | undefined;
+
+  /** The view this provider fills (description, message and selection are set through it). */
+  bindView(view: vscode.TreeView<ResultNode>): void {
+    this.view = view;
+    this.applyViewText();
+  }
+
+  get treeView(): vscode.TreeView<ResultNode> | undefined {
+    return this.view;
+  }
+
+  get current(): ResultsModel | undefined {
+    return this.model;
+  }
+
+  /** Shows a new model (undefined clears the view, bringing back its welcome content). */
+  show(model: ResultsModel | undefined): void {
+    this.model = model;
+    this.roots = [];
+    if (model) {
+      model.papers.forEach((paper, index) => this.roots.push({ kind: 'paper', paper, index, generation: model.generation }));
+      if (model.more) this.roots.push({ kind: 'more', generation: model.generation });
+    }
+    this.applyViewText();
+    this.changed.fire(undefined);
+  }
+
+  private applyViewText(): void {
+    if (!this.view) return;
+    this.view.description = this.model?.description ?? '';
+    this.view.message = this.model?.message;
+  }
+
+  /** Papers the user selected (several with canSelectMany), in view order. */
+  selectedPapers(): Paper[] {
+    return (this.view?.selection ?? []).flatMap((n) => (n.kind === 'paper' ? [n.paper] : n.kind === 'excerpt' ? [n.paper] : []));
+  }
+
+  getChildren(element?: ResultNode): ResultNode[] {
+    if (!element) return this.roots;
+    if (element.kind !== 'paper') return [];
+    return excerptsOf(element.paper).map((e, index) => ({
+      kind: 'excerpt',
+      paper: element.paper,
+      paperIndex: element.index,
+      index,
+      section: e.section,
+      passage: e.passage,
+      generation: element.generation,
+    }));
+  }
+
+  getParent(element: ResultNode): ResultNode | undefined {
+    if (element.kind !== 'excerpt') return undefined;
+    return this.roots.find((r) => r.kind === 'paper' && r.index === element.paperIndex);
+  }
+
+  getTreeItem(node: ResultNode): vscode.TreeItem {
+    switch (node.kind) {
+      case 'paper': {
+        const p = node.paper;
+        const title = plainText(p.title, 300) || vscode.l10n.t('(untitled paper)');
+        const item = new vscode.TreeItem(
+          title,
+          excerptsOf(p).length ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
+        );
+        item.id = `${node.generation}/${node.index}`;
+        item.description = plainText(paperDescription(p), 300);
+        item.iconPath = new vscode.ThemeIcon(studyTypeIcon(p.study_type));
+        item.contextValue = p.doi ? PAPER_WITH_DOI_CONTEXT : PAPER_CONTEXT;
+        item.accessibilityInformation = { label: `${title}. ${item.description}` };
+        return item;
+      }
+      case 'excerpt': {
+        const item = new vscode.TreeItem(plainText(node.passage, 160), vscode.TreeItemCollapsibleState.None);
+        item.id = `${node.generation}/${node.paperIndex}/${node.index}`;
+        item.description = plainText(node.section, 200);
+        const passage = plainText(node.passage, 4000);
+        item.tooltip = node.section ? `${plainText(node.section, 200)}\n\n${passage}` : passage;
+        item.iconPath = new vscode.ThemeIcon('quote');
+        item.contextValue = 'excerpt';
+        return item;
+      }
+      case 'more': {
+        const item = new vscode.TreeItem(vscode.l10n.t('Load More Results'), vscode.TreeItemCollapsibleState.None);
+        item.id = `${node.generation}/more`;
+        const shown = this.model?.papers.length ?? 0;
+        item.description = vscode.l10n.t('{0} shown', shown);
+        item.iconPath = new vscode.ThemeIcon('fold-down');
+        item.command = { command: Commands.loadMore, title: vscode.l10n.t('Load More Results') };
+        item.contextValue = 'loadMore';
+        return item;
+      }
+    }
+  }
+
+  /** Tooltips are built when hovered (1,000 results cost nothing until then). */
+  resolveTreeItem(item: vscode.TreeItem, node: ResultNode): vscode.TreeItem {
+    if (node.kind === 'paper') item.tooltip = paperTooltip(node.paper, { openAccess: this.model?.openAccess === true });
+    return item;
+  }
+
+  refresh(): void {
+    this.changed.fire(undefined);
+  }
+}
+
+function excerptsOf(p: Paper): { section: string | undefined; passage: string }[] {
+  return (p.full_text_chunks ?? []).filter((c) => typeof c === 'string' && c.trim()).map(splitExcerpt);
+}
+
+/** `Section: <heading> | <passage>`, split on the first pipe (the rule of src/api parseExcerpt, without loading the client). */
+export function splitExcerpt(chunk: string): { section: string | undefined; passage: string } {
+  const bar = chunk.indexOf('|');
+  if (bar < 0) return { section: undefined, passage: oneLine(chunk) };
+  const head = chunk.slice(0, bar).trim().replace(/^section:\s*/i, '');
+  return { section: oneLine(head) || undefined, passage: oneLine(chunk.slice(bar + 1)) };
+}
+
+/** The tooltip of a paper: only the fields present; every service string escaped. */
+export function paperTooltip(p: Paper, options: { openAccess?: boolean } = {}): vscode.MarkdownString {
+  const md = new vscode.MarkdownString('', false);
+  md.isTrusted = false;
+  md.supportHtml = false;
+  md.supportThemeIcons = false;
+  // Service text is escaped here (appendText would also turn every space into &nbsp;).
+  const text = (value: string): void => void md.appendMarkdown(escapeMarkdown(value));
+  const bold = (label: string): void => void md.appendMarkdown(`**${escapeMarkdown(label)}**`);
+  bold(oneLine(p.title) || vscode.l10n.t('(untitled paper)'));
+  md.appendMarkdown('\n\n');
+  const summary = p.takeaway?.trim() ? p.takeaway : p.abstract;
+  if (summary?.trim()) {
+    text(clip(oneLine(summary), 700));
+    md.appendMarkdown('\n\n');
+  }
+  const marks: string[] = [];
+  if (p.is_preprint === true) marks.push(vscode.l10n.t('Preprint (not peer reviewed)'));
+  if (options.openAccess) marks.push(vscode.l10n.t('Open access'));
+  if (p.study_type) marks.push(p.study_type);
+  const rows: [string, string][] = [];
+  if (marks.length) rows.push([vscode.l10n.t('Type'), marks.join(' · ')]);
+  if (isNum(p.citation_count))
+    rows.push([
+      vscode.l10n.t('Citations'),
+      isNum(p.influential_citation_count) ? vscode.l10n.t('{0} ({1} influential)', p.citation_count, p.influential_citation_count) : String(p.citation_count),
+    ]);
+  if (isNum(p.sjr_best_quartile)) rows.push([vscode.l10n.t('Journal quartile'), `Q${p.sjr_best_quartile}`]);
+  if (isNum(p.sample_size)) rows.push([vscode.l10n.t('Sample size'), String(p.sample_size)]);
+  if (isNum(p.study_count)) rows.push([vscode.l10n.t('Studies synthesized'), String(p.study_count)]);
+  if (p.population_type) rows.push([vscode.l10n.t('Population'), p.population_type]);
+  if (p.countries_of_study?.length) rows.push([vscode.l10n.t('Countries'), p.countries_of_study.join(', ')]);
+  if (isNum(p.study_duration_days)) rows.push([vscode.l10n.t('Duration'), formatDuration(p.study_duration_days)]);
+  if (p.institutions?.length) rows.push([vscode.l10n.t('Institutions'), listSome(p.institutions, 3)]);
+  if (p.publisher_name) rows.push([vscode.l10n.t('Publisher'), p.publisher_name]);
+  if (isNum(p.semantic_score)) rows.push([vscode.l10n.t('Semantic score'), p.semantic_score.toFixed(3)]);
+  for (const [label, value] of rows) {
+    md.appendMarkdown('- ');
+    bold(label);
+    text(`: ${clip(oneLine(value), 300)}`);
+    md.appendMarkdown('\n');
+  }
+  return md;
+}
+
+function isNum(v: unknown): v is number {
+  return typeof v === 'number' && Number.isFinite(v);
+}
+
+function formatDuration(days: number): string {
+  if (days >= 730) return vscode.l10n.t('{0} days (about {1} years)', days, Math.round(days / 365));
+  if (days >= 60) return vscode.l10n.t('{0} days (about {1} months)', days, Math.round(days / 30.4));
+  return vscode.l10n.t('{0} days', days);
+}
+
+function listSome(items: readonly string[], n: number): string {
+  const head = items.slice(0, n).join('; ');
+  return items.length > n ? vscode.l10n.t('{0} and {1} more', head, items.length - n) : head;
+}
+
+function oneLine(text: string | null | undefined): string {
+  return (text ?? '').replace(/\s+/g, ' ').trim();
+}
+
+function clip(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}

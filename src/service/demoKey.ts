@@ -1,0 +1,31 @@
+import { EnvVars } from '../platform/ids';
+import { isLoopbackHttpUrl } from '../shared/url';
+import type { KeyStore } from './keyStore';
+import type { Logger } from '../platform/logger';
+import type { SettingsStore } from '../platform/settings';
+
+/**
+ * Demo hand-off: when `RESEARCH_DESK_DEMO_KEY` is set in the environment of the extension
+ * host AND the effective (user-level) base URL is a loopback http address, store that key
+ * for that address, so `npm run demo` needs nothing typed. Never honoured for any other URL.
+ * Returns what it did, for the log and the tests.
+ */
+export async function applyDemoKey(
+  env: NodeJS.ProcessEnv,
+  settings: SettingsStore,
+  keys: KeyStore,
+  log: Logger,
+): Promise<'stored' | 'unchanged' | 'ignored' | 'absent'> {
+  const demoKey = env[EnvVars.demoKey]?.trim();
+  if (!demoKey) return 'absent';
+  log.addSecret(demoKey);
+  const { baseUrl, origin } = settings.service;
+  if (!origin || !isLoopbackHttpUrl(baseUrl)) {
+    log.warn(`${EnvVars.demoKey} is set but ignored: the service address ${baseUrl} is not a loopback http address.`);
+    return 'ignored';
+  }
+  if ((await keys.get(origin)) === demoKey) return 'unchanged';
+  await keys.set(demoKey, origin);
+  log.info(`Stored the demo key from ${EnvVars.demoKey} for ${origin}.`);
+  return 'stored';
+}

@@ -1,0 +1,82 @@
+import * as assert from 'node:assert/strict';
+import { plainText } from '../../../src/shared/plainText';
+import { linksIn } from '../../vscodeLinks';
+
+/** The codicon syntax of labels and status-bar text. */
+const ICON = /\$\([a-z0-9~-]+\)/i;
+
+describe('plainText (service and setting text for notifications, prompts, status bar)', () => {
+  it('leaves no link VS Code would render, in any spelling of the scheme', () => {
+    const hostile = [
+      '[Renew](command:workbench.action.openSettings)',
+      'Invalid value. [Renew your plan](command:researchDesk.clearApiKey?%5B%5D) now',
+      '[x](COMMAND:workbench.action.terminal.new)',
+      '[x](https://evil.example/phish "Open Billing")',
+      '[x](file:///etc/passwd)',
+      'query.[a](command:x).b',
+      '[[a](command:x)](command:y)',
+      '[a]\n(command:x)',
+      '[a]\u200b(command:x)',
+      '[a]\u202e(command:x)',
+      '[a]\u0000(command:x)',
+      '[a]\ufeff(command:x)',
+    ];
+    // The last five hide the link behind a character that removing or collapsing would otherwise join up.
+    // eslint-disable-next-line no-control-regex
+    const joined = (text: string): string => text.replace(/[\u200b\u202e\u0000\ufeff\n]/g, '');
+    for (const text of hostile) {
+      assert.ok(linksIn(joined(text)).length > 0, `the fixture is no attack: ${JSON.stringify(text)}`);
+      const out = plainText(text);
+      assert.deepEqual(linksIn(out), [], `${JSON.stringify(text)} → ${JSON.stringify(out)}`);
+    }
+  });
+
+  it('keeps the words a person reads (the label and the target stay visible as text)', () => {
+    assert.equal(plainText('Invalid value. [Renew](command:foo) now'), 'Invalid value. [Renew] (command:foo) now');
+    assert.equal(plainText('  two\n\tlines \r\n here  '), 'two lines here');
+    assert.equal(plainText('Effects of caffeine [a review] (2020)'), 'Effects of caffeine [a review] (2020)');
+    assert.equal(plainText(undefined), '');
+    assert.equal(plainText('Ünïcödé 李伟 محمد'), 'Ünïcödé 李伟 محمد');
+  });
+
+  it('breaks icon syntax, removes controls and bidirectional overrides', () => {
+    assert.ok(!ICON.test(plainText('$(sync~spin) 99 threads running $(key)')));
+    assert.equal(plainText('a\u202eb\u2066c\u200bd\u0007e'), 'abcde');
+  });
+
+  it('clips to the bound without splitting a surrogate pair', () => {
+    assert.equal(plainText('abcdef', 4), 'abc…');
+    const emoji = `${'a'.repeat(8)}😀😀`;
+    const out = plainText(emoji, 10);
+    assert.ok(out.length <= 10, out);
+    assert.ok(!/[\ud800-\udbff]…$/.test(out), 'a lone high surrogate before the ellipsis');
+  });
+
+  it('no random mix of brackets, parentheses, schemes and invisible characters yields a link or an icon', () => {
+    const parts = ['[', ']', '(', ')', 'command:x', 'https://e.x', 'file:/a', '$', ' ', '\n', '\u200b', '\u202e', 'a', '"t"'];
+    let seed = 7;
+    const rnd = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      return seed % n;
+    };
+    for (let i = 0; i < 5000; i++) {
+      let s = '';
+      for (let k = rnd(30); k > 0; k--) s += parts[rnd(parts.length)];
+      const out = plainText(s);
+      assert.deepEqual(linksIn(out), [], JSON.stringify(s));
+      assert.ok(!out.includes('$('), JSON.stringify(s));
+    }
+  });
+
+  it('is linear: 1 MB of hostile syntax in well under a second', () => {
+    for (const unit of ['[a](command:x)', '](', '$(', '[[[[', '\u200b]\u200b(', ' \n\t ']) {
+      const text = unit.repeat(Math.ceil(1_000_000 / unit.length));
+      const t0 = performance.now();
+      const out = plainText(text, 2_000_000);
+      const ms = performance.now() - t0;
+      assert.ok(ms < 500, `${JSON.stringify(unit)}: ${ms.toFixed(0)} ms per MB`);
+      // VS Code's own link pattern is quadratic on `[[[[`: look for the two sequences instead.
+      assert.ok(!out.includes('](') && !out.includes('$('));
+    }
+  });
+});
