@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { ResearchDesk, type ResearchDeskTestApi } from './composition';
+import { ResearchDesk, type ResearchDeskTestApi } from './composition/entry';
 
 let desk: ResearchDesk | undefined;
 

@@ -7,12 +7,26 @@
  */
 import * as vscode from 'vscode';
 import { CITE_WINDOW, cheapFlavour, citationsPlausible, mayBeOnCiteKey, mayCompleteCitation, mayHaveCitations } from '../shared/citeTrigger';
-import type { Core } from '../core/types';
+/**
+ * What the core does for cite keys once loaded: the providers below call it only when a cheap check saw a citation
+ * near the cursor. It never throws (a failure is logged, nothing is shown).
+ */
+export interface CiteAssistant {
+  provideCompletion(
+    document: vscode.TextDocument,
+    position: vscode.Position,
+    token: vscode.CancellationToken,
+    context: vscode.CompletionContext,
+  ): Promise<vscode.CompletionList | undefined>;
+  resolveCompletion(item: vscode.CompletionItem, token: vscode.CancellationToken): vscode.CompletionItem;
+  provideHover(document: vscode.TextDocument, position: vscode.Position, token: vscode.CancellationToken): Promise<vscode.Hover | undefined>;
+  provideDocumentLinks(document: vscode.TextDocument, token: vscode.CancellationToken): Promise<vscode.DocumentLink[] | undefined>;
+}
 
-/** What the adapter needs of the core loader. */
+/** What the adapter needs of the core loader: the core, loaded on demand. */
 export interface CoreAccess {
   readonly loaded: boolean;
-  get(): Core;
+  get(): CiteAssistant;
 }
 
 /** Languages whose documents get cite-key assistance; a pattern covers .qmd/.Rmd/.typ without their language extension. */
@@ -45,7 +59,7 @@ function textAfter(document: vscode.TextDocument, position: vscode.Position): st
 
 export function registerCiteProviders(core: CoreAccess, log: { warn(message: string): void }): vscode.Disposable {
   /** The core when loaded or when `needed()` says a citation is near; undefined otherwise or when it fails to load. */
-  const coreIf = (needed: () => boolean): Core | undefined => {
+  const coreIf = (needed: () => boolean): CiteAssistant | undefined => {
     if (!core.loaded && !needed()) return undefined;
     try {
       return core.get();

@@ -8,7 +8,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { CitePaper } from '../../src/citations/types';
 import { registerCiteProviders, type CoreAccess } from '../../src/citations/providers';
-import type { Core } from '../../src/core/types';
+import type { Core } from '../../src/composition/contract';
 import { Commands, Settings } from '../../src/platform/ids';
 import { api, eventually, setUserSettings, sleep, workspaceDir, writeAndOpen as openDoc, writeFile as write } from './support';
 

@@ -1,7 +1,7 @@
 /** Shared helpers for the extension-host suites: the extension's test API, the emulator, settings. */
 import { createServer } from 'node:net';
 import * as vscode from 'vscode';
-import type { ResearchDeskTestApi } from '../../src/composition';
+import type { ResearchDeskTestApi } from '../../src/composition/entry';
 import { EXTENSION_ID, Settings } from '../../src/platform/ids';
 import { escapeHtml } from '../../src/render/escape';
 import { DEMO_KEYS, startEmulator } from '../emulator';

@@ -33,7 +33,7 @@ import { CiteCompletion } from '../citations/completion';
 import { CiteHover } from '../citations/hover';
 import { citePaperOf, RecentPapersList } from '../citations/recentPapers';
 import { ClientProvider } from '../service/clientProvider';
-import type { Core, CoreServices } from './types';
+import type { Core, CoreServices } from './contract';
 
 class CoreImpl extends Disposable implements Core {
   private readonly presenter: ErrorPresenter;

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import type * as vscode from 'vscode';
-import type { Core, CoreModule, CoreServices } from '../core/types';
+import type { Core, CoreModule, CoreServices } from './contract';
 
 /**
  * Loads dist/core.js (the client and the features) on first use. Activation loads only

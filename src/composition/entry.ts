@@ -1,18 +1,18 @@
 import * as vscode from 'vscode';
-import { registerCiteProviders } from './citations/providers';
-import { CoreLoader } from './platform/coreLoader';
-import type { Core } from './core/types';
-import { Commands, Urls, Views, WebviewTypes, type CommandId } from './platform/ids';
-import { applyDemoKey } from './service/demoKey';
-import { HasKeyContext } from './service/hasKeyContext';
-import { KeyStore } from './service/keyStore';
-import { Logger } from './platform/logger';
-import { SettingsStore } from './platform/settings';
-import { restoreUsageStatusItem } from './usage/statusCache';
-import { Disposable } from './shared/disposable';
-import { ResultsTreeProvider, type ResultNode } from './search/resultsTree';
-import { readRunning } from './threads/persisted';
-import { ThreadsTreeProvider, type ThreadNode } from './threads/threadsTree';
+import { registerCiteProviders } from '../citations/providers';
+import { CoreLoader } from './coreLoader';
+import type { Core } from './contract';
+import { Commands, Urls, Views, WebviewTypes, type CommandId } from '../platform/ids';
+import { applyDemoKey } from '../service/demoKey';
+import { HasKeyContext } from '../service/hasKeyContext';
+import { KeyStore } from '../service/keyStore';
+import { Logger } from '../platform/logger';
+import { SettingsStore } from '../platform/settings';
+import { restoreUsageStatusItem } from '../usage/statusCache';
+import { Disposable } from '../shared/disposable';
+import { ResultsTreeProvider, type ResultNode } from '../search/resultsTree';
+import { readRunning } from '../threads/persisted';
+import { ThreadsTreeProvider, type ThreadNode } from '../threads/threadsTree';
 
 /**
  * What activate() returns in development and test runs only (never to other extensions

@@ -1,4 +1,5 @@
 import type * as vscode from 'vscode';
+import type { CiteAssistant } from '../citations/providers';
 import type { CommandId } from '../platform/ids';
 import type { KeyStore } from '../service/keyStore';
 import type { Logger } from '../platform/logger';
@@ -25,24 +26,12 @@ export interface CoreServices {
   takeUsageStatusItem?: () => vscode.StatusBarItem | undefined;
 }
 
-export interface Core extends vscode.Disposable {
+/** The core, as the entry bundle sees it; cite-key completion, hover and links are the citations feature's contract. */
+export interface Core extends vscode.Disposable, CiteAssistant {
   /** Runs a command; errors are caught, logged and shown here (the command boundary). */
   run(command: CommandId, args: readonly unknown[]): Promise<unknown>;
   /** Restores an answer panel after a reload (the entry bundle's WebviewPanelSerializer). */
   restoreAnswerPanel(panel: vscode.WebviewPanel, state: unknown): Promise<void>;
-  /**
-   * Cite-key completion, hover and links: the entry bundle's providers (src/citations/providers.ts) call these
-   * once a cheap check saw a citation near the cursor. They never throw (a failure is logged, nothing is shown).
-   */
-  provideCompletion(
-    document: vscode.TextDocument,
-    position: vscode.Position,
-    token: vscode.CancellationToken,
-    context: vscode.CompletionContext,
-  ): Promise<vscode.CompletionList | undefined>;
-  resolveCompletion(item: vscode.CompletionItem, token: vscode.CancellationToken): vscode.CompletionItem;
-  provideHover(document: vscode.TextDocument, position: vscode.Position, token: vscode.CancellationToken): Promise<vscode.Hover | undefined>;
-  provideDocumentLinks(document: vscode.TextDocument, token: vscode.CancellationToken): Promise<vscode.DocumentLink[] | undefined>;
 }
 
 export interface CoreModule {
