@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'crypto';
 import * as vscode from 'vscode';
-import type { Interaction, Thread, ThreadDispatch } from '../api/index';
+import type { Interaction, Thread } from '../api/index';
 import { renderAnswerDetailed, safeHttpsUrl, type ReferenceEntry, type RenderedAnswer } from '../render/answer';
 import { escapeHtml } from '../render/escape';
 import { exportAnswerMarkdown } from '../render/exportMarkdown';
@@ -15,18 +15,10 @@ import type { LogSink } from '../platform/logger';
 import { WebviewTypes } from '../platform/ids';
 import { showInfo, showWarning, statusMessage } from '../platform/notify';
 import { Disposable } from '../shared/disposable';
-import { boundedSeconds, MAX_WAIT_BOUNDS, POLL_AFTER_BOUNDS } from '../shared/timing';
 import { isThreadId, parseViewState, parseWebviewMessage, type AnswerViewState, type CiteAction, type HostMessage, type WebviewMessage } from './protocol';
 
 export const ANSWER_VIEW_TYPE = WebviewTypes.answer;
 const UI_FIXTURE_ENV = 'RESEARCH_DESK_UI_FIXTURE';
-
-/** What the follow-up needs from the ThreadWatcher (or the built-in poller). */
-export interface FollowUpWatcher {
-  watch(dispatch: ThreadDispatch): void;
-  readonly onDidFinish: vscode.Event<{ threadId: string; status: 'idle' | 'failed' }>;
-  isRunning(threadId: string): boolean;
-}
 
 /**
  * The citations issue's side of the view (src/citations/insertAnswer.ts): per-reference actions and Insert Answer.
@@ -54,15 +46,14 @@ export interface AnswerPanelsOptions {
   log: LogSink;
   /** Shows an error as one sentence with its buttons (the ErrorPresenter). */
   showError: (err: unknown, context: string, retry?: () => unknown) => void;
-  /** The ThreadWatcher when present; otherwise follow-ups are polled here. */
-  watcher?: () => FollowUpWatcher | undefined;
   /** The citation actions; absent = no citation buttons. */
   citations?: () => AnswerCitationActions | undefined;
   /**
    * Sends a follow-up the way every brief is sent (ThreadCommands.followUp: checks, deep mode on a free plan, kept
-   * drafts, one send per thread at a time, the watcher). Absent: the follow-up is sent here with the client.
+   * drafts, one send per thread at a time, Retry, the ThreadWatcher, which refreshes the panel when the run ends).
+   * The view has no other way to send one.
    */
-  sendFollowUp?: () => ((threadId: string, text: string, mode: 'pro' | 'deep') => Promise<{ outcome: string; message?: string }>) | undefined;
+  sendFollowUp: (threadId: string, text: string, mode: 'pro' | 'deep') => Promise<{ outcome: string; message?: string }>;
 }
 
 interface PanelEntry {
@@ -84,8 +75,6 @@ const t = (s: string, ...args: (string | number)[]): string => vscode.l10n.t(s, 
 
 export class AnswerPanels extends Disposable {
   private readonly panels = new Map<string, PanelEntry>();
-  /** Threads this class polls itself (follow-ups while no ThreadWatcher is wired). */
-  private readonly polling = new Set<string>();
   /** Test hook: every message refused by the validator, with its reason. */
   readonly refused: string[] = [];
   /** When each panel's script last reported ready (Date.now(); for the bench: open → painted). */
@@ -114,15 +103,6 @@ export class AnswerPanels extends Disposable {
       this.o.log.warn(`Answer view: UI fixture not shown (${err instanceof Error ? err.message : String(err)}).`);
     }
   }
-
-  /**
-   * Hands follow-ups to the ThreadWatcher (polling, persistence, notification).
-   * Until one is set, a follow-up is awaited here with client.waitForThread (poll class, 3/s).
-   */
-  setWatcher(watcher: FollowUpWatcher | undefined): void {
-    this.watcherOverride = watcher;
-  }
-  private watcherOverride: FollowUpWatcher | undefined;
 
   /** Opens (or reveals) the thread's panel, fetches the thread with getThread and renders it. */
   async show(threadId: string, opts: { interactionId?: string; preserveFocus?: boolean } = {}): Promise<void> {
@@ -450,73 +430,23 @@ ${script ? `<script nonce="${nonce}" src="${js.toString()}"></script>` : ''}
       return;
     }
     this.post(entry, { type: 'followUp', state: 'sending' });
-    const send = this.o.sendFollowUp?.();
-    if (send) {
-      const out = await send(entry.threadId, text, mode);
-      if (out.outcome !== 'sent') {
-        // The page keeps the text; it says why (an uncertain send says it may have arrived after all).
-        const message =
-          out.outcome === 'conflict'
-            ? t('The latest interaction is still running. Your follow-up is kept here; send it again when the answer is done.')
-            : out.outcome === 'busy'
-              ? t('A follow-up to this thread is already being sent; your text is kept here.')
-              : (out.message ?? t('The follow-up was not sent; your text is kept here.'));
-        this.post(entry, { type: 'followUp', state: 'failed', message });
-        return;
-      }
-      // Accepted: the watcher that ThreadCommands started refreshes this panel when the run ends.
-      entry.interactionId = undefined;
-      entry.seed = { threadId: entry.threadId, resetDraft: true, mode };
-      this.post(entry, { type: 'followUp', state: 'running' });
-      await this.load(entry);
-      return;
-    }
-    let dispatch: ThreadDispatch;
-    try {
-      dispatch = await this.o.client().addInteraction(entry.threadId, { input_message: text, mode });
-    } catch (err) {
-      const kind = (err as { kind?: unknown }).kind;
+    const out = await this.o.sendFollowUp(entry.threadId, text, mode);
+    if (out.outcome !== 'sent') {
+      // The page keeps the text; it says why (an uncertain send says it may have arrived after all).
       const message =
-        kind === 'conflict'
+        out.outcome === 'conflict'
           ? t('The latest interaction is still running. Your follow-up is kept here; send it again when the answer is done.')
-          : t('The follow-up was not sent; your text is kept here.');
+          : out.outcome === 'busy'
+            ? t('A follow-up to this thread is already being sent; your text is kept here.')
+            : (out.message ?? t('The follow-up was not sent; your text is kept here.'));
       this.post(entry, { type: 'followUp', state: 'failed', message });
-      if (kind !== 'conflict') this.o.showError(err, 'Follow-up');
       return;
     }
+    // Accepted: the ThreadWatcher that ThreadCommands started refreshes this panel when the run ends.
     entry.interactionId = undefined;
     entry.seed = { threadId: entry.threadId, resetDraft: true, mode };
     this.post(entry, { type: 'followUp', state: 'running' });
     await this.load(entry);
-    const watcher = this.watcherOverride ?? this.o.watcher?.();
-    if (watcher) {
-      const sub = watcher.onDidFinish((e) => {
-        if (e.threadId !== entry.threadId) return;
-        sub.dispose();
-        void this.refresh(e.threadId);
-      });
-      this.register(sub);
-      watcher.watch(dispatch);
-    } else {
-      void this.poll(dispatch);
-    }
-  }
-
-  /** Used only while no ThreadWatcher is wired: waits with the client (poll class, within 3/s), within sane bounds. */
-  private async poll(dispatch: ThreadDispatch): Promise<void> {
-    if (this.polling.has(dispatch.thread_id)) return;
-    this.polling.add(dispatch.thread_id);
-    try {
-      await this.o.client().waitForThread(dispatch, {
-        pollAfterSeconds: boundedSeconds(dispatch.poll_after_seconds, POLL_AFTER_BOUNDS),
-        maxWaitSeconds: boundedSeconds(dispatch.max_wait_seconds, MAX_WAIT_BOUNDS),
-      });
-    } catch (err) {
-      this.o.log.warn(`Answer view: waiting for ${dispatch.thread_id} ended: ${(err as { kind?: string }).kind ?? 'error'}`);
-    } finally {
-      this.polling.delete(dispatch.thread_id);
-    }
-    await this.refresh(dispatch.thread_id);
   }
 
   /** Export Answer as Markdown: asks where to save; the file is written whole or not at all. */

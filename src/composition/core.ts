@@ -122,17 +122,6 @@ class CoreImpl extends Disposable implements Core {
         statusCommand: `${Views.threads}.focus`,
       }),
     );
-    this.answers = this.register(
-      new AnswerPanels({
-        citations: () => this.answerCitations,
-        watcher: () => this.threadWatcher,
-        extensionUri: services.context.extensionUri,
-        client: () => clients.get().client,
-        log,
-        showError: (err, context, retry) => void this.presenter.show(err, { context, retry }),
-        sendFollowUp: () => (threadId, text, mode) => this.threads.followUp(threadId, text, mode),
-      }),
-    );
     this.threads = new ThreadCommands({
       clients,
       watcher: this.threadWatcher,
@@ -144,6 +133,17 @@ class CoreImpl extends Disposable implements Core {
       log,
       usage: this.usage,
     });
+    // The answer view's follow-ups go through ThreadCommands like every brief (its watcher refreshes the view).
+    this.answers = this.register(
+      new AnswerPanels({
+        citations: () => this.answerCitations,
+        extensionUri: services.context.extensionUri,
+        client: () => clients.get().client,
+        log,
+        showError: (err, context, retry) => void this.presenter.show(err, { context, retry }),
+        sendFollowUp: (threadId, text, mode) => this.threads.followUp(threadId, text, mode),
+      }),
+    );
     this.threadsModel = this.register(
       new ThreadsModel({
         clients,

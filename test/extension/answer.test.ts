@@ -1,16 +1,57 @@
 /**
  * The answer view (issue 5) in the real VS Code against the emulator: the panel's page (CSP,
  * nonce, no inline script or style), hostile answers, message validation on the host, Copy
- * Quote, follow-up (and 409), trace, earlier interactions, export.
+ * Quote, follow-up (and 409), trace, earlier interactions, export. A follow-up from the view is sent the way every
+ * brief is (ThreadCommands: the free-plan check, the kept draft, the ThreadWatcher and its Retry).
  */
 import * as assert from 'node:assert/strict';
 import { tmpdir } from 'node:os';
 import * as vscode from 'vscode';
 import type { AnswerPanels } from '../../src/answer/answerPanel';
 import type { Thread } from '../../src/api/index';
-import { Commands } from '../../src/platform/ids';
-import { api, control, emulatorUrl, eventually, finishedThread, htmlPattern, threadTitle, useEmulatorSettings } from './support';
+import { Commands, Settings } from '../../src/platform/ids';
+import type { AskOutcome, ThreadCommands } from '../../src/threads/threadCommands';
+import type { ThreadFinished, ThreadWatcher } from '../../src/threads/threadWatcher';
+import {
+  api, control, emulatorUrl, eventually, finishedThread, htmlPattern, provisionedKey, requestsOf, setUserSettings, threadTitle, useEmulatorSettings,
+} from './support';
 
+interface CoreForAnswers {
+  answers: AnswerPanels;
+  threads: ThreadCommands;
+  threadWatcher: ThreadWatcher;
+}
+
+async function core(): Promise<CoreForAnswers> {
+  return (await api()).core() as unknown as CoreForAnswers;
+}
+
+/** The follow-up states the host posted to the thread's page, in order. */
+function followUpStates(a: AnswerPanels, threadId: string): string[] {
+  return a.posted.filter((p) => p.threadId === threadId).map((p) => (p.message.type === 'followUp' ? p.message.state : p.message.type));
+}
+
+/** The end of the next run of `threadId` the ThreadWatcher reports. */
+function runEnd(watcher: ThreadWatcher, threadId: string): Promise<ThreadFinished> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      sub.dispose();
+      reject(new Error(`No end of the run of ${threadId} reported in 20 s.`));
+    }, 20_000);
+    const sub = watcher.onDidFinish((e) => {
+      if (e.threadId !== threadId) return;
+      clearTimeout(timer);
+      sub.dispose();
+      resolve(e);
+    });
+  });
+}
+
+/** The message of the last follow-up state posted to the thread's page. */
+function lastFollowUpMessage(a: AnswerPanels, threadId: string): string {
+  const m = a.posted.filter((p) => p.threadId === threadId).at(-1)?.message;
+  return m?.type === 'followUp' ? (m.message ?? '') : '';
+}
 
 async function answers(): Promise<AnswerPanels> {
   return ((await api()).core() as unknown as { answers: AnswerPanels }).answers;
@@ -211,6 +252,69 @@ export function answerSuite(): void {
         assert.equal(threads.find((t) => t.threadId === id)?.interactions, 1);
       } finally {
         await desk.keys.set(key, origin);
+      }
+    });
+
+    test('a deep follow-up from the view on the free plan is refused by the Ask check: nothing sent, the draft kept, the same refusal as the command', async () => {
+      const { label, key: mine } = await provisionedKey('answer-free-plan');
+      const c = await core();
+      const origin = new URL(await emulatorUrl()).origin;
+      const restorePlan = await setUserSettings({ [Settings.plan]: 'free' });
+      try {
+        const id = await finishedThread(mine, 'Does green tea lower blood pressure in adults?');
+        await c.answers.show(id);
+        await c.answers.receive(id, { type: 'followUp', text: 'A structured report on the dose, please.', mode: 'deep' });
+        assert.deepEqual(followUpStates(c.answers, id), ['sending', 'failed'], 'never "running": the page keeps the text');
+        assert.match(lastFollowUpMessage(c.answers, id), /paid plan/);
+        const draft = c.threads.draft(id);
+        assert.equal(draft?.input_message, 'A structured report on the dose, please.', 'the draft is kept for the thread');
+        assert.equal(draft.mode, 'deep');
+        assert.equal((await requestsOf(label, 'add_interaction')).length, 0, 'something was sent');
+        const fromCommand = await c.threads.followUp(id, 'A structured report on the dose, please.', 'deep');
+        assert.equal(fromCommand.outcome, 'refused');
+        assert.equal(lastFollowUpMessage(c.answers, id), fromCommand.message, 'the view says what the command says');
+        assert.equal((await requestsOf(label, 'add_interaction')).length, 0);
+      } finally {
+        await restorePlan();
+        await (await api()).keys.set(key, origin);
+      }
+    });
+
+    test('a follow-up from the view is followed by the ThreadWatcher: a failed run offers Retry, which sends it again; the answer repaints when each run ends', async () => {
+      const { label, key: mine } = await provisionedKey('answer-follow-watch');
+      const c = await core();
+      const origin = new URL(await emulatorUrl()).origin;
+      try {
+        const id = await finishedThread(mine, 'Does yoga reduce chronic low back pain?');
+        await c.answers.show(id);
+        await control('clearRunOutcomes');
+        // The follow-up's run fails, once the test says so.
+        await control('setRunOutcome', { threadId: id, outcome: 'failed', durationMs: 3_600_000 });
+        await c.answers.receive(id, { type: 'followUp', text: 'And in older adults?', mode: 'pro' });
+        assert.deepEqual(followUpStates(c.answers, id), ['sending', 'running']);
+        assert.ok(c.threadWatcher.isRunning(id), 'the ThreadWatcher follows the follow-up');
+        assert.equal(c.threads.draft(id), undefined, 'a sent follow-up leaves no draft');
+        assert.match(c.answers.inspect(id)!.html, /status-running/);
+        const failed = runEnd(c.threadWatcher, id);
+        await control('completeRuns');
+        assert.deepEqual(await failed, { threadId: id, status: 'failed' });
+        const notice = c.threadWatcher.lastNotice;
+        assert.equal(notice?.kind, 'failed');
+        assert.equal(notice.threadId, id);
+        assert.ok(notice.actions.includes('Retry'), `no Retry: ${notice.actions.join(', ')}`);
+        await eventually(() => /status-failed/.test(c.answers.inspect(id)!.html), 'the failed run painted', 200);
+        // Retry: the same follow-up to the same thread, followed again; its answer is painted when it ends.
+        const ended = runEnd(c.threadWatcher, id);
+        const retried = (await c.threadWatcher.retryRun(notice.run!)) as AskOutcome;
+        assert.equal(retried.outcome, 'sent', retried.message);
+        assert.equal(retried.threadId, id);
+        assert.equal(retried.request?.input_message, 'And in older adults?');
+        assert.deepEqual(await ended, { threadId: id, status: 'idle' });
+        await eventually(() => /status-idle/.test(c.answers.inspect(id)!.html), 'the answer repainted', 200);
+        assert.deepEqual((await requestsOf(label, 'add_interaction')).map((r) => r.status), [200, 200]);
+        assert.equal((await control<{ threadId: string; interactions: number }[]>('threads', mine))[0]?.interactions, 3);
+      } finally {
+        await (await api()).keys.set(key, origin);
       }
     });
 
