@@ -1,21 +1,23 @@
 /**
- * The answer view: one WebviewPanel per thread, its HTML built here on the host with
- * the pure renderer, the webview's messages validated before anything is done, the follow-up
- * box, export. The service's text is untrusted: it only ever reaches the page through
- * `renderAnswerDetailed` (raw HTML off, https links only, no images) or `escapeHtml`.
+ * The answer view: one WebviewPanel per thread, its lifecycle (open, reveal, restore after a reload, repaint when a
+ * run ends) and the webview's messages, validated (protocol.ts) before anything is done. Its HTML is built in
+ * page.ts, the follow-up box's sending in followUp.ts, Export as Markdown in export.ts. The service's text is
+ * untrusted: it only ever reaches the page through `renderAnswerDetailed` (raw HTML off, https links only, no
+ * images) or `escapeHtml`.
  */
-import { randomBytes } from 'crypto';
 import * as vscode from 'vscode';
 import type { Interaction, Thread } from '../api/index';
 import { renderAnswerDetailed, safeHttpsUrl, type ReferenceEntry, type RenderedAnswer } from '../render/answer';
 import { escapeHtml } from '../render/escape';
-import { exportAnswerMarkdown } from '../render/exportMarkdown';
 import type { ResearchClient } from '../service/clientProvider';
 import type { LogSink } from '../platform/logger';
 import { WebviewTypes } from '../platform/ids';
-import { showInfo, showWarning, statusMessage } from '../platform/notify';
+import { showWarning, statusMessage } from '../platform/notify';
 import { Disposable } from '../shared/disposable';
-import { isThreadId, parseViewState, parseWebviewMessage, type AnswerViewState, type CiteAction, type HostMessage, type WebviewMessage } from './protocol';
+import { exportAnswer } from './export';
+import { sendFollowUp, type SendFollowUp } from './followUp';
+import { answerBody, answerPage, randomNonce } from './page';
+import { isThreadId, parseViewState, parseWebviewMessage, type AnswerViewState, type CiteAction, type FollowUpMode, type HostMessage, type WebviewMessage } from './protocol';
 
 export const ANSWER_VIEW_TYPE = WebviewTypes.answer;
 const UI_FIXTURE_ENV = 'RESEARCH_DESK_UI_FIXTURE';
@@ -49,11 +51,10 @@ export interface AnswerPanelsOptions {
   /** The citation actions; absent = no citation buttons. */
   citations?: () => AnswerCitationActions | undefined;
   /**
-   * Sends a follow-up the way every brief is sent (ThreadCommands.followUp: checks, deep mode on a free plan, kept
-   * drafts, one send per thread at a time, Retry, the ThreadWatcher, which refreshes the panel when the run ends).
-   * The view has no other way to send one.
+   * Sends a follow-up the way every brief is sent (ThreadCommands.followUp, whose ThreadWatcher refreshes the panel
+   * when the run ends). The view has no other way to send one.
    */
-  sendFollowUp: (threadId: string, text: string, mode: 'pro' | 'deep') => Promise<{ outcome: string; message?: string }>;
+  sendFollowUp: SendFollowUp;
 }
 
 interface PanelEntry {
@@ -133,7 +134,7 @@ export class AnswerPanels extends Disposable {
     const s = parseViewState(state);
     panel.webview.options = this.webviewOptions();
     if (!s) {
-      panel.webview.html = this.page(panel.webview, randomNonce(), `<p>${escapeHtml(t('This answer could not be restored. Open it again from the Threads view.'))}</p>`, false);
+      panel.webview.html = answerPage(panel.webview, this.o.extensionUri, randomNonce(), `<p>${escapeHtml(t('This answer could not be restored. Open it again from the Threads view.'))}</p>`, false);
       return;
     }
     const existing = this.panels.get(s.threadId);
@@ -214,7 +215,7 @@ export class AnswerPanels extends Disposable {
   }
 
   private async load(entry: PanelEntry): Promise<void> {
-    if (!entry.thread) entry.panel.webview.html = this.page(entry.panel.webview, (entry.nonce = randomNonce()), `<p role="status">${escapeHtml(t('Loading the answer…'))}</p>`, false);
+    if (!entry.thread) entry.panel.webview.html = answerPage(entry.panel.webview, this.o.extensionUri, (entry.nonce = randomNonce()), `<p role="status">${escapeHtml(t('Loading the answer…'))}</p>`, false);
     try {
       const thread = await this.o.client().getThread(entry.threadId, { interactionId: entry.interactionId, includeTrace: entry.trace });
       if (entry.disposed) return;
@@ -222,7 +223,7 @@ export class AnswerPanels extends Disposable {
     } catch (err) {
       this.o.showError(err, 'Open Answer', () => this.load(entry));
       if (!entry.thread && !entry.disposed)
-        entry.panel.webview.html = this.page(entry.panel.webview, (entry.nonce = randomNonce()), `<p role="alert">${escapeHtml(t('The answer could not be loaded. See the notification for details.'))}</p>`, false);
+        entry.panel.webview.html = answerPage(entry.panel.webview, this.o.extensionUri, (entry.nonce = randomNonce()), `<p role="alert">${escapeHtml(t('The answer could not be loaded. See the notification for details.'))}</p>`, false);
     }
   }
 
@@ -249,85 +250,11 @@ export class AnswerPanels extends Disposable {
       }
     }
     entry.nonce = randomNonce();
-    entry.panel.webview.html = this.page(entry.panel.webview, entry.nonce, this.body(entry, thread, interaction, entry.rendered));
-  }
-
-  private body(entry: PanelEntry, thread: Thread, interaction: Interaction | undefined, rendered: RenderedAnswer): string {
-    const e = escapeHtml;
-    const stats = interaction?.stats;
-    const num = (v: number | null | undefined) => (typeof v === 'number' && Number.isFinite(v) ? String(v) : '–');
-    const options = thread.interactions
-      .map((i, k) => {
-        const label = t('Interaction {0} ({1})', k + 1, String(i.status));
-        return `<option value="${e(i.interaction_id)}"${i === interaction ? ' selected' : ''}>${e(label)}</option>`;
-      })
-      .join('');
-    const status = interaction?.status ?? thread.status;
-    const running = status === 'running';
-    const answer =
-      running && !interaction?.response
-        ? `<p role="status">${e(t('The agent is still working on this answer; the view updates when it is done.'))}</p>`
-        : status === 'failed'
-          ? `<p role="alert">${e(t('This run failed. A failed run costs nothing; ask again with a follow-up.'))}</p>${rendered.html}`
-          : rendered.html;
-    const trace = entry.trace
-      ? `<section class="trace" aria-label="${e(t('Agent trace'))}"><h2>${e(t('Agent trace'))}</h2><pre>${e(typeof thread.trace === 'string' ? thread.trace : t('No trace available.'))}</pre></section>`
-      : '';
-    const seed = entry.seed;
-    const initial = JSON.stringify({ threadId: entry.threadId, interactionId: interaction?.interaction_id, trace: entry.trace, draft: seed?.draft, mode: seed?.mode, resetDraft: seed?.resetDraft }).replace(/</g, '\\u003c');
+    const body = answerBody({
+      threadId: entry.threadId, thread, interaction, rendered: entry.rendered, trace: entry.trace, seed: entry.seed, insertAnswer: cite !== undefined,
+    });
     entry.seed = undefined;
-    return `<header class="thread-header">
-<h1 id="thread-title">${e(thread.title ?? t('Research Answer'))}</h1>
-<dl class="meta">
-<div><dt>${e(t('Mode'))}</dt><dd>${e(String(interaction?.mode ?? '–'))}</dd></div>
-<div><dt>${e(t('Status'))}</dt><dd class="status status-${e(String(status))}">${e(String(status))}</dd></div>
-<div><dt>${e(t('Retrieved'))}</dt><dd>${num(stats?.retrieved)}</dd></div>
-<div><dt>${e(t('Screened'))}</dt><dd>${num(stats?.screened)}</dd></div>
-<div><dt>${e(t('Included'))}</dt><dd>${num(stats?.included)}</dd></div>
-</dl>
-<div class="toolbar" role="toolbar" aria-label="${e(t('Answer actions'))}">
-${thread.interactions.length > 1 ? `<label>${e(t('Interaction'))} <select id="interaction">${options}</select></label>` : ''}
-<label class="toggle"><input type="checkbox" id="trace"${entry.trace ? ' checked' : ''}> ${e(t('Show agent trace'))}</label>
-<button type="button" id="export">${e(t('Export as Markdown'))}</button>
-${this.o.citations?.() && interaction?.response ? `<button type="button" id="insert-answer" title="${e(t('Write this answer into the last active editor, with its citations and bibliography entries'))}">${e(t('Insert Answer'))}</button>` : ''}
-</div>
-</header>
-<main id="answer" aria-labelledby="thread-title" data-state="${e(initial)}">
-${answer}
-</main>
-${trace}
-<div id="popover" class="popover" role="dialog" aria-modal="false" aria-labelledby="popover-title" hidden></div>
-<section class="followup" aria-label="${e(t('Follow-up question'))}">
-<label for="followup-text">${e(t('Ask a follow-up'))}</label>
-<textarea id="followup-text" rows="3" maxlength="10000" placeholder="${e(t('Ctrl+Enter to send'))}"></textarea>
-<div class="followup-row">
-<label>${e(t('Mode'))} <select id="followup-mode"><option value="pro">pro</option><option value="deep">deep</option></select></label>
-<button type="button" id="followup-send">${e(t('Send Follow-up'))}</button>
-<span id="followup-status" role="status" aria-live="polite"></span>
-</div>
-</section>`;
-  }
-
-  /** The whole page; `script` false for the loading/error notes (nothing to interact with, no 'ready'). */
-  private page(webview: vscode.Webview, nonce: string, body: string, script = true): string {
-    const css = webview.asWebviewUri(vscode.Uri.joinPath(this.o.extensionUri, 'media', 'answer.css'));
-    const js = webview.asWebviewUri(vscode.Uri.joinPath(this.o.extensionUri, 'dist', 'webview.js'));
-    const src = webview.cspSource;
-    const csp = `default-src 'none'; img-src ${src}; style-src ${src}; script-src 'nonce-${nonce}'; font-src ${src}`;
-    return `<!DOCTYPE html>
-<html lang="${escapeHtml(vscode.env.language)}">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<link rel="stylesheet" href="${css.toString()}">
-<title>${escapeHtml(t('Research Answer'))}</title>
-</head>
-<body>
-${body}
-${script ? `<script nonce="${nonce}" src="${js.toString()}"></script>` : ''}
-</body>
-</html>`;
+    entry.panel.webview.html = answerPage(entry.panel.webview, this.o.extensionUri, entry.nonce, body);
   }
 
   private post(entry: PanelEntry, m: HostMessage): void {
@@ -388,7 +315,7 @@ ${script ? `<script nonce="${nonce}" src="${js.toString()}"></script>` : ''}
         await this.exportMarkdown(entry.threadId);
         return;
       case 'followUp':
-        return this.followUp(entry, m.text, m.mode);
+        return this.guard('Follow-up', () => this.followUp(entry, m.text, m.mode));
       case 'insertCitation':
       case 'copyBibtex':
       case 'copyReference':
@@ -423,66 +350,18 @@ ${script ? `<script nonce="${nonce}" src="${js.toString()}"></script>` : ''}
     }
   }
 
-  /** Sends a follow-up; the draft stays in the webview until the host says it was accepted. */
-  private async followUp(entry: PanelEntry, text: string, mode: 'pro' | 'deep'): Promise<void> {
-    if (!text.trim()) {
-      this.post(entry, { type: 'followUp', state: 'failed', message: t('Write a question first.') });
-      return;
-    }
-    this.post(entry, { type: 'followUp', state: 'sending' });
-    const out = await this.o.sendFollowUp(entry.threadId, text, mode);
-    if (out.outcome !== 'sent') {
-      // The page keeps the text; it says why (an uncertain send says it may have arrived after all).
-      const message =
-        out.outcome === 'conflict'
-          ? t('The latest interaction is still running. Your follow-up is kept here; send it again when the answer is done.')
-          : out.outcome === 'busy'
-            ? t('A follow-up to this thread is already being sent; your text is kept here.')
-            : (out.message ?? t('The follow-up was not sent; your text is kept here.'));
-      this.post(entry, { type: 'followUp', state: 'failed', message });
-      return;
-    }
-    // Accepted: the ThreadWatcher that ThreadCommands started refreshes this panel when the run ends.
+  /** Export Answer as Markdown (the given thread's panel, else the active one, else the first): asks where to save. */
+  exportMarkdown(threadId?: string, target?: vscode.Uri): Promise<vscode.Uri | undefined> {
+    return exportAnswer(this.shown(threadId), target);
+  }
+
+  /** Sends a follow-up (see followUp.ts); once accepted, the panel shows the new run and the page clears its draft. */
+  private async followUp(entry: PanelEntry, text: string, mode: FollowUpMode): Promise<void> {
+    if (!(await sendFollowUp(this.o.sendFollowUp, entry.threadId, text, mode, (m) => this.post(entry, m)))) return;
+    // The ThreadWatcher that ThreadCommands started refreshes this panel when the run ends.
     entry.interactionId = undefined;
     entry.seed = { threadId: entry.threadId, resetDraft: true, mode };
     this.post(entry, { type: 'followUp', state: 'running' });
     await this.load(entry);
   }
-
-  /** Export Answer as Markdown: asks where to save; the file is written whole or not at all. */
-  async exportMarkdown(threadId?: string, target?: vscode.Uri): Promise<vscode.Uri | undefined> {
-    const entry = threadId ? this.panels.get(threadId) : [...this.panels.values()].find((e) => e.panel.active) ?? [...this.panels.values()][0];
-    if (!entry?.thread) {
-      void showInfo(t('Open an answer first, then export it.'));
-      return undefined;
-    }
-    const i = entry.interaction;
-    const text = exportAnswerMarkdown(i?.response, i?.citations, { title: entry.thread.title, url: entry.thread.url });
-    const base = (entry.thread.title ?? 'answer').replace(/[^\p{L}\p{N} _-]+/gu, '').trim().slice(0, 60) || 'answer';
-    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
-    const uri =
-      target ??
-      (await vscode.window.showSaveDialog({
-        defaultUri: folder ? vscode.Uri.joinPath(folder, `${base}.md`) : undefined,
-        filters: { Markdown: ['md'] },
-        saveLabel: t('Export Answer'),
-      }));
-    if (!uri) return undefined;
-    // Written whole to a sibling temporary file, then renamed over the target: a failure midway
-    // leaves the old file (or none), never half an answer.
-    const tmp = uri.with({ path: `${uri.path}.${randomNonce().slice(0, 8)}.tmp` });
-    try {
-      await vscode.workspace.fs.writeFile(tmp, new TextEncoder().encode(text));
-      await vscode.workspace.fs.rename(tmp, uri, { overwrite: true });
-    } catch (err) {
-      await Promise.resolve(vscode.workspace.fs.delete(tmp)).catch(() => undefined);
-      throw err;
-    }
-    void statusMessage(t('Answer exported to {0}.', uri.fsPath || uri.toString()), 5000);
-    return uri;
-  }
-}
-
-function randomNonce(): string {
-  return randomBytes(18).toString('base64').replace(/[^A-Za-z0-9]/g, '');
 }
