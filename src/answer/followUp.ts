@@ -1,8 +1,8 @@
 /**
  * The answer view's follow-up box, host side. The view does not send follow-ups itself: the composition root hands
- * it the one sender of briefs (ThreadCommands.followUp), so a follow-up from the view gets what one from a command
- * gets (the checks, deep mode explained on a free plan, the draft kept, one send per thread, the ThreadWatcher with
- * its Retry). This file says in the page what became of it; the page keeps the text until it was accepted.
+ * it the one sender of briefs (ThreadCommands.followUp), so a follow-up from the view gets what every brief gets (the
+ * checks, deep mode explained on a free plan, the draft kept, one send per thread, the ThreadWatcher with its Retry).
+ * This file says in the page what became of it; the page keeps the text until it was accepted.
  */
 import * as vscode from 'vscode';
 import type { FollowUpMode, HostMessage } from './protocol';

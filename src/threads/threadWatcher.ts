@@ -41,7 +41,7 @@ export interface ThreadWatcherDeps {
   state: vscode.Memento;
   log: Logger;
   answers?: () => AnswerViewer | undefined;
-  /** Re-sends the brief of a failed run (set by ThreadCommands). */
+  /** Re-sends the brief of a failed run (set by ThreadSender). */
   retry?: (run: RunningThread) => Promise<unknown>;
   /** Command the status-bar item runs (the Threads view). */
   statusCommand: string;
