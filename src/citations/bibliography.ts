@@ -23,7 +23,9 @@
  * and whenever a BibTeX document is opened or edited while the core is loaded).
  */
 import * as vscode from 'vscode';
-import { appendBlocker, appendText, entryByKey, entryKeys, entryToPaper, findEntry, parseBibFile, type AppendBlocker, type BibDiagnostic, type BibFile } from '../bib/bibFile';
+import { appendBlocker, appendText, type AppendBlocker } from '../bib/bibAppend';
+import { entryToPaper, findEntry } from '../bib/bibEntry';
+import { entryByKey, entryKeys, parseBibFile, type BibDiagnostic, type BibFile } from '../bib/bibFile';
 import { concatBytes, decodeLossy, decodeUtf8, isAscii, sameBytes } from '../bib/bibBytes';
 import { toBibtex } from '../bib/bibtex';
 import type { TitleProtection } from '../bib/bibtex';

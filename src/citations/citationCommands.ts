@@ -15,7 +15,9 @@
 import * as vscode from 'vscode';
 import { showError, showInfo, showWarning, statusMessage } from '../platform/notify';
 import type { Paper } from '../api/index';
-import { entryByKey, entryDoi, entryKeys, findEntry, tidyBibliography, type BibEntry } from '../bib/bibFile';
+import { entryDoi, findEntry } from '../bib/bibEntry';
+import { entryByKey, entryKeys, type BibEntry } from '../bib/bibFile';
+import { tidyBibliography } from '../bib/bibTidy';
 import { editorKeepsLineBreaks, lineBreakKinds } from '../bib/bibBytes';
 import { normaliseDoi, toBibtex } from '../bib/bibtex';
 import { baseKey, citeKey, disambiguate } from '../bib/keys';

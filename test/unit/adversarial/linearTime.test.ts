@@ -25,14 +25,15 @@
  *   keys, names, reference                           service fields      names, title words, APA formatting
  *   texText: texText, texWords, pdflatexCannot       service fields      Greek runs, braces paired over the text
  *   display: displayLatex, citeMatch: rawText, rawFamilies, matchRank   .bib field values   accents, macros
- *   bibFile: entryToPaper *                          a .bib entry        decoding a long field with the library (hover)
+ *   bibEntry: entryToPaper *                         a .bib entry        decoding a long field with the library (hover)
  *
  * More scanners (the .bib reader's, for one) join by adding rows to SCANNERS, or by passing a table of their own to
  * linearTimeSuite in another test file.
  */
 import type { Citation } from '../../../src/api/schemas';
 import { answerForDocument, codeRegions, convertAnswer, footnoteLabelsIn, headingsAsParagraphs } from '../../../src/bib/answer';
-import { entryToPaper, parseBibFile } from '../../../src/bib/bibFile';
+import { entryToPaper } from '../../../src/bib/bibEntry';
+import { parseBibFile } from '../../../src/bib/bibFile';
 import { baseKey, disambiguate } from '../../../src/bib/keys';
 import { loadBibtexLibrary } from '../../../src/bib/library';
 import { frontMatter, latexBibliographies, locateBibliographies, texRoot, typstBibliographies, yamlBibliographies } from '../../../src/bib/locate';
@@ -155,7 +156,7 @@ const ROWS: Scanner[] = [
 export const SCANNERS: Scanner<unknown>[] = [
   ...ROWS,
   prepared({
-    name: 'bibFile: entryToPaper, as hover reads an entry (an entry with a huge field)',
+    name: 'bibEntry: entryToPaper, as hover reads an entry (an entry with a huge field)',
     extra: (size) => [...hugeField('abstract')(size), ...hugeField('title')(size), ...hugeField('author')(size), ...hugeField('journal')(size)],
     prepare: (s) => {
       // The generic inputs go in an abstract (braces made parentheses, so the entry stays whole).
