@@ -16,7 +16,8 @@
  * by backtick runs, not by a pattern that tries every run length again).
  */
 import type { Citation } from '../api/schemas';
-import { answerMarkup, citePlaceholder } from './markup';
+import { answerMarkup } from './markup';
+import { citePlaceholder } from './markupText';
 import { FIT_CONTEXT, fitCitation, formatCitation, type CiteFlavour, type CiteOptions } from './syntax';
 
 export interface AnswerOptions extends CiteOptions {

@@ -19,7 +19,7 @@
  *   answer: convertAnswer *, codeRegions             answers             code spans against markers, marker groups
  *   answer: headingsAsParagraphs, footnoteLabelsIn    answers, documents  heading lines, footnote labels
  *   paperIdentity: tellApart                          service fields      journal words, URLs
- *   markup: answerMarkup *, escapeLatex, escapeTypst  answers            Markdown, URLs, fences, placeholders, ties
+ *   markup: answerMarkup *, markupText: escapeLatex, escapeTypst   answers   Markdown, URLs, fences, placeholders, ties
  *   render: renderAnswerDetailed *, exportAnswerMarkdown *, indexCitations *   answers, citations   linkify, markers
  *   render: escapeMarkdownText, escapeHtml, cleanText, safeHttpsUrl, splitForMarkdown   service text
  *   keys, names, reference                           service fields      names, title words, APA formatting
@@ -37,7 +37,8 @@ import { parseBibFile } from '../../../src/bib/bibFile';
 import { baseKey, disambiguate } from '../../../src/bib/keys';
 import { loadBibtexLibrary } from '../../../src/bib/library';
 import { frontMatter, latexBibliographies, locateBibliographies, texRoot, typstBibliographies, yamlBibliographies } from '../../../src/bib/locate';
-import { answerMarkup, citePlaceholder, escapeLatex, escapeTypst } from '../../../src/bib/markup';
+import { answerMarkup } from '../../../src/bib/markup';
+import { citePlaceholder, escapeLatex, escapeTypst } from '../../../src/bib/markupText';
 import { asciiFold, parseName } from '../../../src/bib/names';
 import { tellApart } from '../../../src/bib/paperIdentity';
 import { pdflatexCannot, texText, texWords } from '../../../src/bib/texText';
@@ -118,8 +119,8 @@ const ROWS: Scanner[] = [
     families: ['markdown'],
     run: (s) => answerMarkup(`${s}${citePlaceholder(0)}`, f, { cite: () => (f === 'latex' ? '\\cite{a}' : '@a') }),
   })),
-  { name: 'markup: escapeLatex', run: (s) => escapeLatex(s) },
-  { name: 'markup: escapeTypst', run: (s) => escapeTypst(s) },
+  { name: 'markupText: escapeLatex', run: (s) => escapeLatex(s) },
+  { name: 'markupText: escapeTypst', run: (s) => escapeTypst(s) },
   { name: 'render: renderAnswerDetailed', families: ['markdown'], run: (s) => renderAnswerDetailed(s, CITATIONS) },
   { name: 'render: renderAnswerDetailed (hostile citations)', run: (s) => renderAnswerDetailed('[1.1] [1]', hostileCitations(s)) },
   { name: 'render: exportAnswerMarkdown', families: ['markdown'], run: (s) => exportAnswerMarkdown(s, CITATIONS, { title: s, url: s }) },
