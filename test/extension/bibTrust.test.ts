@@ -14,7 +14,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import * as vscode from 'vscode';
-import type { CitationCommandResult } from '../../src/citations/citationCommands';
+import type { CitationCommandResult } from '../../src/citations/commandSupport';
 import type { WriteQuestion } from '../../src/citations/bibliography';
 import type { CitePaper } from '../../src/citations/types';
 import { Commands, Settings } from '../../src/platform/ids';
