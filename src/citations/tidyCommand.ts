@@ -17,7 +17,9 @@ import { tidyBibliography } from '../bib/bibTidy';
 import { citedKeys, flavourOf } from '../bib/syntax';
 import type { Logger } from '../platform/logger';
 import { showError, showInfo } from '../platform/notify';
-import { blockedMessage, CitationError, type Bibliographies } from './bibliography';
+import type { Bibliographies } from './bibliography';
+import { blockedMessage } from './bibliographyWrite';
+import { CitationError } from './errors';
 import { clip, failed, isWritingDocument, type CitationCommandResult } from './commandSupport';
 
 const CITE_FILES = '**/*.{tex,ltx,md,markdown,qmd,Rmd,rmd,typ}';

@@ -6,7 +6,7 @@
  */
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { WriteQuestion } from '../../src/citations/bibliography';
+import type { WriteQuestion } from '../../src/citations/bibliographyWrite';
 import type { CitationCommandResult } from '../../src/citations/commandSupport';
 import type { CitePickItem } from '../../src/citations/quickPick';
 import type { CitePaper } from '../../src/citations/types';
