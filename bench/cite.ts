@@ -26,7 +26,8 @@
  * bench/results.json as bench/run.ts does).
  */
 import { performance } from 'node:perf_hooks';
-import { ensureEntry, parseBibFile } from '../src/bib/bibFile';
+import { ensureEntry } from '../src/bib/bibAppend';
+import { parseBibFile } from '../src/bib/bibFile';
 import { toBibtex, type CitablePaper } from '../src/bib/bibtex';
 import { LineIndex } from '../src/bib/edit';
 import { baseKey } from '../src/bib/keys';

@@ -1,7 +1,7 @@
 /**
  * Insert Answer: an agent answer's markers (`[1.2]` = quote 2 of citation 1, `[3]` = citation 3, groups `[1.1, 2]`
  * or `[1.1; 2]`, the grammar of src/render/citeMarkers.ts) turned into the document's citations, given a cite key
- * per paper_id (the editor side first ensures every cited paper has an entry: bibFile.ensureEntry). Pure.
+ * per paper_id (the editor side first ensures every cited paper has an entry: bibAppend.ensureEntry). Pure.
  *
  * - One citation per group, papers de-duplicated in order: `[1.1, 1.2, 2]` → `[@a; @b]` / `\cite{a,b}` / `@a @b`.
  * - Footnotes (Pandoc only, optional): a quoted marker becomes `[^1.2]`, and a footnote `[^1.2]: "quote" [@a].`
@@ -16,7 +16,8 @@
  * by backtick runs, not by a pattern that tries every run length again).
  */
 import type { Citation } from '../api/schemas';
-import { answerMarkup, citePlaceholder } from './markup';
+import { answerMarkup } from './markup';
+import { citePlaceholder } from './markupText';
 import { FIT_CONTEXT, fitCitation, formatCitation, type CiteFlavour, type CiteOptions } from './syntax';
 
 export interface AnswerOptions extends CiteOptions {

@@ -5,7 +5,8 @@
  * UTF-8 to U+FFFD, refuses a file with a NUL byte as binary, and saving runs participants (trim trailing white space,
  * format on save) over the whole file. Pure.
  */
-import { appendBlocker, appendText, parseBibFile, type AppendBlocker, type BibFile } from './bibFile';
+import { appendBlocker, appendText, type AppendBlocker } from './bibAppend';
+import { parseBibFile, type BibFile } from './bibFile';
 
 const UTF8_BOM = [0xef, 0xbb, 0xbf] as const;
 

@@ -2,7 +2,7 @@
  * The BibTeX reader, loaded once: `@retorquere/bibtex-parser` (BibTeX → Unicode, the parser of Better BibTeX for
  * Zotero). It publishes a working ES module only (its CommonJS build misses dependencies), so it is loaded with
  * `import()`: call `loadBibtexLibrary()` once (the editor side does it when the core starts a citation command);
- * everything in src/cite that needs it is synchronous after that. In the esbuild bundle the `import()` resolves to
+ * everything in src/bib that needs it is synchronous after that. In the esbuild bundle the `import()` resolves to
  * the bundled code at once. (Writing BibTeX is texText.ts's: forms measured in the programs that read them.)
  */
 import type { Library, Options } from '@retorquere/bibtex-parser' with { 'resolution-mode': 'import' };

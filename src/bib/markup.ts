@@ -13,21 +13,15 @@
  *           \textbf, \emph, \texttt; links \href (hyperref), bare URLs \url; quote; verbatim; tabular with p{}
  *           columns that fit the text width (base LaTeX); paired straight double quotes as ``…''.
  *   Typst   = headings (same level), - / + lists, #strong[], #emph[], raw, #link, #quote(block: true), #table.
+ *
+ * This file writes the blocks; the text inside them (escaping, quotes, links, inline runs) is markupText.ts's, and a
+ * LaTeX table, whose column widths take estimating, is latexTable.ts's.
  */
 import MarkdownIt from 'markdown-it';
 import { plainParagraphs, splitForMarkdown } from '../render/escape';
+import { latexTable } from './latexTable';
+import { inline, latexProse, markupText, pairQuotes, PLACEHOLDER, typstLineStart, type MarkupFlavour } from './markupText';
 import { FIT_CONTEXT, fitCitation } from './syntax';
-import { texText } from './texText';
-
-type Token = MarkdownIt.Token;
-export type MarkupFlavour = 'latex' | 'typst';
-
-const PH_OPEN = '\uE000';
-const PH_CLOSE = '\uE001';
-const PLACEHOLDER = /\uE000(\d+)\uE001/gu;
-
-/** The placeholder standing for citation `i` in the Markdown handed to `answerMarkup`. */
-export const citePlaceholder = (i: number): string => `${PH_OPEN}${i}${PH_CLOSE}`;
 
 export interface MarkupOptions {
   /** The citation for placeholder `i` (already in the target syntax). */
@@ -42,207 +36,6 @@ function md(): MarkdownIt.MarkdownIt {
   return engine;
 }
 
-const URL_IN_TEXT = /https?:\/\/[^\s<>"\uE000\uE001]+[^\s<>"\uE000\uE001.,;:!?)\]]/gu;
-
-const LATEX_SPECIAL: Record<string, string> = {
-  '\\': '\\textbackslash{}',
-  '{': '\\{',
-  '}': '\\}',
-  $: '\\$',
-  '&': '\\&',
-  '%': '\\%',
-  '#': '\\#',
-  _: '\\_',
-  '~': '\\textasciitilde{}',
-  '^': '\\textasciicircum{}',
-  '<': '\\textless{}',
-  '>': '\\textgreater{}',
-  '|': '\\textbar{}',
-  '`': '\\textasciigrave{}',
-};
-
-/**
- * A URL as an argument of `\href` or `\url` in a document: `%` and `#` escaped (safe even where the command is inside
- * another command's argument), and braces, backslashes and white space, which belong in no URL, percent-encoded.
- */
-function latexUrl(url: string): string {
-  return url
-    .trim()
-    .replace(/%(?![0-9A-Fa-f]{2})/gu, '%25')
-    .replace(/[{}\\\s]/gu, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`)
-    .replace(/[%#]/gu, (c) => `\\${c}`);
-}
-
-/** LaTeX text: every special character escaped (Unicode kept: LaTeX reads UTF-8 since 2018). */
-export function escapeLatex(s: string): string {
-  return s.replace(/[\\{}$&%#_~^<>|`]/gu, (c) => LATEX_SPECIAL[c] ?? c);
-}
-
-/**
- * The one way plain text of the answer becomes LaTeX (prose, headings, cells, code): texText, so that pdflatex with
- * T1 fonts typesets any text (β as `{$\beta$}`, accented letters as macros, specials escaped). Citation placeholders
- * pass through untouched, to be replaced by their citations at the end.
- */
-function latexProse(s: string): string {
-  let out = '';
-  let last = 0;
-  for (const m of s.matchAll(PLACEHOLDER)) {
-    out += proseText(s.slice(last, m.index)) + m[0];
-    last = m.index + m[0].length;
-  }
-  return out + proseText(s.slice(last));
-}
-
-/** Text through texText, a line break allowed after each slash (TeX allows none, and a table cell is narrow). */
-const proseText = (s: string): string => {
-  const t = texText(s);
-  return t.includes('/') ? t.replaceAll('/', '/\\allowbreak{}') : t;
-};
-
-/** What each straight double quote of an inline run is: the opening or closing one of a pair, or a lone one. */
-type QuoteKind = 'open' | 'close' | 'lone';
-/** The kinds of a run's quotes and how many of them were written (an index: shifting an array is linear). */
-interface Quotes {
-  kinds: QuoteKind[];
-  next: number;
-}
-
-/**
- * Pairs the straight double quotes of `context` (an inline run's text, code as a stand-in letter): a quote opens
- * after white space, an opening bracket or dash (or at the start) when text follows it, and closes after anything
- * else while one is open. A quote that finds no partner stays as it is.
- */
-function pairQuotes(context: string): Quotes {
-  const kinds: QuoteKind[] = [];
-  let open = -1;
-  for (let i = context.indexOf('"'); i >= 0; i = context.indexOf('"', i + 1)) {
-    const prev = context[i - 1];
-    const next = context[i + 1];
-    const opens = (prev === undefined || /[\s([{<\u2013\u2014/-]/u.test(prev)) && next !== undefined && !/\s/u.test(next);
-    kinds.push('lone');
-    if (open >= 0 && !opens) {
-      kinds[open] = 'open';
-      kinds[kinds.length - 1] = 'close';
-      open = -1;
-    } else if (opens) open = kinds.length - 1;
-  }
-  return { kinds, next: 0 };
-}
-
-/** Typst markup text: every markup character escaped; `//` and `/*` cannot start a comment. */
-export function escapeTypst(s: string): string {
-  return s.replace(/[\\#*_`$@<>[\]~]|\/(?=[/*])/gu, (c) => `\\${c}`);
-}
-
-/** A Typst string literal. */
-const typstString = (s: string): string => `"${s.replace(/[\\"]/gu, (c) => `\\${c}`).replace(/\r?\n/gu, ' ')}"`;
-
-/** Typst: a line of a paragraph that would start a heading, list, term or enumeration is escaped. */
-const typstLineStart = (line: string): string => line.replace(/^(\s*)(=+|[-+/]|\d+\.)(?=\s|$)/u, (_m, ws: string, mark: string) =>
-    /^\d/u.test(mark) ? `${ws}${mark.slice(0, -1)}\\.` : `${ws}\\${mark}`,
-  );
-
-/**
- * Text of the answer in the target markup; bare URLs become links. LaTeX: straight double quotes become ``…'' as
- * `quotes` (the kinds of the run's quotes, consumed in order) pairs them.
- */
-function text(s: string, flavour: MarkupFlavour, quotes?: Quotes): string {
-  let out = '';
-  let last = 0;
-  for (const m of s.matchAll(URL_IN_TEXT)) {
-    out += esc(s.slice(last, m.index), flavour, quotes);
-    out += flavour === 'latex' ? `\\url{${latexUrl(m[0])}}` : `#link(${typstString(m[0])})`;
-    last = m.index + m[0].length;
-  }
-  return out + esc(s.slice(last), flavour, quotes);
-}
-const LATEX_QUOTE = { open: '``', close: "''" } as const;
-function esc(s: string, flavour: MarkupFlavour, quotes?: Quotes): string {
-  if (flavour !== 'latex') return escapeTypst(s);
-  if (!s.includes('"')) return latexProse(s);
-  return s
-    .split('"')
-    .map((piece, i) => {
-      if (i === 0) return latexProse(piece);
-      const kind = (quotes && quotes.kinds[quotes.next++]) ?? 'lone';
-      return (kind === 'lone' ? latexProse('"') : LATEX_QUOTE[kind]) + latexProse(piece);
-    })
-    .join('');
-}
-
-function safeLink(href: string): string | undefined {
-  return href && /^https?:\/\//iu.test(href) && !/[\s"<>]/u.test(href) ? href : undefined;
-}
-
-/** The text of an inline run as the quote pairing reads it: code and breaks stand in as a letter and a line break. */
-function inlineContext(children: readonly Token[]): string {
-  let out = '';
-  for (const t of children) {
-    if (t.type === 'text' || t.type === 'image' || t.type === 'html_inline') out += t.content;
-    else if (t.type === 'code_inline') out += 'x';
-    else if (t.type === 'softbreak' || t.type === 'hardbreak') out += '\n';
-  }
-  return out;
-}
-
-function inline(children: readonly Token[], flavour: MarkupFlavour): string {
-  const latex = flavour === 'latex';
-  let out = '';
-  const linkClose: string[] = [];
-  const quotes = latex ? pairQuotes(inlineContext(children)) : undefined;
-  for (const t of children) {
-    switch (t.type) {
-      case 'text':
-        out += text(t.content, flavour, quotes);
-        break;
-      case 'softbreak':
-        out += '\n';
-        break;
-      case 'hardbreak':
-        out += latex ? '\\\\\n' : '\\\n';
-        break;
-      case 'strong_open':
-        out += latex ? '\\textbf{' : '#strong[';
-        break;
-      case 'strong_close':
-        out += latex ? '}' : ']';
-        break;
-      case 'em_open':
-        out += latex ? '\\emph{' : '#emph[';
-        break;
-      case 'em_close':
-        out += latex ? '}' : ']';
-        break;
-      case 'code_inline':
-        out += latex
-          ? `\\texttt{${latexProse(t.content)}}`
-          : t.content.includes('`') || !t.content.trim()
-            ? `#raw(${typstString(t.content)})`
-            : `\`${t.content}\``;
-        break;
-      case 'link_open': {
-        const href = safeLink(String(t.attrGet('href') ?? ''));
-        if (href) {
-          out += latex ? `\\href{${latexUrl(href)}}{` : `#link(${typstString(href)})[`;
-          linkClose.push(latex ? '}' : ']');
-        } else linkClose.push('');
-        break;
-      }
-      case 'link_close':
-        out += linkClose.pop() ?? '';
-        break;
-      case 'image':
-      case 'html_inline':
-        out += text(t.content, flavour, quotes);
-        break;
-      default:
-        // s_open/s_close (strikethrough) and anything else: the text survives, the formatting does not.
-        break;
-    }
-  }
-  return out;
-}
-
 /**
  * A code block in LaTeX: `verbatim` when it is printable ASCII; else (pdflatex cannot typeset other characters in
  * `verbatim`) typewriter lines through the text escaper, spaces kept as ties so columns stay aligned.
@@ -252,126 +45,6 @@ function latexCode(content: string): string {
   // Spaces become ties before escaping: a space the escaper writes belongs to its macro.
   const lines = content.replace(/\r?\n$/u, '').split(/\r?\n/u).map((l) => l.replace(/\t/gu, '    ').split(' ').map(latexProse).join('~') || '\\mbox{}');
   return `\\par\\noindent{\\ttfamily ${lines.join('\\\\\n')}\\par}\n\n`;
-}
-
-/** About how many characters of running text a table row holds across the text width, besides its column gaps. */
-const ROW_CHARACTERS = 75;
-/** Column gaps take their share: about 2.4 characters per column (2\tabcolsep of 6 pt at 10 pt). */
-const GAP_CHARACTERS = 2.4;
-/** A longer word is hyphenated rather than given a column of its own width. */
-const LONGEST_WORD = 6;
-/**
- * What a citation counts as: as wide as its widest part that cannot break ("[12]", "2021a]," of an author-year
- * citation); it never hyphenates.
- */
-const CITATION = '\uE0002021a],';
-/** Bold header text is wider than the body's. */
-const BOLD = 1.3;
-/**
- * Lines of one tabular at most (about a third of a page): a tabular never breaks across pages, so a longer table is
- * written as several, one after the other, with a page break possible between them.
- */
-const LINES_PER_TABULAR = 16;
-
-interface LatexRow {
-  header: boolean;
-  /** The cells in LaTeX. */
-  cells: string[];
-  /** How many characters each cell's text has, about (bold counted wider). */
-  lengths: number[];
-  /** Its longest word, up to LONGEST_WORD. */
-  words: number[];
-}
-
-/**
- * How much of a word cannot break across lines, in characters: a citation whole; the parts of a compound whole (TeX
- * breaks after a hyphen or dash, and latexProse allows a break after a slash, but TeX hyphenates no word that holds
- * one); a word of letters up to LONGEST_WORD (it hyphenates); any other word (`CO<sub>2`: TeX neither hyphenates nor
- * breaks it) whole.
- */
-function unbreakable(word: string): number {
-  if (word === CITATION) return CITATION.length;
-  const parts = word.split(/[-/\u2013\u2014]/u);
-  if (parts.length > 1) return parts.reduce((longest, p) => Math.max(longest, p.length), 0);
-  return /^\p{L}*$/u.test(word) ? Math.min(LONGEST_WORD, word.length) : word.length;
-}
-
-/**
- * The table whose `table_open` is `tokens[open]`, in LaTeX that fits the text width with base LaTeX alone: `p{…}`
- * columns whose widths add up to the text width less the column gaps, each cell a ragged paragraph (justified narrow
- * columns stretch their spaces), longer tables split into tabulars of LINES_PER_TABULAR lines. `end` is the index
- * of its `table_close`.
- */
-function latexTable(tokens: readonly Token[], open: number): { text: string; end: number } {
-  const rows: LatexRow[] = [];
-  let header = false;
-  let row: LatexRow | undefined;
-  let end = open + 1;
-  for (; end < tokens.length && tokens[end]!.type !== 'table_close'; end++) {
-    const t = tokens[end]!;
-    if (t.type === 'thead_open') header = true;
-    else if (t.type === 'thead_close') header = false;
-    else if (t.type === 'tr_open') rows.push((row = { header, cells: [], lengths: [], words: [] }));
-    else if (t.type === 'inline' && row) {
-      const cell = inline(t.children ?? [], 'latex').replace(/\n/gu, ' ');
-      // A cell's first word is hyphenated only after some glue (\hspace{0pt}); a citation needs none.
-      row.cells.push(`\\raggedright ${cell.startsWith(PH_OPEN) ? '' : '\\hspace{0pt}'}${header ? `\\textbf{${cell}}` : cell}`);
-      const plain = t.content.replace(PLACEHOLDER, CITATION).trim();
-      const scale = header ? BOLD : 1;
-      let word = 1;
-      for (const w of plain.split(/\s+/u)) word = Math.max(word, unbreakable(w));
-      row.lengths.push(Math.max(1, plain.length) * scale);
-      row.words.push(word * scale + 0.5);
-    }
-  }
-  const cols = Math.max(1, rows[0]?.cells.length ?? 0);
-  const { widths, budget } = columnWidths(rows, cols);
-  const gaps = `${2 * cols}\\tabcolsep`;
-  // Thousandths of the text width left by the gaps, rounded down so that they never add up to more.
-  const spec = widths.map((w) => `p{\\dimexpr(\\linewidth-${gaps})*${Math.max(1, Math.floor((1000 * w) / budget))}/1000\\relax}`).join('');
-  const tabulars: string[][] = [];
-  let lines = Infinity;
-  for (const r of rows) {
-    let height = 1;
-    for (let c = 0; c < cols; c++) height = Math.max(height, Math.ceil((r.lengths[c] ?? 0) / widths[c]!));
-    if (lines + height > LINES_PER_TABULAR && !(r.header && tabulars.length)) {
-      tabulars.push([]);
-      lines = 0;
-    }
-    lines += height;
-    const cells = Array.from({ length: cols }, (_, c) => r.cells[c] ?? '\\raggedright');
-    // \\ would end a line of the last cell's \raggedright paragraph, not the row.
-    tabulars[tabulars.length - 1]!.push(`${cells.join(' & ')} \\tabularnewline\n${r.header ? '\\hline\n' : ''}`);
-  }
-  const text = tabulars
-    .map((body, k) => `\\noindent\\begin{tabular}{${spec}}\n${k === 0 ? '\\hline\n' : ''}${body.join('')}${k === tabulars.length - 1 ? '\\hline\n' : ''}\\end{tabular}\n\n`)
-    .join('');
-  return { text, end };
-}
-
-/**
- * Column widths in characters of running text: each column gets its longest word and, of what the row has left, a
- * share in proportion to how much more its longest cell needs; a table whose cells all fit keeps natural widths.
- */
-function columnWidths(rows: readonly LatexRow[], cols: number): { widths: number[]; budget: number } {
-  // No column narrower than a short word.
-  const need = new Array<number>(cols).fill(3);
-  const word = new Array<number>(cols).fill(3);
-  for (const r of rows)
-    for (let c = 0; c < cols; c++) {
-      need[c] = Math.max(need[c]!, r.lengths[c] ?? 0, r.words[c] ?? 0);
-      word[c] = Math.max(word[c]!, r.words[c] ?? 0);
-    }
-  const budget = Math.max(cols * 3, ROW_CHARACTERS - GAP_CHARACTERS * cols);
-  const total = need.reduce((a, b) => a + b, 0);
-  const least = word.reduce((a, b) => a + b, 0);
-  const widths =
-    total <= budget
-      ? need
-      : least >= budget
-        ? word.map((w) => (w * budget) / least)
-        : word.map((w, c) => w + ((budget - least) * (need[c]! - w)) / (total - least));
-  return { widths, budget };
 }
 
 const LATEX_HEADINGS = ['\\section*', '\\subsection*', '\\subsubsection*', '\\paragraph', '\\paragraph', '\\paragraph'];
@@ -498,7 +171,7 @@ export function answerMarkup(markdown: string, flavour: MarkupFlavour, options: 
     }
   }
   // Past the Markdown limit: plain paragraphs, escaped like any other text.
-  for (const p of plainParagraphs(rest)) block(latex ? `${text(p, flavour, pairQuotes(p))}\n\n` : `${text(p, flavour).split('\n').map(typstLineStart).join('\n')}\n\n`);
+  for (const p of plainParagraphs(rest)) block(latex ? `${markupText(p, flavour, pairQuotes(p))}\n\n` : `${markupText(p, flavour).split('\n').map(typstLineStart).join('\n')}\n\n`);
   let result = out.join('').replace(/\n{3,}/gu, '\n\n');
   // Trailing white space becomes one line break (trimEnd: a `\s+$` pattern rereads every run of spaces to its end).
   const trimmed = result.trimEnd();

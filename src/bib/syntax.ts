@@ -16,21 +16,14 @@
  * Every pattern here reads a document in linear time, whatever it holds: no quantifier can take back what another
  * one took, and an unclosed opener (`\cite[`, `@a[`, `#cite(<`) is never rescanned from the next one.
  */
+import { citingFlavourOf, type CitingFlavour } from '../shared/citeFlavour';
 import type { TextEdit } from './edit';
 
-export type CiteFlavour = 'latex' | 'pandoc' | 'typst' | 'plain';
+export type CiteFlavour = CitingFlavour | 'plain';
 
-/** The flavour for a VS Code language id (file name as a fallback for unknown ids). */
+/** The flavour for a VS Code language id (file name as a fallback for unknown ids): the shared table, else plain. */
 export function flavourOf(languageId: string, fileName = ''): CiteFlavour {
-  const id = languageId.toLowerCase();
-  if (['latex', 'tex', 'context', 'latex-expl3', 'doctex', 'rsweave'].includes(id)) return 'latex';
-  if (['markdown', 'quarto', 'rmd', 'rmarkdown', 'pandoc', 'mdx'].includes(id)) return 'pandoc';
-  if (id === 'typst') return 'typst';
-  const ext = /\.([A-Za-z]+)$/u.exec(fileName)?.[1]?.toLowerCase();
-  if (ext && ['tex', 'ltx', 'sty', 'rnw'].includes(ext)) return 'latex';
-  if (ext && ['md', 'markdown', 'qmd', 'rmd'].includes(ext)) return 'pandoc';
-  if (ext === 'typ') return 'typst';
-  return 'plain';
+  return citingFlavourOf(languageId, fileName) ?? 'plain';
 }
 
 export interface CiteOptions {

@@ -1,11 +1,12 @@
 /**
- * The data side of cite-key completion and hover, without vscode so plain Node tests hold it
- * to the pure layer (test/unit/citeMatch.test.ts): a readable form of raw .bib values for lists (decoding 10,000
- * entries with the BibTeX library would take seconds), prefix matching on key, title and authors, an index that
- * answers bibFile.findEntry's question (is this paper already in the bibliography?) without scanning every entry per
- * paper, and the key a paper would get (keys.ts citeKey against a prebuilt set).
+ * The data side of cite-key completion and hover, without vscode so plain Node tests hold it to the pure layer
+ * (test/unit/citations/citeMatch.test.ts): a readable form of raw .bib values for lists (decoding 10,000 entries with
+ * the BibTeX library would take seconds), prefix matching on key, title and authors, an index that answers
+ * bibEntry.findEntry's question (is this paper already in the bibliography?) without scanning every entry per paper,
+ * and the key a paper would get (keys.ts citeKey against a prebuilt set).
  */
-import { doiKey, entryDoi, findEntry, titleKey, type BibEntry } from '../bib/bibFile';
+import { doiKey, entryDoi, findEntry, titleKey } from '../bib/bibEntry';
+import type { BibEntry } from '../bib/bibFile';
 import { yearOf } from '../bib/bibtex';
 import { baseKey, suffix } from '../bib/keys';
 import { asciiFold } from '../bib/names';
@@ -93,7 +94,7 @@ export function byline(authors: readonly string[], year: string | number | undef
 // ---------------------------------------------------------------------------------------------------------------
 // Which recent papers are already in a bibliography.
 
-/** Lookup of a document's bibliography entries by DOI and (through bibFile.findEntry) by title and year. */
+/** Lookup of a document's bibliography entries by DOI and (through bibEntry.findEntry) by title and year. */
 export class EntryIndex {
   private readonly byDoi = new Map<string, BibliographyEntry>();
   /** Per bibliography: `year:titleKey` of the raw title → entries (candidates for findEntry's exact check). */
@@ -117,7 +118,7 @@ export class EntryIndex {
     }
   }
 
-  /** The entry holding `paper` (bibFile.findEntry's rule: DOI, else title and year that no other field contradicts); needs the library. */
+  /** The entry holding `paper` (bibEntry.findEntry's rule: DOI, else title and year that no other field contradicts); needs the library. */
   find(paper: CitePaper): BibliographyEntry | undefined {
     const doi = doiKey(paper.doi);
     if (doi) {

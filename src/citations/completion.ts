@@ -25,7 +25,8 @@ import { loadBibtexLibrary } from '../bib/library';
 import { COMPLETION_WINDOW, completionContext, flavourOf } from '../bib/syntax';
 import { Commands } from '../platform/ids';
 import type { Logger } from '../platform/logger';
-import { citationSettings, CitationError } from './bibliography';
+import { citationSettings } from './citationSettings';
+import { CitationError } from './errors';
 import { byline, EntryIndex, entryInfo, matchRank, predictKey, type EntryInfo, type MatchInfo } from './citeMatch';
 import type { BibliographyEntry, BibliographyService, CitePaper, RecentPapers } from './types';
 

@@ -10,11 +10,12 @@
  * hover at all when the document has no bibliography: a bare `@word` there is more likely a mention).
  * Links: every cited key that resolves to a paper links to its URL (the entry's `url`, else the recent result's
  * page), else to https://doi.org/<doi>; https only (safeHttpsUrl), never a command: or file: target.
- * Both read an entry's metadata through bibFile.entryFields, which decodes only the fields the editor shows, each
+ * Both read an entry's metadata through bibEntry.entryFields, which decodes only the fields the editor shows, each
  * bounded: an entry's 200 KB abstract cost the BibTeX library seconds on every hover.
  */
 import * as vscode from 'vscode';
-import { doiKey, titleKey, type BibFile } from '../bib/bibFile';
+import { doiKey, titleKey } from '../bib/bibEntry';
+import type { BibFile } from '../bib/bibFile';
 import { yearOf } from '../bib/bibtex';
 import { loadBibtexLibrary } from '../bib/library';
 import { tellApart, type PaperFacts } from '../bib/paperIdentity';

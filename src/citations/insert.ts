@@ -17,7 +17,8 @@ import { entryByKey } from '../bib/bibFile';
 import { formatReference } from '../bib/reference';
 import { citationAt, flavourOf, insertCitation, type CiteFlavour } from '../bib/syntax';
 import { applyEdits, type TextEdit } from '../bib/edit';
-import { citationSettings, CitationError, StaleBibliography } from './bibliography';
+import { citationSettings } from './citationSettings';
+import { CitationError, StaleBibliography } from './errors';
 import type { BibliographyService, CitationInserter, CitePaper, InsertOptions, LoadedBibliography, RecentPapers, ResolvedBibliography } from './types';
 
 /** What the last insert did (tests and the commands' return values). */

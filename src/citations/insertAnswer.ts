@@ -32,7 +32,8 @@ import { flavourOf, type CiteFlavour } from '../bib/syntax';
 import { Commands, Settings } from '../platform/ids';
 import { indexCitations, type ReferenceEntry } from '../render/references';
 import type { LogSink } from '../platform/logger';
-import { citationSettings, CitationError } from './bibliography';
+import { citationSettings } from './citationSettings';
+import { CitationError } from './errors';
 import type { BibliographyService, CitePaper, RecentPapers } from './types';
 
 export interface AnswerCitationsDeps {

@@ -12,7 +12,7 @@
 import * as vscode from 'vscode';
 import { showWarning } from '../platform/notify';
 import type { SearchParams, SearchResponse } from '../api/index';
-import { titleKey } from '../bib/bibFile';
+import { titleKey } from '../bib/bibEntry';
 import { tellApart, type PaperFacts } from '../bib/paperIdentity';
 import { Settings } from '../platform/ids';
 import { describeError } from '../platform/errorPresenter';

@@ -3,7 +3,7 @@
  * activation that cost nothing until a citation is near. Each asks src/shared/citeTrigger.ts (one regular expression over
  * a little text) whether the core could have anything to say; only then is dist/core.js loaded and the request
  * handed to it. Once the core is loaded (by a command or an earlier citation), requests go straight to it.
- * No src/cite import here (esbuild.mjs refuses it in the entry bundle).
+ * No src/bib import here (esbuild.mjs refuses it in the entry bundle).
  */
 import * as vscode from 'vscode';
 import { CITE_WINDOW, cheapFlavour, citationsPlausible, mayBeOnCiteKey, mayCompleteCitation, mayHaveCitations } from '../shared/citeTrigger';

@@ -4,7 +4,7 @@
  * another session is in the bibliography if it was cited). Feeds the Insert Citation Quick Pick and completion.
  */
 import type { Paper } from '../api/index';
-import { titleKey } from '../bib/bibFile';
+import { titleKey } from '../bib/bibEntry';
 import { normaliseDoi } from '../bib/bibtex';
 import { tellApart, type PaperFacts } from '../bib/paperIdentity';
 import { paperId } from '../search/query';

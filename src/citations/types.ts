@@ -1,5 +1,5 @@
 /**
- * The editor side of citations: the contract between its parts. The pure logic lives in src/cite
+ * The editor side of citations: the contract between its parts. The pure logic lives in src/bib
  * (syntax, keys, bibtex, bibFile, locate, answer, reference); this layer finds and edits real files through the
  * VS Code API. Types only.
  *

@@ -3,26 +3,20 @@
  * links. They look only at a little text around the cursor with one regular expression each, and they are a
  * superset of the core's exact rules (src/bib/syntax.ts: completionContext, keyAt, findCitations): when one of
  * these says "no", the core would have found nothing, so typing and hovering in a document without citations never
- * pays for loading dist/core.js. When they say "yes" the core decides. No vscode and no src/cite import: this file is
- * part of dist/extension.js (test/unit/citeTrigger.test.ts holds it to the core's rules).
+ * pays for loading dist/core.js. When they say "yes" the core decides. No vscode and no src/bib import: this file is
+ * part of dist/extension.js (test/unit/shared/citeTrigger.test.ts holds it to the core's rules).
  */
+import { citingFlavourOf, type CitingFlavour } from './citeFlavour';
 
-export type CheapFlavour = 'latex' | 'pandoc' | 'typst';
+/** The flavours the checks know: every one that has citations (src/shared/citeFlavour.ts). */
+export type CheapFlavour = CitingFlavour;
 
 /** How much text before the cursor the checks look at (a citation's key list is shorter than this). */
 export const CITE_WINDOW = 400;
 
-/** The same mapping as src/bib/syntax.ts flavourOf, without 'plain' (undefined: never a citation). */
+/** The flavour of a document from the shared table, as src/bib/syntax.ts flavourOf reads it but without 'plain'. */
 export function cheapFlavour(languageId: string, fileName = ''): CheapFlavour | undefined {
-  const id = languageId.toLowerCase();
-  if (['latex', 'tex', 'context', 'latex-expl3', 'doctex', 'rsweave'].includes(id)) return 'latex';
-  if (['markdown', 'quarto', 'rmd', 'rmarkdown', 'pandoc', 'mdx'].includes(id)) return 'pandoc';
-  if (id === 'typst') return 'typst';
-  const ext = /\.([A-Za-z]+)$/u.exec(fileName)?.[1]?.toLowerCase();
-  if (ext && ['tex', 'ltx', 'sty', 'rnw'].includes(ext)) return 'latex';
-  if (ext && ['md', 'markdown', 'qmd', 'rmd'].includes(ext)) return 'pandoc';
-  if (ext === 'typ') return 'typst';
-  return undefined;
+  return citingFlavourOf(languageId, fileName);
 }
 
 /**

@@ -14,8 +14,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import * as vscode from 'vscode';
-import type { CitationCommandResult } from '../../src/citations/citationCommands';
-import type { WriteQuestion } from '../../src/citations/bibliography';
+import type { CitationCommandResult } from '../../src/citations/commandSupport';
+import type { WriteQuestion } from '../../src/citations/bibliographyWrite';
 import type { CitePaper } from '../../src/citations/types';
 import { Commands, Settings } from '../../src/platform/ids';
 import { api, eventually, openDoc, setUserSettings, sleep, workspaceDir } from './support';

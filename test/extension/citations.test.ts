@@ -6,8 +6,9 @@
  */
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { WriteQuestion } from '../../src/citations/bibliography';
-import type { CitationCommandResult, CitePickItem } from '../../src/citations/citationCommands';
+import type { WriteQuestion } from '../../src/citations/bibliographyWrite';
+import type { CitationCommandResult } from '../../src/citations/commandSupport';
+import type { CitePickItem } from '../../src/citations/quickPick';
 import type { CitePaper } from '../../src/citations/types';
 import { Commands, Settings } from '../../src/platform/ids';
 import type { SearchOutcome } from '../../src/search/searchSession';

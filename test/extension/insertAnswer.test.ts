@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { AnswerPanels } from '../../src/answer/answerPanel';
-import type { WriteQuestion } from '../../src/citations/bibliography';
+import type { WriteQuestion } from '../../src/citations/bibliographyWrite';
 import type { AnswerCitations } from '../../src/citations/insertAnswer';
 import type { PaperLookup } from '../../src/citations/lookup';
 import type { CitePaper } from '../../src/citations/types';

@@ -19,24 +19,26 @@
  *   answer: convertAnswer *, codeRegions             answers             code spans against markers, marker groups
  *   answer: headingsAsParagraphs, footnoteLabelsIn    answers, documents  heading lines, footnote labels
  *   paperIdentity: tellApart                          service fields      journal words, URLs
- *   markup: answerMarkup *, escapeLatex, escapeTypst  answers            Markdown, URLs, fences, placeholders, ties
+ *   markup: answerMarkup *, markupText: escapeLatex, escapeTypst   answers   Markdown, URLs, fences, placeholders, ties
  *   render: renderAnswerDetailed *, exportAnswerMarkdown *, indexCitations *   answers, citations   linkify, markers
  *   render: escapeMarkdownText, escapeHtml, cleanText, safeHttpsUrl, splitForMarkdown   service text
  *   keys, names, reference                           service fields      names, title words, APA formatting
  *   texText: texText, texWords, pdflatexCannot       service fields      Greek runs, braces paired over the text
  *   display: displayLatex, citeMatch: rawText, rawFamilies, matchRank   .bib field values   accents, macros
- *   bibFile: entryToPaper *                          a .bib entry        decoding a long field with the library (hover)
+ *   bibEntry: entryToPaper *                         a .bib entry        decoding a long field with the library (hover)
  *
  * More scanners (the .bib reader's, for one) join by adding rows to SCANNERS, or by passing a table of their own to
  * linearTimeSuite in another test file.
  */
 import type { Citation } from '../../../src/api/schemas';
 import { answerForDocument, codeRegions, convertAnswer, footnoteLabelsIn, headingsAsParagraphs } from '../../../src/bib/answer';
-import { entryToPaper, parseBibFile } from '../../../src/bib/bibFile';
+import { entryToPaper } from '../../../src/bib/bibEntry';
+import { parseBibFile } from '../../../src/bib/bibFile';
 import { baseKey, disambiguate } from '../../../src/bib/keys';
 import { loadBibtexLibrary } from '../../../src/bib/library';
 import { frontMatter, latexBibliographies, locateBibliographies, texRoot, typstBibliographies, yamlBibliographies } from '../../../src/bib/locate';
-import { answerMarkup, citePlaceholder, escapeLatex, escapeTypst } from '../../../src/bib/markup';
+import { answerMarkup } from '../../../src/bib/markup';
+import { citePlaceholder, escapeLatex, escapeTypst } from '../../../src/bib/markupText';
 import { asciiFold, parseName } from '../../../src/bib/names';
 import { tellApart } from '../../../src/bib/paperIdentity';
 import { pdflatexCannot, texText, texWords } from '../../../src/bib/texText';
@@ -117,8 +119,8 @@ const ROWS: Scanner[] = [
     families: ['markdown'],
     run: (s) => answerMarkup(`${s}${citePlaceholder(0)}`, f, { cite: () => (f === 'latex' ? '\\cite{a}' : '@a') }),
   })),
-  { name: 'markup: escapeLatex', run: (s) => escapeLatex(s) },
-  { name: 'markup: escapeTypst', run: (s) => escapeTypst(s) },
+  { name: 'markupText: escapeLatex', run: (s) => escapeLatex(s) },
+  { name: 'markupText: escapeTypst', run: (s) => escapeTypst(s) },
   { name: 'render: renderAnswerDetailed', families: ['markdown'], run: (s) => renderAnswerDetailed(s, CITATIONS) },
   { name: 'render: renderAnswerDetailed (hostile citations)', run: (s) => renderAnswerDetailed('[1.1] [1]', hostileCitations(s)) },
   { name: 'render: exportAnswerMarkdown', families: ['markdown'], run: (s) => exportAnswerMarkdown(s, CITATIONS, { title: s, url: s }) },
@@ -155,7 +157,7 @@ const ROWS: Scanner[] = [
 export const SCANNERS: Scanner<unknown>[] = [
   ...ROWS,
   prepared({
-    name: 'bibFile: entryToPaper, as hover reads an entry (an entry with a huge field)',
+    name: 'bibEntry: entryToPaper, as hover reads an entry (an entry with a huge field)',
     extra: (size) => [...hugeField('abstract')(size), ...hugeField('title')(size), ...hugeField('author')(size), ...hugeField('journal')(size)],
     prepare: (s) => {
       // The generic inputs go in an abstract (braces made parentheses, so the entry stays whole).

@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { answerMarkup, citePlaceholder, escapeLatex, escapeTypst } from '../../../src/bib/markup';
+import { answerMarkup } from '../../../src/bib/markup';
+import { citePlaceholder, escapeLatex, escapeTypst } from '../../../src/bib/markupText';
 import { texText, latexReadsUtf8 } from '../../../src/bib/texText';
 import { MARKDOWN_LIMIT } from '../../../src/render/escape';
 

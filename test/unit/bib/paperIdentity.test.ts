@@ -1,7 +1,9 @@
 import * as assert from 'node:assert/strict';
 import { RecentPapersList } from '../../../src/citations/recentPapers';
 import type { CitePaper } from '../../../src/citations/types';
-import { ensureEntry, findEntry, parseBibFile } from '../../../src/bib/bibFile';
+import { ensureEntry } from '../../../src/bib/bibAppend';
+import { findEntry } from '../../../src/bib/bibEntry';
+import { parseBibFile } from '../../../src/bib/bibFile';
 import { applyEdits } from '../../../src/bib/edit';
 import { loadBibtexLibrary } from '../../../src/bib/library';
 import { sameVenue, tellApart } from '../../../src/bib/paperIdentity';

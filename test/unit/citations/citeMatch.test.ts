@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { doiKey, entryToPaper, findEntry, parseBibFile, type BibFile } from '../../../src/bib/bibFile';
+import { doiKey, entryToPaper, findEntry } from '../../../src/bib/bibEntry';
+import { parseBibFile, type BibFile } from '../../../src/bib/bibFile';
 import { toBibtex } from '../../../src/bib/bibtex';
 import { citeKey, KEY_SCHEMES } from '../../../src/bib/keys';
 import { loadBibtexLibrary } from '../../../src/bib/library';

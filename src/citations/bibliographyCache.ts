@@ -1,0 +1,172 @@
+/**
+ * The parse of each .bib, cached per open buffer version or per mtime and size on disk, and where the text comes
+ * from: the open editor's buffer when it holds unsaved changes (or there is no file), else the disk in its encoding
+ * (UTF-8, else the one `files.encoding` names for the file, else read but unwritable). After an append (ours, or the
+ * writer's typing at the end) only the appended text is parsed (incrementalParse.ts), and our own appends are taken
+ * in without reading the file or buffer again. Apart from bibliography.ts, which finds, writes and reports.
+ */
+import * as vscode from 'vscode';
+import { entryToPaper } from '../bib/bibEntry';
+import { parseBibFile, type BibDiagnostic } from '../bib/bibFile';
+import { decodeLossy, decodeUtf8, isAscii } from '../bib/bibBytes';
+import { countBreaks } from '../bib/edit';
+import { regularFile } from './bibliographyFind';
+import { isUtf8, type PendingWrite } from './bibliographyWrite';
+import { canExtend, extendParse } from './incrementalParse';
+import type { BibliographyEntry, CitePaper, DiskBibliography, LoadedBibliography, ResolvedBibliography } from './types';
+
+/** Larger .bib files are not read (nor written): 64 MB is far beyond any real bibliography. */
+const MAX_BIB_BYTES = 64 * 1024 * 1024;
+
+interface CacheRecord {
+  stamp: string;
+  loaded: LoadedBibliography;
+  entries?: BibliographyEntry[];
+}
+
+export class BibliographyCache {
+  private readonly records = new Map<string, CacheRecord>();
+  /** What addEntries appended to an open buffer, per .bib, until noteApplied. */
+  private readonly appended = new Map<string, { base: LoadedBibliography; text: string }>();
+
+  /** `publish` reports a parse's malformed entries (each time a text is parsed). */
+  constructor(private readonly publish: (uri: vscode.Uri, diagnostics: readonly BibDiagnostic[]) => void) {}
+
+  /** The .bib read and parsed: from the cache when its buffer version or its mtime and size did not change. */
+  async load(bib: ResolvedBibliography): Promise<LoadedBibliography> {
+    const id = bib.uri.toString();
+    const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === id && !d.isClosed);
+    const stat = open?.isUntitled ? undefined : await regularFile(bib.uri);
+    let stamp: string;
+    let read: () => Promise<Omit<LoadedBibliography, 'uri' | 'source' | 'file'>>;
+    // The buffer is what counts only when it holds the writer's unsaved changes (or there is no file): else the
+    // disk, which VS Code's buffer may show changed (line breaks, encoding).
+    if (open && (open.isDirty || open.isUntitled || !stat)) {
+      stamp = `open:${open.version}`;
+      if (this.records.get(id)?.stamp !== stamp) this.adoptAppend(open);
+      read = () => Promise.resolve({ text: open.getText(), exists: true, origin: 'buffer' });
+    } else if (!stat) {
+      stamp = 'absent';
+      read = () => Promise.resolve({ text: '', exists: false, origin: 'absent' });
+    } else if (stat.size > MAX_BIB_BYTES) {
+      const message = vscode.l10n.t('{0} is {1} MB: too large to read as a bibliography; nothing was written to it.', vscode.workspace.asRelativePath(bib.uri), Math.round(stat.size / 1048576));
+      stamp = `large:${stat.mtime}:${stat.size}`;
+      read = () => Promise.resolve({ text: '', exists: true, origin: 'disk', unwritable: message });
+    } else {
+      stamp = `disk:${stat.mtime}:${stat.size}`;
+      read = () => readDisk(bib.uri);
+    }
+    const cached = this.records.get(id);
+    if (cached && cached.stamp === stamp) {
+      // Same file, maybe found another way (declared vs default): the source is the caller's.
+      return cached.loaded.source === bib.source ? cached.loaded : { ...cached.loaded, source: bib.source };
+    }
+    const got = await read();
+    // After an append (ours, or the writer's typing at the end) only the new part is parsed.
+    const file = cached && canExtend(cached.loaded.file, got.text) ? extendParse(cached.loaded.file, got.text) : parseBibFile(got.text);
+    const loaded: LoadedBibliography = { uri: bib.uri, source: bib.source, ...got, file };
+    this.records.set(id, { stamp, loaded });
+    this.publish(bib.uri, file.diagnostics);
+    return loaded;
+  }
+
+  /** The entries of a loaded .bib, each decoded by the library only when its metadata is read (built once per parse). */
+  entriesOf(loaded: LoadedBibliography): BibliographyEntry[] {
+    const record = this.records.get(loaded.uri.toString());
+    let list = record?.loaded.file === loaded.file ? record.entries : undefined;
+    if (!list) {
+      const file = loaded.file;
+      list = file.entries.map((entry) => {
+        let paper: CitePaper | undefined;
+        // The library decodes an entry only when its metadata is read (hover, Quick Pick): 10,000 entries stay cheap.
+        return {
+          bib: loaded,
+          entry,
+          get paper(): CitePaper {
+            return (paper ??= { ...entryToPaper(file, entry), key: entry.key });
+          },
+        };
+      });
+      if (record?.loaded.file === loaded.file) record.entries = list;
+    }
+    return list;
+  }
+
+  /** `addEntries` appended `text` to the open buffer of `base` (taken in by adoptAppend once the edit is applied). */
+  expectAppend(base: LoadedBibliography, text: string): void {
+    this.appended.set(base.uri.toString(), { base, text });
+  }
+
+  /**
+   * Whether the buffer's one change since the cached parse is our pending append (its version one higher, its line
+   * count and last lines as expected); if so the cache now holds the extended parse for its version.
+   */
+  adoptAppend(open: vscode.TextDocument): boolean {
+    const id = open.uri.toString();
+    const pending = this.appended.get(id);
+    const record = this.records.get(id);
+    if (!pending || !record) return false;
+    this.appended.delete(id);
+    if (record.loaded.file !== pending.base.file || record.stamp !== `open:${open.version - 1}` || !canExtend(pending.base.file, pending.text)) return false;
+    const added = pending.text.slice(pending.base.text.length).split(/\r\n|\r|\n/u);
+    if (open.lineCount !== countBreaks(pending.text) + 1) return false;
+    // The appended lines (the last one is the empty line after the final break).
+    for (let k = 1; k <= Math.min(added.length, 40); k++) {
+      if (open.lineAt(open.lineCount - k).text !== added[added.length - k]) return false;
+    }
+    const file = extendParse(pending.base.file, pending.text);
+    this.records.set(id, { stamp: `open:${open.version}`, loaded: { ...pending.base, text: pending.text, exists: true, file } });
+    this.publish(open.uri, file.diagnostics);
+    return true;
+  }
+
+  /** After bytes were appended: the cache holds the new text, parsed from the old parse. */
+  async noteWritten(w: PendingWrite): Promise<void> {
+    const stat = await regularFile(w.uri);
+    if (!stat) return;
+    const text = w.base.text + w.appended;
+    const file = w.base.exists && canExtend(w.base.file, text) ? extendParse(w.base.file, text) : parseBibFile(text);
+    const disk: DiskBibliography = { bytes: w.after, encoding: w.base.disk?.encoding ?? 'utf8' };
+    this.records.set(w.uri.toString(), { stamp: `disk:${stat.mtime}:${stat.size}`, loaded: { ...w.base, text, exists: true, origin: 'disk', disk, file } });
+    this.publish(w.uri, file.diagnostics);
+  }
+
+  /** A closed document's parse is dropped: its version numbers start again when it is reopened. */
+  forget(uri: vscode.Uri): void {
+    this.records.delete(uri.toString());
+  }
+
+  clear(): void {
+    this.records.clear();
+  }
+}
+
+/** A .bib's bytes and what they read as: UTF-8, else the encoding `files.encoding` names for it, else unwritable. */
+async function readDisk(uri: vscode.Uri): Promise<Omit<LoadedBibliography, 'uri' | 'source' | 'file'>> {
+  const bytes = await vscode.workspace.fs.readFile(uri);
+  const name = vscode.workspace.asRelativePath(uri);
+  const configured = vscode.workspace.getConfiguration('files', { uri, languageId: 'bibtex' }).get<string>('encoding', 'utf8');
+  const singleByte = typeof configured === 'string' && !isUtf8(configured) && !/^utf16/u.test(configured);
+  const utf8 = decodeUtf8(bytes);
+  let disk: DiskBibliography;
+  let text: string;
+  if (utf8.ok) {
+    text = utf8.text;
+    // An ASCII file reads the same in every such encoding: the setting decides how new text is written.
+    disk = { bytes, encoding: singleByte && isAscii(bytes) ? configured : utf8.bom ? 'utf8bom' : 'utf8' };
+  } else if (utf8.reason === 'invalid' && singleByte) {
+    text = await vscode.workspace.decode(bytes, { encoding: configured });
+    disk = { bytes, encoding: configured };
+  } else {
+    text = decodeLossy(bytes);
+    const why =
+      utf8.reason === 'utf16'
+        ? vscode.l10n.t('{0} is UTF-16; Research Desk appends only to UTF-8 files and files in a one-byte encoding. Nothing was written.', name)
+        : vscode.l10n.t(
+            '{0} is not valid UTF-8 (Latin-1?), and writing to it as UTF-8 would damage its accented letters. Nothing was written. Set "files.encoding" for it (for example "[bibtex]": {"files.encoding": "iso88591"}) or convert it to UTF-8.',
+            name,
+          );
+    disk = { bytes, encoding: utf8.reason === 'utf16' ? 'utf16' : 'invalid', unwritable: why };
+  }
+  return { text, exists: true, origin: 'disk', disk, ...(disk.unwritable ? { unwritable: disk.unwritable } : {}) };
+}
