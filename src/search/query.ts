@@ -1,8 +1,10 @@
 /**
  * Pure helpers for queries and how a paper is summarised (no vscode): the selection that
- * becomes a query, the recent-query list, a paper's one-line description and icon.
+ * becomes a query, the recent-query list, a paper's one-line description and icon, its DOI link (through the one
+ * link rule of src/shared/url.ts).
  */
 import type { Paper } from '../api/index';
+import { safeHttpsUrl } from '../shared/url';
 
 /** Longest query taken from a selection; longer selections are cut at a word boundary. */
 export const MAX_SELECTION_QUERY = 300;
@@ -56,22 +58,11 @@ export function paperId(p: Pick<Paper, 'url' | 'doi' | 'title'>): string {
   return seg || p.doi || p.title || '';
 }
 
-/** An https URL, or undefined: service links are opened only when they are https. */
-export function safeHttpsUrl(value: string | null | undefined): string | undefined {
-  if (!value) return undefined;
-  try {
-    const u = new URL(value.trim());
-    return u.protocol === 'https:' && u.hostname ? u.toString() : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** https://doi.org/<doi> for a DOI that looks like one (10.x/…), else undefined. */
+/** https://doi.org/<doi> for a DOI that looks like one (10.x/…), else undefined; the link passes the one link rule. */
 export function doiUrl(doi: string | null | undefined): string | undefined {
   const d = (doi ?? '').trim().replace(/^https?:\/\/(dx\.)?doi\.org\//i, '').replace(/^doi:\s*/i, '');
   if (!/^10\.\d{4,9}\/\S+$/.test(d)) return undefined;
-  return `https://doi.org/${d.split('/').map((part, i) => (i === 0 ? part : encodeURIComponent(part))).join('/')}`;
+  return safeHttpsUrl(`https://doi.org/${d.split('/').map((part, i) => (i === 0 ? part : encodeURIComponent(part))).join('/')}`);
 }
 
 /** Escapes text for Markdown: every punctuation Markdown gives meaning to, and HTML brackets. */

@@ -3,6 +3,7 @@
 // that is opened.
 import * as assert from 'node:assert/strict';
 import { checkHttpsUrl, isSafeHttpsUrl, MAX_LINK_LENGTH, safeHttpsUrl, type LinkRefusal } from '../../../src/shared/url';
+import { doiUrl } from '../../../src/search/query';
 
 function refusal(url: unknown): LinkRefusal | undefined {
   const check = checkHttpsUrl(url);
@@ -134,5 +135,13 @@ describe('the one link rule (shared/url: checkHttpsUrl, safeHttpsUrl)', () => {
 
   it('refuses what is not a non-empty string', () => {
     assertRefused([undefined, null, '', 42, {}, ['https://example.org/'], new URL('https://example.org/')], 'missing');
+  });
+
+  it('builds DOI links through the same rule', () => {
+    assert.equal(doiUrl('10.1000/xyz.1'), 'https://doi.org/10.1000/xyz.1');
+    assert.equal(doiUrl('doi: 10.1000/a@b'), 'https://doi.org/10.1000/a%40b');
+    assert.equal(doiUrl('https://doi.org/10.1000/javascript:alert(1)'), 'https://doi.org/10.1000/javascript%3Aalert(1)');
+    assert.equal(doiUrl('10.1000/a\u202eb'), 'https://doi.org/10.1000/a%E2%80%AEb');
+    assert.equal(doiUrl(`10.1000/${'a'.repeat(MAX_LINK_LENGTH)}`), undefined);
   });
 });
