@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { Paper } from '../api/index';
 import { Commands } from '../platform/ids';
-import { escapeMarkdown, paperDescription, studyTypeIcon } from './query';
+import { escapeMarkdown, markdownWithSafeLinks, paperDescription, studyTypeIcon } from './query';
 import { Disposable } from '../shared/disposable';
 import { plainText } from '../shared/plainText';
 
@@ -10,7 +10,8 @@ import { plainText } from '../shared/plainText';
  * children, and a Load More node while more results can be shown. It lives in the entry
  * bundle (the view exists from activation); the core's SearchSession pushes a model into it.
  * Service text is untrusted: labels and descriptions are plain text (`plainText`), tooltips are
- * MarkdownStrings with trust and HTML off and every service string escaped.
+ * MarkdownStrings with trust and HTML off, every service string escaped and its only links those the one link
+ * rule allows.
  */
 
 export interface ResultsModel {
@@ -170,10 +171,11 @@ export function paperTooltip(p: Paper, options: { openAccess?: boolean } = {}): 
   md.isTrusted = false;
   md.supportHtml = false;
   md.supportThemeIcons = false;
-  // Service text is escaped here (appendText would also turn every space into &nbsp;).
-  const text = (value: string): void => void md.appendMarkdown(escapeMarkdown(value));
+  // Service text is escaped here (appendText would also turn every space into &nbsp;), and a URL in it is a link
+  // only when the one link rule allows it (VS Code's Markdown would make any https://… a link by itself).
+  const text = (value: string): void => void md.appendMarkdown(markdownWithSafeLinks(value));
   const bold = (label: string): void => void md.appendMarkdown(`**${escapeMarkdown(label)}**`);
-  bold(oneLine(p.title) || vscode.l10n.t('(untitled paper)'));
+  md.appendMarkdown(`**${markdownWithSafeLinks(oneLine(p.title) || vscode.l10n.t('(untitled paper)'))}**`);
   md.appendMarkdown('\n\n');
   const summary = p.takeaway?.trim() ? p.takeaway : p.abstract;
   if (summary?.trim()) {

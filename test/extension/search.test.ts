@@ -490,6 +490,23 @@ export function searchSuite(): void {
       assert.doesNotMatch(res.message ?? '', /secret/);
     });
 
+    test('the tooltip makes a URL in service text a link only when the link rule allows it', async () => {
+      const desk = await api();
+      await run<SearchOutcome>(Commands.searchPapers, BIG);
+      const node = paperNodes(await roots())[0]!;
+      const paper = {
+        ...node.paper,
+        title: 'Title http://evil.example/t',
+        takeaway: 'Data at https://user:pass@evil.example/x, code at https://Example.ORG/code. And javascript://%0Aalert(1) too.',
+      };
+      const tip = desk.results.resolveTreeItem(desk.results.getTreeItem({ ...node, paper }), { ...node, paper }).tooltip as vscode.MarkdownString;
+      assert.equal(tip.isTrusted, false);
+      const destinations = [...tip.value.matchAll(/\]\(<([^>]*)>\)/g)].map((m) => m[1]);
+      assert.deepEqual(destinations, ['https://example.org/code'], tip.value);
+      // Outside that link, no `scheme://` is left for VS Code's Markdown to turn into a link by itself.
+      assert.doesNotMatch(tip.value.replace(/\]\(<[^>]*>\)/g, ''), /[a-z0-9]:\/\//i, tip.value);
+    });
+
     test('a quota 429 names the reset date the emulator gives', async () => {
       const { key } = await freshKey('pro', { used: 500 });
       const usage = await control<{ resetsOn: string }>('getUsage', key);
