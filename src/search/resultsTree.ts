@@ -4,6 +4,7 @@ import { Commands } from '../platform/ids';
 import { escapeMarkdown, markdownWithSafeLinks, paperDescription, studyTypeIcon } from './query';
 import { Disposable } from '../shared/disposable';
 import { plainText } from '../shared/plainText';
+import type { ResultsDisplay, ResultsModel } from './resultsModel';
 
 /**
  * The Research view's tree: the papers the search session shows, their excerpts as
@@ -14,24 +15,6 @@ import { plainText } from '../shared/plainText';
  * rule allows.
  */
 
-export interface ResultsModel {
-  query: string;
-  /** The papers shown (a prefix of what was fetched), in rank order. */
-  papers: readonly Paper[];
-  /** Whether a Load More node follows the last paper. */
-  more: boolean;
-  /** Papers fetched so far (for the Load More node's note). */
-  fetched: number;
-  /** View description (query, count, filters). */
-  description: string;
-  /** Message above the tree (empty result, note), or undefined. */
-  message?: string;
-  /** The open_access filter was on: every result is open access. */
-  openAccess?: boolean;
-  /** Bumps on every new search, so node ids differ between searches. */
-  generation: number;
-}
-
 export type ResultNode =
   | { kind: 'paper'; paper: Paper; index: number; generation: number }
   | { kind: 'excerpt'; paper: Paper; paperIndex: number; index: number; section: string | undefined; passage: string; generation: number }
@@ -40,7 +23,7 @@ export type ResultNode =
 export const PAPER_CONTEXT = 'paper';
 export const PAPER_WITH_DOI_CONTEXT = 'paperWithDoi';
 
-export class ResultsTreeProvider extends Disposable implements vscode.TreeDataProvider<ResultNode> {
+export class ResultsTreeProvider extends Disposable implements vscode.TreeDataProvider<ResultNode>, ResultsDisplay {
   private readonly changed = this.register(new vscode.EventEmitter<ResultNode | undefined>());
   readonly onDidChangeTreeData = this.changed.event;
   private model: ResultsModel | undefined;

@@ -8,7 +8,7 @@ import { isApiError, type ErrorPresenter } from '../platform/errorPresenter';
 import { showInfo, statusMessage } from '../platform/notify';
 import { Disposable } from '../shared/disposable';
 import { plainText } from '../shared/plainText';
-import type { ResultsModel, ResultsTreeProvider } from './resultsTree';
+import type { ResultsDisplay, ResultsModel } from './resultsModel';
 import { cacheKey, SearchCache } from './cache';
 import { displayStep, fetchPageSize, planLoadMore, type PagingState } from './paging';
 
@@ -40,7 +40,8 @@ export interface SearchSessionDeps {
   planMaxPageSize?: () => number | undefined;
   presenter: ErrorPresenter;
   log: Logger;
-  view: ResultsTreeProvider;
+  /** Where results are shown (the Research view's tree). */
+  view: ResultsDisplay;
   /** Defaults to the researchDesk.search.cacheMinutes user setting (a workspace's value never counts). */
   cacheMinutes?: () => number;
   /** Milliseconds before a running search also shows a cancellable notification (default 800). */
