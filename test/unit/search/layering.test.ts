@@ -24,7 +24,7 @@ describe('search: layering (model → view never; no import cycle)', () => {
   const graph = imports();
 
   it('reads the modules', () => {
-    for (const name of ['searchSession', 'resultsModel', 'resultsTree', 'query']) assert.ok(graph.has(name), name);
+    for (const name of ['searchSession', 'searchPages', 'resultsModel', 'resultsTree', 'query']) assert.ok(graph.has(name), name);
     assert.ok(graph.get('resultsTree')!.includes('resultsModel'), 'the import reader found nothing');
   });
 
