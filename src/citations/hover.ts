@@ -20,7 +20,7 @@ import { yearOf } from '../bib/bibtex';
 import { loadBibtexLibrary } from '../bib/library';
 import { tellApart, type PaperFacts } from '../bib/paperIdentity';
 import { findCitations, flavourOf, keyAt } from '../bib/syntax';
-import { safeHttpsUrl } from '../render/links';
+import { safeHttpsUrl } from '../shared/url';
 import { doiUrl, escapeMarkdown } from '../search/query';
 import { byline } from './citeMatch';
 import type { CiteAssistOptions } from './completion';

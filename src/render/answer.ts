@@ -16,14 +16,15 @@ import MarkdownIt from 'markdown-it';
 import { type Citation } from '../api/schemas';
 import { citeMarkers, type CiteMeta, type MarkerEnv } from './citeMarkers';
 import { escapeHtml, plainParagraphs, splitForMarkdown } from './escape';
-import { safeHttpsUrl } from './links';
+import { safeHttpsUrl } from '../shared/url';
 import { DEFAULT_LABELS, indexCitations, markerLabel, renderReferences, type ReferenceEntry, type RenderLabels } from './references';
 
 type Token = MarkdownIt.Token;
 
 export type { ReferenceEntry, ReferenceQuote, RenderLabels } from './references';
 export { DEFAULT_LABELS } from './references';
-export { isSafeHttpsUrl, safeHttpsUrl } from './links';
+// The answer panel re-checks a link the webview sends with the same rule before opening it.
+export { isSafeHttpsUrl, safeHttpsUrl } from '../shared/url';
 
 export interface RenderOptions {
   /** Prefix of every element id (`[A-Za-z0-9_-]`, other characters dropped), for several answers on one page. Default "". */

@@ -4,7 +4,7 @@
  */
 import { type Citation } from '../api/schemas';
 import { cleanText, escapeHtml } from './escape';
-import { safeHttpsUrl } from './links';
+import { safeHttpsUrl } from '../shared/url';
 
 export interface ReferenceQuote {
   /** `n.m` without brackets, e.g. "1.2"; undefined when the snippet's marker did not parse or belongs to another paper. */

@@ -1,8 +1,9 @@
 import * as vscode from 'vscode';
 import type { Paper } from '../api/index';
 import type { Logger } from '../platform/logger';
-import { doiUrl, escapeMarkdown, paperDescription, paperId, safeHttpsUrl } from './query';
+import { doiUrl, escapeMarkdown, paperDescription, paperId } from './query';
 import { Disposable } from '../shared/disposable';
+import { checkHttpsUrl, type LinkRefusal } from '../shared/url';
 import { showInfo, showWarning, statusMessage } from '../platform/notify';
 import type { ResultNode, ResultsTreeProvider } from './resultsTree';
 
@@ -20,7 +21,7 @@ export interface PaperActionResult {
  * Actions on papers of the results view: Open Paper, Open DOI, Copy DOI, Copy Title, Show
  * Abstract (a read-only Markdown document, service text escaped) and Find Similar. They act
  * on the clicked paper, or on every selected one (the view allows several).
- * Links from the service are opened only when they are https.
+ * Links from the service are opened only when the one link rule (src/shared/url.ts) allows them.
  */
 export class PaperCommands extends Disposable {
   private readonly abstracts = new Map<string, string>();
@@ -61,15 +62,24 @@ export class PaperCommands extends Disposable {
   async openPaper(...args: unknown[]): Promise<PaperActionResult> {
     const papers = this.papers(args).slice(0, 10);
     if (!papers.length) return this.nothing();
-    const urls = papers.map((p) => safeHttpsUrl(p.url));
-    for (const url of urls) if (url) await vscode.env.openExternal(vscode.Uri.parse(url, true));
-    const opened = urls.filter((u): u is string => !!u);
-    if (opened.length < papers.length) {
+    // Service text: surrounding whitespace is dropped, the rest is judged as it is.
+    const checks = papers.map((p) => checkHttpsUrl(p.url?.trim()));
+    const opened: string[] = [];
+    const refused: LinkRefusal[] = [];
+    for (const check of checks) {
+      if (!check.ok) refused.push(check.refusal);
+      else {
+        opened.push(check.url);
+        await vscode.env.openExternal(vscode.Uri.parse(check.url, true));
+      }
+    }
+    if (refused.length) {
       const message =
         papers.length === 1
-          ? vscode.l10n.t('This paper has no safe (https) link to open.')
-          : vscode.l10n.t('{0} of the {1} papers have no safe (https) link to open.', papers.length - opened.length, papers.length);
-      this.log.warn(`Open Paper: ${papers.length - opened.length} link(s) refused (not https).`);
+          ? refusedLinkSentence(refused[0]!)
+          : vscode.l10n.t('{0} of the {1} papers have no safe (https) link to open.', refused.length, papers.length);
+      // The reasons only: a refused link may carry a password.
+      this.log.warn(`Open Paper: ${refused.length} link(s) refused (${[...new Set(refused)].join(', ')}).`);
       void showWarning(message);
       return { done: opened.length > 0, value: opened.join('\n'), message };
     }
@@ -150,6 +160,26 @@ export function abstractMarkdown(p: Paper): string {
   lines.push(`## ${vscode.l10n.t('Abstract')}`, '');
   lines.push(p.abstract?.trim() ? escapeMarkdown(oneLine(p.abstract)) : vscode.l10n.t('The service sent no abstract for this paper.'), '');
   return lines.join('\n');
+}
+
+/** Why Open Paper did not open a paper's link, in one sentence. */
+function refusedLinkSentence(refusal: LinkRefusal): string {
+  switch (refusal) {
+    case 'credentials':
+      return vscode.l10n.t(
+        "This paper's link was not opened: it carries a user name or password before the site (…@site), which can disguise the site it leads to.",
+      );
+    case 'characters':
+      return vscode.l10n.t("This paper's link was not opened: it holds spaces, invisible or control characters, or a backslash, which can disguise where it leads.");
+    case 'host':
+      return vscode.l10n.t("This paper's link was not opened: its site is not a full domain name (such as example.org).");
+    case 'tooLong':
+      return vscode.l10n.t("This paper's link was not opened: it is longer than 2,048 characters.");
+    case 'missing':
+    case 'notHttps':
+    case 'malformed':
+      return vscode.l10n.t('This paper has no safe (https) link to open.');
+  }
 }
 
 function oneLine(text: string | null | undefined): string {

@@ -1,35 +1,19 @@
 import * as vscode from 'vscode';
 import type { Paper } from '../api/index';
 import { Commands } from '../platform/ids';
-import { escapeMarkdown, paperDescription, studyTypeIcon } from './query';
+import { escapeMarkdown, markdownWithSafeLinks, paperDescription, studyTypeIcon } from './query';
 import { Disposable } from '../shared/disposable';
 import { plainText } from '../shared/plainText';
+import type { ResultsDisplay, ResultsModel } from './resultsModel';
 
 /**
  * The Research view's tree: the papers the search session shows, their excerpts as
  * children, and a Load More node while more results can be shown. It lives in the entry
  * bundle (the view exists from activation); the core's SearchSession pushes a model into it.
  * Service text is untrusted: labels and descriptions are plain text (`plainText`), tooltips are
- * MarkdownStrings with trust and HTML off and every service string escaped.
+ * MarkdownStrings with trust and HTML off, every service string escaped and its only links those the one link
+ * rule allows.
  */
-
-export interface ResultsModel {
-  query: string;
-  /** The papers shown (a prefix of what was fetched), in rank order. */
-  papers: readonly Paper[];
-  /** Whether a Load More node follows the last paper. */
-  more: boolean;
-  /** Papers fetched so far (for the Load More node's note). */
-  fetched: number;
-  /** View description (query, count, filters). */
-  description: string;
-  /** Message above the tree (empty result, note), or undefined. */
-  message?: string;
-  /** The open_access filter was on: every result is open access. */
-  openAccess?: boolean;
-  /** Bumps on every new search, so node ids differ between searches. */
-  generation: number;
-}
 
 export type ResultNode =
   | { kind: 'paper'; paper: Paper; index: number; generation: number }
@@ -39,7 +23,7 @@ export type ResultNode =
 export const PAPER_CONTEXT = 'paper';
 export const PAPER_WITH_DOI_CONTEXT = 'paperWithDoi';
 
-export class ResultsTreeProvider extends Disposable implements vscode.TreeDataProvider<ResultNode> {
+export class ResultsTreeProvider extends Disposable implements vscode.TreeDataProvider<ResultNode>, ResultsDisplay {
   private readonly changed = this.register(new vscode.EventEmitter<ResultNode | undefined>());
   readonly onDidChangeTreeData = this.changed.event;
   private model: ResultsModel | undefined;
@@ -170,10 +154,11 @@ export function paperTooltip(p: Paper, options: { openAccess?: boolean } = {}): 
   md.isTrusted = false;
   md.supportHtml = false;
   md.supportThemeIcons = false;
-  // Service text is escaped here (appendText would also turn every space into &nbsp;).
-  const text = (value: string): void => void md.appendMarkdown(escapeMarkdown(value));
+  // Service text is escaped here (appendText would also turn every space into &nbsp;), and a URL in it is a link
+  // only when the one link rule allows it (VS Code's Markdown would make any https://… a link by itself).
+  const text = (value: string): void => void md.appendMarkdown(markdownWithSafeLinks(value));
   const bold = (label: string): void => void md.appendMarkdown(`**${escapeMarkdown(label)}**`);
-  bold(oneLine(p.title) || vscode.l10n.t('(untitled paper)'));
+  md.appendMarkdown(`**${markdownWithSafeLinks(oneLine(p.title) || vscode.l10n.t('(untitled paper)'))}**`);
   md.appendMarkdown('\n\n');
   const summary = p.takeaway?.trim() ? p.takeaway : p.abstract;
   if (summary?.trim()) {

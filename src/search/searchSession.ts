@@ -1,6 +1,11 @@
-import { createHash } from 'node:crypto';
+/**
+ * The search session: runs a search or a Load More, keeps the buffer of fetched papers and how many are shown,
+ * publishes them to the results view, shows progress with cancel and reports errors. Where a page comes from (the
+ * cache, a request on its way, the service) and what answers taught about the account are `SearchPages`'
+ * (searchPages.ts), so this file holds the orchestration only.
+ */
 import * as vscode from 'vscode';
-import { inferPlanFromPageSize, type Client, type Paper, type SearchParams, type SearchResponse } from '../api/index';
+import type { Client, Paper, SearchParams } from '../api/index';
 import { Commands, ContextKeys, Settings, Views } from '../platform/ids';
 import type { Logger } from '../platform/logger';
 import { userSetting, type ServiceSettings } from '../platform/settings';
@@ -8,24 +13,19 @@ import { isApiError, type ErrorPresenter } from '../platform/errorPresenter';
 import { showInfo, statusMessage } from '../platform/notify';
 import { Disposable } from '../shared/disposable';
 import { plainText } from '../shared/plainText';
-import type { ResultsModel, ResultsTreeProvider } from './resultsTree';
-import { cacheKey, SearchCache } from './cache';
+import type { SearchFilters } from './filterModel';
 import { displayStep, fetchPageSize, planLoadMore, type PagingState } from './paging';
+import type { ResultsDisplay, ResultsModel } from './resultsModel';
+import { SearchPages, type FetchedPage, type UsageSink } from './searchPages';
 
 /** Search filters: every search parameter but query and paging (the FilterStore's type). */
-export type Filters = Omit<SearchParams, 'query' | 'page' | 'page_size'>;
+export type Filters = SearchFilters;
 
 /** What the session needs from the FilterStore (issue4.md interface). */
 export interface FilterSource {
   readonly current: Filters;
   describe(): string;
   readonly onDidChange: vscode.Event<unknown>;
-}
-
-/** What the session reports to the UsageLedger (issue4.md interface). */
-export interface UsageSink {
-  recordSearch(e: { resultCount: number; requestedPageSize: number; appliedPageSize: number }): void;
-  recordError(err: unknown): void;
 }
 
 export interface SearchSessionDeps {
@@ -40,7 +40,8 @@ export interface SearchSessionDeps {
   planMaxPageSize?: () => number | undefined;
   presenter: ErrorPresenter;
   log: Logger;
-  view: ResultsTreeProvider;
+  /** Where results are shown (the Research view's tree). */
+  view: ResultsDisplay;
   /** Defaults to the researchDesk.search.cacheMinutes user setting (a workspace's value never counts). */
   cacheMinutes?: () => number;
   /** Milliseconds before a running search also shows a cancellable notification (default 800). */
@@ -93,36 +94,24 @@ export class SearchSession extends Disposable {
   private run: Run | undefined;
   private generation = 0;
   private busy: AbortController | undefined;
-  private readonly cache: SearchCache<SearchResponse>;
-  /**
-   * What answers taught about the account, per cache scope (service + key hash), so a key
-   * switch never inherits another account's limits: the page size the service capped to
-   * (the free plan caps at 10), and that excerpts are not allowed (a cap of 10, or a 403).
-   */
-  private readonly learnt = new Map<string, { maxPageSize?: number; noExcerpts?: boolean }>();
+  /** The session cache, requests on their way and what answers taught, per account. */
+  private readonly pages: SearchPages;
   private lastScope: string | undefined;
   private filtersChanged = false;
   /** The search on its way (query and filters), which an identical search joins. */
   private pending: { key: string; promise: Promise<SearchOutcome> } | undefined;
-  /** Requests on their way, by cache key: an identical request waits for the answer instead of paying again. */
-  private readonly inFlight = new Map<string, Promise<SearchResponse>>();
 
   constructor(private readonly deps: SearchSessionDeps) {
     super();
-    const minutes =
+    const cacheMinutes =
       deps.cacheMinutes ??
       ((): number => {
         const v = userSetting<unknown>(Settings.searchCacheMinutes).value;
         return typeof v === 'number' && Number.isFinite(v) ? v : DEFAULT_CACHE_MINUTES;
       });
-    this.cache = new SearchCache<SearchResponse>({ minutes, maxEntries: 200 });
-    if (deps.onKeyChange)
-      this.register(
-        deps.onKeyChange(() => {
-          this.cache.clear();
-          this.learnt.clear();
-        }),
-      );
+    const { clients, keyFor, usage, planMaxPageSize, log } = deps;
+    this.pages = new SearchPages({ clients, keyFor, usage, planMaxPageSize, cacheMinutes, log });
+    if (deps.onKeyChange) this.register(deps.onKeyChange(() => this.pages.forget()));
     if (deps.filters)
       this.register(
         deps.filters.onDidChange(() => {
@@ -136,7 +125,7 @@ export class SearchSession extends Disposable {
 
   /** True when what this session learnt says the plan is free (no excerpts, page size 10). */
   get planLooksFree(): boolean {
-    return this.lastScope !== undefined && this.learnt.get(this.lastScope)?.noExcerpts === true;
+    return this.lastScope !== undefined && this.pages.facts(this.lastScope).noExcerpts === true;
   }
 
   get current(): { query: string; shown: number; fetched: number; more: boolean } | undefined {
@@ -180,25 +169,25 @@ export class SearchSession extends Disposable {
     let requests = 0;
     try {
       const { service } = this.deps.clients.get();
-      const scope = await this.scope(service);
+      const scope = await this.pages.scope(service);
       this.lastScope = scope;
-      if (filters.include_full_text_chunks && this.learnt.get(scope)?.noExcerpts) {
+      if (filters.include_full_text_chunks && this.pages.facts(scope).noExcerpts) {
         delete filters.include_full_text_chunks;
         notes.push(vscode.l10n.t('Full-text excerpts need a paid plan, so this search ran without them.'));
       }
-      const pageSize = fetchPageSize(this.maxPageSize(scope));
-      let answer: { response: SearchResponse; sent: boolean };
+      const pageSize = fetchPageSize(this.pages.maxPageSize(scope));
+      let answer: FetchedPage;
       try {
-        answer = await this.withProgress(q, ctrl, () => this.fetch(scope, q, filters, 0, pageSize, !!options.bypassCache, ctrl.signal));
+        answer = await this.withProgress(q, ctrl, () => this.pages.fetch(scope, q, filters, 0, pageSize, !!options.bypassCache, ctrl.signal));
       } catch (err) {
         // 403 for excerpts (a free plan not known yet): nothing was charged; ask again without them.
         if (!(isApiError(err) && err.kind === 'feature_not_allowed' && filters.include_full_text_chunks)) throw err;
-        this.learn(scope, { noExcerpts: true });
+        this.pages.learn(scope, { noExcerpts: true });
         this.deps.log.info('Search: the plan does not include full-text excerpts (403); searching again without them.');
         filters = { ...filters };
         delete filters.include_full_text_chunks;
         notes.push(vscode.l10n.t('Full-text excerpts need a paid plan, so this search ran without them.'));
-        answer = await this.withProgress(q, ctrl, () => this.fetch(scope, q, filters, 0, pageSize, !!options.bypassCache, ctrl.signal));
+        answer = await this.withProgress(q, ctrl, () => this.pages.fetch(scope, q, filters, 0, pageSize, !!options.bypassCache, ctrl.signal));
       }
       if (answer.sent) requests++;
       const r = answer.response;
@@ -251,7 +240,7 @@ export class SearchSession extends Disposable {
     this.busy = ctrl;
     try {
       const answer = await this.withProgress(run.query, ctrl, () =>
-        this.fetch(run.scope, run.query, run.filters, step.page, step.pageSize, false, ctrl.signal),
+        this.pages.fetch(run.scope, run.query, run.filters, step.page, step.pageSize, false, ctrl.signal),
       );
       if (this.run !== run) return { outcome: 'cancelled', query: run.query, shown: 0, fetched: 0, requests: answer.sent ? 1 : 0, more: false };
       const r = answer.response;
@@ -283,86 +272,14 @@ export class SearchSession extends Disposable {
 
   // ------------------------------------------------------------------ internals
 
-  private learn(scope: string, facts: { maxPageSize?: number; noExcerpts?: boolean }): void {
-    this.learnt.set(scope, { ...this.learnt.get(scope), ...facts });
-  }
-
-  private maxPageSize(scope: string): number | undefined {
-    const fromSetting = this.deps.planMaxPageSize?.();
-    const learnt = this.learnt.get(scope)?.maxPageSize;
-    if (fromSetting !== undefined && learnt !== undefined) return Math.min(fromSetting, learnt);
-    return fromSetting ?? learnt;
-  }
-
   /**
    * One search outside the results view (the citation lookup): the session cache, the monthly-calls ledger and the
    * plan learning apply as for the view's pages; nothing is shown. `sent` is false when the cache answered (no call).
    */
-  async searchOnce(params: SearchParams): Promise<{ response: SearchResponse; sent: boolean }> {
+  async searchOnce(params: SearchParams): Promise<FetchedPage> {
     const { query, page = 0, page_size: pageSize = 10, ...filters } = params;
-    const scope = await this.scope(this.deps.clients.get().service);
-    return this.fetch(scope, query, filters, page, pageSize, false, new AbortController().signal);
-  }
-
-  /** The cache scope: service address and a hash of the key (a new key never sees another account's pages). */
-  private async scope(service: ServiceSettings): Promise<string> {
-    const key = await this.deps.keyFor(service.origin);
-    const tag = key ? createHash('sha256').update(key).digest('hex').slice(0, 16) : 'nokey';
-    return `${service.baseUrl}#${tag}`;
-  }
-
-  private async fetch(
-    scope: string,
-    query: string,
-    filters: Filters,
-    page: number,
-    pageSize: number,
-    bypassCache: boolean,
-    signal: AbortSignal,
-  ): Promise<{ response: SearchResponse; sent: boolean }> {
-    const params: SearchParams = { ...filters, query, page, page_size: pageSize };
-    const key = cacheKey(scope, params);
-    if (!bypassCache) {
-      const hit = this.cache.get(key);
-      if (hit) {
-        this.deps.log.info(`Search: page ${page} (page_size ${pageSize}) answered from the session cache; no call spent.`);
-        return { response: hit, sent: false };
-      }
-    }
-    const joined = this.inFlight.get(key);
-    if (joined) {
-      try {
-        const response = await untilAborted(joined, signal);
-        this.deps.log.info(`Search: page ${page} (page_size ${pageSize}) was already on its way; its answer is shared, no second call.`);
-        return { response, sent: false };
-      } catch (err) {
-        // The caller that sent it gave up (a new search): ask for it ourselves, unless we gave up too.
-        if (signal.aborted || !(isApiError(err) && err.kind === 'aborted')) throw err;
-      }
-    }
-    const { client } = this.deps.clients.get();
-    let response: SearchResponse;
-    const request = client.search(params, { signal });
-    this.inFlight.set(key, request);
-    try {
-      response = await request;
-    } catch (err) {
-      if (!(isApiError(err) && err.kind === 'aborted')) this.deps.usage?.recordError(err);
-      throw err;
-    } finally {
-      if (this.inFlight.get(key) === request) this.inFlight.delete(key);
-    }
-    this.deps.usage?.recordSearch({ resultCount: response.results.length, requestedPageSize: pageSize, appliedPageSize: response.page_size });
-    this.learnFrom(scope, pageSize, response.page_size);
-    this.cache.set(key, response);
-    return { response, sent: true };
-  }
-
-  private learnFrom(scope: string, requested: number, applied: number): void {
-    const plans = inferPlanFromPageSize(requested, applied);
-    if (!plans) return;
-    this.learn(scope, { maxPageSize: applied, ...(plans.length === 1 && plans[0] === 'free' ? { noExcerpts: true } : {}) });
-    this.deps.log.info(`Search: the service applied page_size ${applied} (asked ${requested}); later requests ask for ${applied}.`);
+    const scope = await this.pages.scope(this.deps.clients.get().service);
+    return this.pages.fetch(scope, query, filters, page, pageSize, false, new AbortController().signal);
   }
 
   private async withProgress<T>(query: string, ctrl: AbortController, work: () => Promise<T>): Promise<T> {
@@ -484,23 +401,6 @@ export function hasActiveFilters(filters: Filters): boolean {
       v !== '' &&
       !(Array.isArray(v) && v.length === 0),
   );
-}
-
-/** `promise`, or an `aborted` ApiError-like rejection as soon as `signal` aborts (the request itself goes on). */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(abortedError());
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(abortedError());
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (v) => (signal.removeEventListener('abort', onAbort), resolve(v)),
-      (e: unknown) => (signal.removeEventListener('abort', onAbort), reject(e instanceof Error ? e : new Error(String(e)))),
-    );
-  });
-}
-
-function abortedError(): Error {
-  return Object.assign(new Error('The search was cancelled.'), { kind: 'aborted' });
 }
 
 function clip(text: string, max: number): string {

@@ -3,7 +3,7 @@
  * Link. Apart from the commands that send briefs (threadCommands.ts, threadSender.ts): these only read the listing.
  */
 import * as vscode from 'vscode';
-import { safeHttpsUrl } from '../render/links';
+import { safeHttpsUrl } from '../shared/url';
 import { showWarning, statusMessage } from '../platform/notify';
 import type { ThreadsModel } from './threadsModel';
 

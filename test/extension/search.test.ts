@@ -468,6 +468,45 @@ export function searchSuite(): void {
       assert.match(noDoi.message ?? '', /no DOI/);
     });
 
+    test('Open Paper refuses an https link that carries a user name or password, and says why (nothing opened)', async () => {
+      await freshKey('pro');
+      await run<SearchOutcome>(Commands.searchPapers, BIG);
+      const node = paperNodes(await roots())[0]!;
+      for (const url of ['https://user:pass@consensus.app/papers/x/1/', 'https://consensus.app@evil.example/papers/x/1/', 'https://@consensus.app/papers/x/1/']) {
+        const res = await run<PaperActionResult>(Commands.openPaper, { ...node, paper: { ...node.paper, url } });
+        assert.equal(res?.done, false, url);
+        assert.equal(res.value, '', url);
+        assert.match(res.message ?? '', /^This paper's link was not opened: it carries a user name or password/, url);
+      }
+      // Several papers: the count; nothing of a refused link (its password) in the sentence.
+      const second = paperNodes(await roots())[1]!;
+      const both = [
+        { ...node, paper: { ...node.paper, url: 'https://user:secret@consensus.app/papers/x/1/' } },
+        { ...second, paper: { ...second.paper, url: 'https://user:secret@consensus.app/papers/x/2/' } },
+      ];
+      const res = await run<PaperActionResult>(Commands.openPaper, both[0], both);
+      assert.equal(res?.done, false);
+      assert.match(res.message ?? '', /2 of the 2 papers have no safe \(https\) link/);
+      assert.doesNotMatch(res.message ?? '', /secret/);
+    });
+
+    test('the tooltip makes a URL in service text a link only when the link rule allows it', async () => {
+      const desk = await api();
+      await run<SearchOutcome>(Commands.searchPapers, BIG);
+      const node = paperNodes(await roots())[0]!;
+      const paper = {
+        ...node.paper,
+        title: 'Title http://evil.example/t',
+        takeaway: 'Data at https://user:pass@evil.example/x, code at https://Example.ORG/code. And javascript://%0Aalert(1) too.',
+      };
+      const tip = desk.results.resolveTreeItem(desk.results.getTreeItem({ ...node, paper }), { ...node, paper }).tooltip as vscode.MarkdownString;
+      assert.equal(tip.isTrusted, false);
+      const destinations = [...tip.value.matchAll(/\]\(<([^>]*)>\)/g)].map((m) => m[1]);
+      assert.deepEqual(destinations, ['https://example.org/code'], tip.value);
+      // Outside that link, no `scheme://` is left for VS Code's Markdown to turn into a link by itself.
+      assert.doesNotMatch(tip.value.replace(/\]\(<[^>]*>\)/g, ''), /[a-z0-9]:\/\//i, tip.value);
+    });
+
     test('a quota 429 names the reset date the emulator gives', async () => {
       const { key } = await freshKey('pro', { used: 500 });
       const usage = await control<{ resetsOn: string }>('getUsage', key);

@@ -1,7 +1,8 @@
 /**
  * Search flow (issue 4), as a writer does it: open a draft, select a sentence, Search
  * Selection with the keybinding (Ctrl+Alt+R), see ranked papers in the Research view, hover a
- * paper for its tooltip, Load More, and the status bar. Screenshots at every step.
+ * paper for its tooltip, Load More, and the status bar; then a paper whose takeaway holds URLs, hovered to see
+ * which of them the real tooltip makes links. Screenshots at every step.
  */
 import assert from 'node:assert/strict';
 import type { Locator, Page } from '../../../scripts/vscode/pw-types';
@@ -15,10 +16,29 @@ interface Mouse {
   wheel(dx: number, dy: number): Promise<void>;
 }
 type FullPage = Page & { mouse: Mouse };
+/** playwright's Locator.evaluateAll (real API; the project's pw-types mirror leaves it out). */
+const evaluateAll = <R>(l: Locator, fn: (els: Element[]) => R): Promise<R> =>
+  (l as Locator & { evaluateAll<T>(f: (els: Element[]) => T): Promise<T> }).evaluateAll(fn);
 const boundingBox = (l: Locator): Promise<{ x: number; y: number; width: number; height: number } | null> =>
   (l as Locator & { boundingBox(): Promise<{ x: number; y: number; width: number; height: number } | null> }).boundingBox();
 
 const VIEW = 'researchDesk.results';
+
+/** A paper whose takeaway holds an allowed link and links the one link rule refuses. */
+const LINKED_TITLE = 'Links in a takeaway';
+const LINKED_PAPER = {
+  title: LINKED_TITLE,
+  abstract: 'Abstract.',
+  takeaway: 'Data at https://user:pass@evil.example/data and https://consensus.app@evil.example/p; code at https://Example.ORG/code.',
+  authors: ['A. Author'],
+  doi: '10.1000/links.1',
+  journal_name: 'Journal',
+  pages: '1-2',
+  publish_year: 2020,
+  url: 'https://consensus.app/papers/links/1/',
+  volume: '1',
+  citation_count: 3,
+};
 const SENTENCE = 'effect of formative feedback on mathematics performance in secondary school students';
 
 export const flow = defineFlow({
@@ -119,6 +139,24 @@ export const flow = defineFlow({
       const text = ours.map((i) => `${i.text} ${i.ariaLabel}`).join(' | ');
       assert.match(text, /\b1 used\b|\b499\b/, text);
       await shot('05-status-bar');
+    });
+
+    await check('the real tooltip links only the URL the link rule allows (VS Code would link any https://… by itself)', async () => {
+      const control = emulator.control as { injectFault(f: unknown): void };
+      control.injectFault({ route: 'search', kind: 'status_before', status: 200, body: { results: [LINKED_PAPER], page: 0, page_size: 100, is_end: true, next_page: null } });
+      await driver.runCommand('Research Desk: Search Papers');
+      await driver.answerInput('links in a takeaway');
+      const row = pane.locator('.monaco-list-row', { hasText: LINKED_TITLE }).first();
+      await row.waitFor({ state: 'visible', timeout: 30_000 });
+      await row.hover();
+      const hover = page.locator('.monaco-hover, .workbench-hover').filter({ hasText: /Citations/ }).first();
+      await hover.waitFor({ state: 'visible', timeout: 10_000 });
+      const text = await hover.innerText();
+      assert.match(text, /https:\/\/user:pass@evil\.example\/data/, text);
+      const links = await evaluateAll(hover.locator('a'), (as) => as.map((a) => (a as HTMLElement).dataset.href ?? a.getAttribute('href') ?? ''));
+      assert.deepEqual(links, ['https://example.org/code'], text);
+      await shot('06-tooltip-links');
+      await page.mouse.move(1000, 700);
     });
   },
 });

@@ -50,7 +50,7 @@ import { cheapFlavour, citationsPlausible, mayBeOnCiteKey, mayCompleteCitation, 
 import { renderAnswerDetailed } from '../../../src/render/answer';
 import { cleanText, escapeHtml, plainParagraphs, splitForMarkdown } from '../../../src/render/escape';
 import { escapeMarkdownText, exportAnswerMarkdown } from '../../../src/render/exportMarkdown';
-import { safeHttpsUrl } from '../../../src/render/links';
+import { safeHttpsUrl } from '../../../src/shared/url';
 import { indexCitations } from '../../../src/render/references';
 import { linearTimeSuite, prepared, type Family, type HostileInput, type Scanner } from './linearTime';
 

@@ -4,7 +4,7 @@ import { strict as assert } from 'node:assert';
 import { type Citation } from '../../../src/api/schemas';
 import { renderAnswer, renderAnswerDetailed } from '../../../src/render/answer';
 import { MARKDOWN_LIMIT, splitForMarkdown } from '../../../src/render/escape';
-import { isSafeHttpsUrl, safeHttpsUrl } from '../../../src/render/links';
+import { isSafeHttpsUrl, safeHttpsUrl } from '../../../src/shared/url';
 import { assertSafe, citation, elements, links, textContent } from './html';
 
 const cites = [citation(1, 1), citation(2, 1)];
