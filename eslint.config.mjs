@@ -15,9 +15,9 @@ export const PURE_FILES = [
   'src/shared/**/*.ts',
   'src/answer/webview/**/*.ts',
   'src/answer/protocol.ts',
-  'src/citations/{citeMatch,declare,display,incrementalParse,recentPapers}.ts',
+  'src/citations/{citeMatch,declare,display,errors,incrementalParse,recentPapers}.ts',
   'src/platform/ids.ts',
-  'src/search/{cache,filterModel,paging,query}.ts',
+  'src/search/{cache,filterModel,paging,query,resultsModel,searchPages}.ts',
   'src/service/{clientProvider,demoKey}.ts',
   'src/threads/threadList.ts',
 ];
