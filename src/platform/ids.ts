@@ -120,6 +120,28 @@ export const COST_SETTINGS = [Settings.plan, Settings.searchCacheMinutes, Settin
  */
 export const TRUSTED_WORKSPACE_SETTINGS = [Settings.searchDefaultFilters, Settings.searchPresets] as const;
 
+/** Keys of what is kept in globalState / workspaceState (`…/` ones are prefixes completed by a service origin). */
+export const StorageKeys = {
+  /** The monthly-calls status item as last shown, restored at start before the core loads (globalState). */
+  usageStatus: 'researchDesk.usage.status',
+  /** Calls spent this month on this machine, per key origin (globalState). */
+  usagePrefix: 'researchDesk.usage/',
+  /** The search filters edited in this workspace (workspaceState). */
+  filters: 'researchDesk.filters',
+  /** Recent search queries, newest first (globalState). */
+  recentQueries: 'researchDesk.search.recentQueries',
+  /** Research-agent runs still running, per service origin (globalState). */
+  runningThreadsPrefix: 'researchDesk.threads.running/',
+  /** Unsent briefs and follow-ups, per target (globalState). */
+  threadDrafts: 'researchDesk.threads.drafts',
+} as const;
+
+/** Status bar item ids (VS Code lists them by id in the status bar's context menu). */
+export const StatusItems = {
+  usage: 'researchDesk.usage',
+  threads: 'researchDesk.threads',
+} as const;
+
 export const ContextKeys = {
   hasKey: 'researchDesk.hasKey',
   /** The Research view shows search results. */

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { Settings } from '../platform/ids';
+import { Settings, StorageKeys } from '../platform/ids';
 import { trustedWorkspaceSetting } from '../platform/settings';
 import { Disposable } from '../shared/disposable';
 import { plainText } from '../shared/plainText';
@@ -7,8 +7,6 @@ import { describeFilters, FILTER_KEYS, filterProblems, resolveFilterObject, reso
 
 export type { SearchFilters } from './filterModel';
 
-/** workspaceState key of the filters edited in this workspace. */
-export const FILTERS_STATE_KEY = 'researchDesk.filters';
 export const PRESETS_SETTING = Settings.searchPresets;
 export const DEFAULT_FILTERS_SETTING = Settings.searchDefaultFilters;
 
@@ -44,7 +42,7 @@ export class FilterStore extends Disposable implements vscode.Disposable {
 
   constructor(private readonly options: FilterStoreOptions) {
     super();
-    const stored = options.state.get<unknown>(FILTERS_STATE_KEY);
+    const stored = options.state.get<unknown>(StorageKeys.filters);
     const storedOk = typeof stored === 'object' && stored !== null && !Array.isArray(stored) && filterProblems(stored).length === 0;
     if (storedOk) {
       this.filters = pick(stored);
@@ -96,7 +94,7 @@ export class FilterStore extends Disposable implements vscode.Disposable {
     const problems = filterProblems(filters);
     if (problems.length) throw new Error(vscode.l10n.t('These filters cannot be sent: {0}.', problems.join('; ')));
     this.filters = pick(filters);
-    await this.options.state.update(FILTERS_STATE_KEY, this.filters);
+    await this.options.state.update(StorageKeys.filters, this.filters);
     this.changed.fire(this.current);
   }
 

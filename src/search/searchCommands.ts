@@ -3,9 +3,8 @@ import { MAX_SELECTION_QUERY, pushRecent, selectionToQuery } from './query';
 import type { Filters, SearchOutcome, SearchSession } from './searchSession';
 import { showInfo } from '../platform/notify';
 import { plainText } from '../shared/plainText';
+import { StorageKeys } from '../platform/ids';
 
-/** globalState key of the recent queries (newest first, capped). */
-export const RECENT_QUERIES_KEY = 'researchDesk.search.recentQueries';
 
 /**
  * The argument `researchDesk.searchPapers` accepts from keybindings, other extensions and
@@ -25,12 +24,12 @@ export class SearchCommands {
   ) {}
 
   recentQueries(): string[] {
-    const v = this.state.get<unknown>(RECENT_QUERIES_KEY);
+    const v = this.state.get<unknown>(StorageKeys.recentQueries);
     return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
   }
 
   private async remember(query: string): Promise<void> {
-    await this.state.update(RECENT_QUERIES_KEY, pushRecent(this.recentQueries(), query));
+    await this.state.update(StorageKeys.recentQueries, pushRecent(this.recentQueries(), query));
   }
 
   async searchPapers(arg?: unknown): Promise<SearchOutcome> {

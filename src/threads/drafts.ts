@@ -4,7 +4,8 @@
  * offered again the next time (per target: a new thread, or a follow-up to a thread).
  */
 import type * as vscode from 'vscode';
-import { THREAD_DRAFTS_KEY, type SentRequest } from './persisted';
+import { type SentRequest } from './persisted';
+import { StorageKeys } from '../platform/ids';
 
 export const NEW_THREAD = 'new';
 
@@ -20,7 +21,7 @@ export class DraftStore {
   constructor(private readonly state: vscode.Memento) {}
 
   private all(): Record<string, Draft> {
-    const v = this.state.get<unknown>(THREAD_DRAFTS_KEY);
+    const v = this.state.get<unknown>(StorageKeys.threadDrafts);
     return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, Draft>) : {};
   }
 
@@ -33,13 +34,13 @@ export class DraftStore {
     const all = { ...this.all(), [target]: { ...request, savedAt: Date.now(), reason } };
     // Bounded: the oldest drafts go first.
     const entries = Object.entries(all).sort((a, b) => b[1].savedAt - a[1].savedAt).slice(0, MAX_DRAFTS);
-    await this.state.update(THREAD_DRAFTS_KEY, Object.fromEntries(entries));
+    await this.state.update(StorageKeys.threadDrafts, Object.fromEntries(entries));
   }
 
   async clear(target: string = NEW_THREAD): Promise<void> {
     const all = this.all();
     if (!(target in all)) return;
     delete all[target];
-    await this.state.update(THREAD_DRAFTS_KEY, Object.keys(all).length ? all : undefined);
+    await this.state.update(StorageKeys.threadDrafts, Object.keys(all).length ? all : undefined);
   }
 }

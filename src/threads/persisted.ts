@@ -5,11 +5,8 @@
  * whether the core must load at all.
  */
 import type * as vscode from 'vscode';
+import { StorageKeys } from '../platform/ids';
 
-/** globalState key prefix of the running threads: `researchDesk.threads.running/<origin>`. */
-export const RUNNING_THREADS_PREFIX = 'researchDesk.threads.running/';
-/** globalState key of the unsent drafts (per target: 'new' or a thread id). */
-export const THREAD_DRAFTS_KEY = 'researchDesk.threads.drafts';
 
 export type ThreadModeName = 'pro' | 'deep';
 
@@ -36,7 +33,7 @@ export interface RunningThread {
   followUp?: boolean;
 }
 
-export const runningKey = (origin: string | undefined): string => RUNNING_THREADS_PREFIX + (origin ?? 'unknown');
+export const runningKey = (origin: string | undefined): string => StorageKeys.runningThreadsPrefix + (origin ?? 'unknown');
 
 function isRunningThread(v: unknown): v is RunningThread {
   const r = v as Partial<RunningThread> | null;

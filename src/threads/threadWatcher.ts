@@ -13,6 +13,7 @@ import { Disposable } from '../shared/disposable';
 import { plainText } from '../shared/plainText';
 import { boundedSeconds, MAX_WAIT_BOUNDS, POLL_AFTER_BOUNDS, timeoutMs } from '../shared/timing';
 import { readRunning, writeRunning, type RunningThread, type SentRequest } from './persisted';
+import { Commands, StatusItems } from '../platform/ids';
 
 /** What the watcher needs of the answer view (src/answer/answerPanel.ts, AnswerPanels). */
 export interface AnswerViewer {
@@ -74,7 +75,7 @@ export class ThreadWatcher extends Disposable {
   constructor(private readonly deps: ThreadWatcherDeps) {
     super();
     this.retry = deps.retry;
-    this.item = this.register(vscode.window.createStatusBarItem('researchDesk.threads', vscode.StatusBarAlignment.Left, 50));
+    this.item = this.register(vscode.window.createStatusBarItem(StatusItems.threads, vscode.StatusBarAlignment.Left, 50));
     this.item.name = vscode.l10n.t('Research Desk: running threads');
     this.item.command = deps.statusCommand;
     this.register({ dispose: () => this.stopAll() });
@@ -216,7 +217,7 @@ export class ThreadWatcher extends Disposable {
               message: vscode.l10n.t('Research Desk paused following "{0}" ({1}); it resumes when the key changes or VS Code starts again.', shown(run.title), oneLine(err).replace(/[.)\s]+$/, (m) => m.replace(/\./g, ''))),
             },
             'warning',
-            (choice) => (choice === setKey ? vscode.commands.executeCommand('researchDesk.setApiKey') : undefined),
+            (choice) => (choice === setKey ? vscode.commands.executeCommand(Commands.setApiKey) : undefined),
           );
           return;
         }

@@ -1,10 +1,10 @@
 import * as vscode from 'vscode';
 import { PLANS } from '../api';
 import { Disposable } from '../shared/disposable';
-import { USAGE_STATUS_CACHE_KEY, USAGE_STATUS_ITEM_ID, type CachedUsageStatus } from './statusCache';
+import { type CachedUsageStatus } from './statusCache';
 import type { UsageLedger, UsageSnapshot } from './usageLedger';
+import { StatusItems, StorageKeys } from '../platform/ids';
 
-export { USAGE_STATUS_ITEM_ID };
 
 /** Escapes text for a MarkdownString (the origin comes from a setting; nothing is trusted). */
 const md = (s: string): string => s.replace(/[\\`*_{}[\]#|<>~!]/g, '\\$&');
@@ -69,7 +69,7 @@ export class UsageStatusBar extends Disposable {
     private readonly cache?: vscode.Memento,
   ) {
     super();
-    this.item = this.register(existing ?? vscode.window.createStatusBarItem(USAGE_STATUS_ITEM_ID, vscode.StatusBarAlignment.Right, 100));
+    this.item = this.register(existing ?? vscode.window.createStatusBarItem(StatusItems.usage, vscode.StatusBarAlignment.Right, 100));
     this.item.name = vscode.l10n.t('Research Desk: monthly calls');
     this.item.command = command;
     this.register(ledger.onDidChange(() => this.update()));
@@ -96,7 +96,7 @@ export class UsageStatusBar extends Disposable {
         background: bgId,
         textAfterReset: s.included !== undefined && Number.isFinite(s.included) && !s.pastDue ? `$(pulse) ${s.included} / ${s.included}` : undefined,
       };
-      void this.cache.update(USAGE_STATUS_CACHE_KEY, cached);
+      void this.cache.update(StorageKeys.usageStatus, cached);
     }
     this.item.accessibilityInformation = {
       label: s.pastDue

@@ -1,13 +1,11 @@
 import * as vscode from 'vscode';
+import { StatusItems, StorageKeys } from '../platform/ids';
 
 /**
  * The status-bar item of the monthly calls, restored at start from one globalState value the
  * core wrote when it last showed the item, so the figure is visible before any command loads
  * the core (and the client). Entry-bundle code: no import of the client or of anything heavy.
  */
-export const USAGE_STATUS_CACHE_KEY = 'researchDesk.usage.status';
-export const USAGE_STATUS_ITEM_ID = 'researchDesk.usage';
-
 export interface CachedUsageStatus {
   /** `YYYY-MM` (UTC) the figure belongs to. */
   month: string;
@@ -26,11 +24,11 @@ const month = (d: Date): string => `${d.getUTCFullYear()}-${String(d.getUTCMonth
 
 /** Creates the item from the cached status of this origin; undefined when there is none. */
 export function restoreUsageStatusItem(state: vscode.Memento, origin: string | undefined, command: string, now = new Date()): vscode.StatusBarItem | undefined {
-  const cached = state.get<CachedUsageStatus>(USAGE_STATUS_CACHE_KEY);
+  const cached = state.get<CachedUsageStatus>(StorageKeys.usageStatus);
   if (!cached || typeof cached.text !== 'string' || cached.origin !== origin) return undefined;
   const current = cached.month === month(now);
   if (!current && !cached.textAfterReset) return undefined;
-  const item = vscode.window.createStatusBarItem(USAGE_STATUS_ITEM_ID, vscode.StatusBarAlignment.Right, 100);
+  const item = vscode.window.createStatusBarItem(StatusItems.usage, vscode.StatusBarAlignment.Right, 100);
   item.name = vscode.l10n.t('Research Desk: monthly calls');
   item.command = command;
   item.text = current ? cached.text : (cached.textAfterReset ?? '');

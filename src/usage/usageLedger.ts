@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { callsForSearch, inferPlanFromPageSize, isApiError, monthKey, nextReset, PLANS, type PlanId } from '../api';
-import { Settings } from '../platform/ids';
+import { Settings, StorageKeys } from '../platform/ids';
 import { userSetting } from '../platform/settings';
 import { Disposable } from '../shared/disposable';
 
@@ -8,8 +8,6 @@ import { Disposable } from '../shared/disposable';
 export type PlanSetting = 'auto' | Exclude<PlanId, 'none'>;
 export const PLAN_SETTING = Settings.plan;
 export const PLAN_SETTING_VALUES: readonly PlanSetting[] = ['auto', 'free', 'pro', 'teams', 'enterprise', 'deep'];
-/** globalState key prefix; one record per key origin. */
-export const USAGE_STATE_PREFIX = 'researchDesk.usage/';
 
 export interface UsageLedgerOptions {
   /** Machine-wide storage (context.globalState). */
@@ -106,7 +104,7 @@ export class UsageLedger extends Disposable implements vscode.Disposable {
   }
 
   private get key(): string {
-    return USAGE_STATE_PREFIX + this.origin;
+    return StorageKeys.usagePrefix + this.origin;
   }
 
   private now(): Date {
