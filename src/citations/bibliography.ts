@@ -47,7 +47,7 @@ import {
   type PendingWrite,
   type WriteQuestion,
 } from './bibliographyWrite';
-import { citationSettings } from './citationSettings';
+import { citationSettings } from '../platform/settings';
 import { CitationError, StaleBibliography } from './errors';
 import { PdflatexNotes } from './latexNote';
 import type { BibliographyEntry, BibliographyService, CitePaper, LoadedBibliography, ResolvedBibliography } from './types';

@@ -10,6 +10,7 @@ import { entryToPaper } from '../bib/bibEntry';
 import { parseBibFile, type BibDiagnostic } from '../bib/bibFile';
 import { decodeLossy, decodeUtf8, isAscii } from '../bib/bibBytes';
 import { countBreaks } from '../bib/edit';
+import { bibFileEncoding } from '../platform/settings';
 import { regularFile } from './bibliographyFind';
 import { isUtf8, type PendingWrite } from './bibliographyWrite';
 import { canExtend, extendParse } from './incrementalParse';
@@ -145,7 +146,7 @@ export class BibliographyCache {
 async function readDisk(uri: vscode.Uri): Promise<Omit<LoadedBibliography, 'uri' | 'source' | 'file'>> {
   const bytes = await vscode.workspace.fs.readFile(uri);
   const name = vscode.workspace.asRelativePath(uri);
-  const configured = vscode.workspace.getConfiguration('files', { uri, languageId: 'bibtex' }).get<string>('encoding', 'utf8');
+  const configured = bibFileEncoding(uri);
   const singleByte = typeof configured === 'string' && !isUtf8(configured) && !/^utf16/u.test(configured);
   const utf8 = decodeUtf8(bytes);
   let disk: DiskBibliography;

@@ -12,7 +12,7 @@ import * as vscode from 'vscode';
 import { decodeLossy } from '../bib/bibBytes';
 import { latexBibliographies, locateBibliographies, texRoot } from '../bib/locate';
 import { flavourOf } from '../bib/syntax';
-import { citationSettings } from './citationSettings';
+import { citationSettings } from '../platform/settings';
 import type { ResolvedBibliography } from './types';
 
 /** Larger `_quarto.yml` or LaTeX main files are not read to find a bibliography. */

@@ -9,6 +9,7 @@
 import * as vscode from 'vscode';
 import type { AppendBlocker } from '../bib/bibAppend';
 import { sameBytes } from '../bib/bibBytes';
+import { Settings } from '../platform/ids';
 import { isBib, regularFile } from './bibliographyFind';
 import { CitationError, StaleBibliography } from './errors';
 import type { LoadedBibliography } from './types';
@@ -136,7 +137,7 @@ const shown = (uri: vscode.Uri): string => (vscode.workspace.getWorkspaceFolder(
 
 export function notBibMessage(uri: vscode.Uri, fromWorkspaceSetting?: boolean): string {
   return fromWorkspaceSetting
-    ? vscode.l10n.t('This workspace\'s setting "researchDesk.citations.defaultBibliography" names {0}, which is not a BibTeX file (.bib). Research Desk writes only .bib files; nothing was written.', shown(uri))
+    ? vscode.l10n.t('This workspace\'s setting "{0}" names {1}, which is not a BibTeX file (.bib). Research Desk writes only .bib files; nothing was written.', Settings.citationsDefaultBibliography, shown(uri))
     : vscode.l10n.t('{0} is not a BibTeX file (.bib). Research Desk writes only .bib files; nothing was written.', shown(uri));
 }
 

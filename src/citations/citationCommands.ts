@@ -25,7 +25,7 @@ import { showWarning, statusMessage } from '../platform/notify';
 import type { ResultNode } from '../search/resultsTree';
 import { Disposable } from '../shared/disposable';
 import type { Bibliographies } from './bibliography';
-import { citationSettings } from './citationSettings';
+import { citationSettings } from '../platform/settings';
 import { CitationError } from './errors';
 import { failed, isWritingDocument, type CitationCommandResult } from './commandSupport';
 import { declarablePath, declarationEdit, relativePath } from './declare';

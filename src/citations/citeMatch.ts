@@ -140,7 +140,7 @@ export class EntryIndex {
 }
 
 /** keys.ts citeKey against a prebuilt set of taken keys (lower case), reserving the key it returns. */
-export function predictKey(paper: CitePaper, taken: Set<string>, scheme: string): string {
+export function predictKey(paper: CitePaper, taken: Set<string>, scheme: string | undefined): string {
   const base = baseKey(paper, scheme);
   let key = base;
   for (let n = 0; taken.has(key.toLowerCase()); n++) key = base + suffix(n);

@@ -25,7 +25,7 @@ import { loadBibtexLibrary } from '../bib/library';
 import { COMPLETION_WINDOW, completionContext, flavourOf } from '../bib/syntax';
 import { Commands } from '../platform/ids';
 import type { Logger } from '../platform/logger';
-import { citationSettings } from './citationSettings';
+import { citationSettings } from '../platform/settings';
 import { CitationError } from './errors';
 import { byline, EntryIndex, entryInfo, matchRank, predictKey, type EntryInfo, type MatchInfo } from './citeMatch';
 import type { BibliographyEntry, BibliographyService, CitePaper, RecentPapers } from './types';
@@ -65,7 +65,7 @@ interface RecentCandidate extends MatchInfo {
 interface Prepared {
   files: readonly BibFile[];
   index: EntryIndex;
-  recents?: { list: readonly CitePaper[]; scheme: string; candidates: RecentCandidate[] };
+  recents?: { list: readonly CitePaper[]; scheme: string | undefined; candidates: RecentCandidate[] };
 }
 
 const sameFiles = (a: readonly BibFile[], b: readonly BibFile[]): boolean => a.length === b.length && a.every((f, i) => f === b[i]);
@@ -87,7 +87,7 @@ export class CiteCompletion {
   }
 
   /** Recent papers not in the bibliography, each with its predicted key (reused while nothing changed). */
-  private recentCandidates(prepared: Prepared, scheme: string): RecentCandidate[] {
+  private recentCandidates(prepared: Prepared, scheme: string | undefined): RecentCandidate[] {
     const list = this.options.recentPapers.list();
     const cached = prepared.recents;
     if (cached && cached.list === list && cached.scheme === scheme) return cached.candidates;

@@ -17,7 +17,7 @@ import { entryByKey } from '../bib/bibFile';
 import { formatReference } from '../bib/reference';
 import { citationAt, flavourOf, insertCitation, type CiteFlavour } from '../bib/syntax';
 import { applyEdits, type TextEdit } from '../bib/edit';
-import { citationSettings } from './citationSettings';
+import { citationSettings } from '../platform/settings';
 import { CitationError, StaleBibliography } from './errors';
 import type { BibliographyService, CitationInserter, CitePaper, InsertOptions, LoadedBibliography, RecentPapers, ResolvedBibliography } from './types';
 

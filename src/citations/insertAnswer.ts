@@ -29,10 +29,10 @@ import type { Citation, Thread } from '../api/index';
 import { answerForDocument, convertAnswer } from '../bib/answer';
 import { formatReference, inTextCitation } from '../bib/reference';
 import { flavourOf, type CiteFlavour } from '../bib/syntax';
-import { Commands, Settings } from '../platform/ids';
+import { Commands } from '../platform/ids';
 import { indexCitations, type ReferenceEntry } from '../render/references';
 import type { LogSink } from '../platform/logger';
-import { citationSettings } from './citationSettings';
+import { citationSettings, quotesAsFootnotes } from '../platform/settings';
 import { CitationError } from './errors';
 import type { BibliographyService, CitePaper, RecentPapers } from './types';
 
@@ -126,7 +126,7 @@ export class AnswerCitations implements AnswerCitationActions {
       return this.fail(vscode.l10n.t('This document is read-only: open a document you can edit to insert the answer.'), 'error');
     const flavour = flavourOf(document.languageId, document.fileName);
     const settings = citationSettings(document.uri);
-    const footnotes = vscode.workspace.getConfiguration(undefined, document.uri).get<boolean>(Settings.citationsQuotesAsFootnotes, false) === true;
+    const footnotes = quotesAsFootnotes(document.uri);
     const newline = document.eol === vscode.EndOfLine.CRLF ? '\r\n' : '\n';
 
     // Citations keyed by number: a citation without paper_id still resolves (convertAnswer maps paper_id → key).

@@ -14,13 +14,10 @@ import { showWarning } from '../platform/notify';
 import type { SearchParams, SearchResponse } from '../api/index';
 import { titleKey } from '../bib/bibEntry';
 import { tellApart, type PaperFacts } from '../bib/paperIdentity';
-import { Settings } from '../platform/ids';
+import { lookUpMissingMetadata } from '../platform/settings';
 import { describeError } from '../platform/errorPresenter';
 import { citePaperOf } from './recentPapers';
 import type { CitePaper, RecentPapers } from './types';
-
-export type LookupPolicy = 'ask' | 'always' | 'never';
-export const LOOKUP_POLICIES: readonly LookupPolicy[] = ['ask', 'always', 'never'];
 
 /** Results per lookup: the paper is near the top when searched by its own title; 10 is within every plan's cap. */
 const LOOKUP_PAGE_SIZE = 10;
@@ -76,8 +73,7 @@ export class PaperLookup {
     const missing = out.map((p, i) => (needsLookup(p) ? i : -1)).filter((i) => i >= 0);
     this.last = { papers: out, calls: 0, completed: 0 };
     if (!missing.length) return out;
-    const setting = vscode.workspace.getConfiguration(undefined, resource).get<string>(Settings.citationsLookUpMissingMetadata, 'ask');
-    const policy: LookupPolicy = (LOOKUP_POLICIES as readonly string[]).includes(setting) ? (setting as LookupPolicy) : 'ask';
+    const policy = lookUpMissingMetadata(resource);
     if (policy === 'never') return out;
     if (policy === 'ask') {
       const answer = await this.ask(missing.length);

@@ -14,7 +14,7 @@ import { baseKey, disambiguate } from '../bib/keys';
 import { loadBibtexLibrary } from '../bib/library';
 import { showInfo } from '../platform/notify';
 import type { Bibliographies } from './bibliography';
-import { citationSettings } from './citationSettings';
+import { citationSettings } from '../platform/settings';
 import { clip } from './commandSupport';
 import { displayLatex } from './display';
 import { citePaperOf } from './recentPapers';

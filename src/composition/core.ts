@@ -83,7 +83,7 @@ class CoreImpl extends Disposable implements Core {
     this.presenter = new ErrorPresenter(log, () => settings.service.baseUrl);
     const clients = this.register(new ClientProvider(settings, keys, log));
     this.usage = this.register(
-      new UsageLedger({ state: services.context.globalState, origin: () => settings.service.origin, readPlan: () => settings.plan }),
+      new UsageLedger({ state: services.context.globalState, origin: () => settings.service.origin, settings }),
     );
     this.filters = this.register(
       new FilterStore({ state: services.context.workspaceState, planIsFree: () => this.usage.isFreePlan(), warn: (m) => log.warn(m) }),
@@ -92,7 +92,7 @@ class CoreImpl extends Disposable implements Core {
       new UsageStatusBar(this.usage, Commands.showUsage, services.takeUsageStatusItem?.(), services.context.globalState),
     );
     this.filterCommands = new FilterCommands(this.filters, () => this.usage.isFreePlan());
-    this.usageMenu = new UsageMenu(this.usage);
+    this.usageMenu = new UsageMenu(this.usage, settings);
     if (this.filters.defaultsProblem) void showWarning(this.filters.defaultsProblem);
     const keyCommands = new KeyCommands(keys, settings, log, this.presenter);
     const tester = new ConnectionTester(clients, keys, log, this.presenter);

@@ -3,6 +3,7 @@ import { Settings as Ids, Urls } from './ids';
 import { Disposable } from '../shared/disposable';
 import { isLoopbackHttpUrl, normalizeBaseUrl, parseServiceUrl } from '../shared/url';
 import type { LogSink } from './logger';
+import type { TitleProtection } from '../bib/bibtex';
 
 export type AuthScheme = 'x-api-key' | 'bearer';
 
@@ -104,6 +105,16 @@ export class SettingsStore extends Disposable {
     return this.userOnly<unknown>(Ids.plan);
   }
 
+  /** Sets the plan in user settings ('auto' removes the value, so the plan is inferred again). */
+  async setPlan(plan: string): Promise<void> {
+    await vscode.workspace.getConfiguration().update(Ids.plan, plan === 'auto' ? undefined : plan, vscode.ConfigurationTarget.Global);
+  }
+
+  /** Points requests at `url` in user settings (the emulator command; a workspace never chooses this). */
+  async setBaseUrl(url: string): Promise<void> {
+    await vscode.workspace.getConfiguration().update(Ids.baseUrl, url, vscode.ConfigurationTarget.Global);
+  }
+
   /** User (global) value, else the default; workspace and folder values are ignored (and logged once each). */
   userOnly<T>(id: string): T | undefined {
     const { value, ignored } = userSetting<T>(id);
@@ -120,4 +131,60 @@ export class SettingsStore extends Disposable {
 
 function finite(v: unknown): number | undefined {
   return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
+}
+
+/** The `researchDesk.citations.*` settings a write uses, read for the document's resource scope. */
+export interface CitationSettings {
+  defaultBibliography: string;
+  /** Whether the default bibliography comes from the workspace's settings (a repository's), not the writer's. */
+  defaultFromWorkspace: boolean;
+  /** The writer's key scheme when it is a usable one; undefined for the default (bib/keys.ts's, not loaded here). */
+  keyScheme: string | undefined;
+  titleProtection: TitleProtection;
+  latexCommand: string;
+  askLocator: boolean;
+}
+
+/**
+ * The citation settings for a document, each checked (a LaTeX command of letters only, a key scheme of at most 200
+ * characters with a placeholder), and whether the default bibliography's path came from the workspace's settings.
+ */
+export function citationSettings(scope?: vscode.Uri): CitationSettings {
+  const c = vscode.workspace.getConfiguration(undefined, scope);
+  const scheme = c.get<string>(Ids.citationsKeyScheme);
+  const protection = c.get<string>(Ids.citationsTitleProtection, 'capitals');
+  const command = (c.get<string>(Ids.citationsLatexCommand, 'cite') ?? 'cite').trim().replace(/^\\/u, '');
+  const defaultBibliography = (c.get<string>(Ids.citationsDefaultBibliography, 'references.bib') ?? '').trim();
+  // VS Code withholds a restricted setting's workspace value in Restricted Mode; where it applies, the writer is told
+  // that the path came from the repository.
+  const inspected = c.inspect<string>(Ids.citationsDefaultBibliography);
+  const fromWorkspace = [inspected?.workspaceFolderValue, inspected?.workspaceValue].some((v) => typeof v === 'string' && v.trim() === defaultBibliography);
+  return {
+    defaultBibliography,
+    defaultFromWorkspace: fromWorkspace && inspected?.globalValue?.trim() !== defaultBibliography,
+    keyScheme: typeof scheme === 'string' && scheme.length <= 200 && /\{[A-Za-z]+\}/u.test(scheme) ? scheme : undefined,
+    titleProtection: protection === 'all' || protection === 'none' || protection === 'acronyms' ? protection : 'capitals',
+    latexCommand: /^[A-Za-z]+\*?$/u.test(command) ? command : 'cite',
+    askLocator: c.get<boolean>(Ids.citationsAskLocator, false) === true,
+  };
+}
+
+/** Whether Insert Answer writes the answer's quotes as footnotes in this document. */
+export function quotesAsFootnotes(scope?: vscode.Uri): boolean {
+  return vscode.workspace.getConfiguration(undefined, scope).get<boolean>(Ids.citationsQuotesAsFootnotes, false) === true;
+}
+
+export type LookupPolicy = 'ask' | 'always' | 'never';
+const LOOKUP_POLICIES: readonly LookupPolicy[] = ['ask', 'always', 'never'];
+
+/** Whether an answer's incomplete citations are completed by a search (a paid call each): ask, always or never. */
+export function lookUpMissingMetadata(scope?: vscode.Uri): LookupPolicy {
+  const v = vscode.workspace.getConfiguration(undefined, scope).get<string>(Ids.citationsLookUpMissingMetadata, 'ask');
+  return (LOOKUP_POLICIES as readonly unknown[]).includes(v) ? (v as LookupPolicy) : 'ask';
+}
+
+/** The encoding `files.encoding` names for a .bib file (VS Code's own setting; "utf8" when unset). */
+export function bibFileEncoding(uri: vscode.Uri): string {
+  const v = vscode.workspace.getConfiguration('files', { uri, languageId: 'bibtex' }).get<string>('encoding', 'utf8');
+  return typeof v === 'string' ? v : 'utf8';
 }

@@ -6,9 +6,9 @@
  */
 import * as vscode from 'vscode';
 import type { Client, Paper, SearchParams } from '../api/index';
-import { Commands, ContextKeys, Settings, Views } from '../platform/ids';
+import { Commands, ContextKeys, Views } from '../platform/ids';
 import type { Logger } from '../platform/logger';
-import { userSetting, type ServiceSettings } from '../platform/settings';
+import type { ServiceSettings } from '../platform/settings';
 import { isApiError, type ErrorPresenter } from '../platform/errorPresenter';
 import { showInfo, statusMessage } from '../platform/notify';
 import { Disposable } from '../shared/disposable';
@@ -42,8 +42,8 @@ export interface SearchSessionDeps {
   log: Logger;
   /** Where results are shown (the Research view's tree). */
   view: ResultsDisplay;
-  /** Defaults to the researchDesk.search.cacheMinutes user setting (a workspace's value never counts). */
-  cacheMinutes?: () => number;
+  /** Minutes an identical search is answered from the cache (the settings store's user-only value). */
+  cacheMinutes: () => number;
   /** Milliseconds before a running search also shows a cancellable notification (default 800). */
   notifyAfterMs?: number;
 }
@@ -79,8 +79,6 @@ interface Run {
   note?: string;
 }
 
-const DEFAULT_CACHE_MINUTES = 30;
-
 /**
  * One search at a time: query, the filters it ran with, the buffer of fetched papers and how
  * many the view shows, the paging plan (100 per request, 20 per Load More), the session cache,
@@ -103,13 +101,7 @@ export class SearchSession extends Disposable {
 
   constructor(private readonly deps: SearchSessionDeps) {
     super();
-    const cacheMinutes =
-      deps.cacheMinutes ??
-      ((): number => {
-        const v = userSetting<unknown>(Settings.searchCacheMinutes).value;
-        return typeof v === 'number' && Number.isFinite(v) ? v : DEFAULT_CACHE_MINUTES;
-      });
-    const { clients, keyFor, usage, planMaxPageSize, log } = deps;
+    const { clients, keyFor, usage, planMaxPageSize, cacheMinutes, log } = deps;
     this.pages = new SearchPages({ clients, keyFor, usage, planMaxPageSize, cacheMinutes, log });
     if (deps.onKeyChange) this.register(deps.onKeyChange(() => this.pages.forget()));
     if (deps.filters)

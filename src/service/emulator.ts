@@ -94,7 +94,7 @@ export class EmulatorCommand {
   private async use(url: string): Promise<UseEmulatorResult> {
     const origin = originOf(url);
     if (!origin || !isLoopbackHttpUrl(url)) return { used: false };
-    await vscode.workspace.getConfiguration().update(Settings.baseUrl, url, vscode.ConfigurationTarget.Global);
+    await this.settings.setBaseUrl(url);
     const storedDemoKey = (await this.keys.get(origin)) === undefined;
     if (storedDemoKey) await this.keys.set(EMULATOR_DEMO_KEY, origin);
     this.log.info(`Now using the emulator at ${url}${storedDemoKey ? ' with the demo key' : ' with the key already stored for it'}.`);

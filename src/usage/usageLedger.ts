@@ -1,12 +1,11 @@
 import * as vscode from 'vscode';
 import { callsForSearch, inferPlanFromPageSize, isApiError, monthKey, nextReset, PLANS, type PlanId } from '../api';
-import { Settings, StorageKeys } from '../platform/ids';
-import { userSetting } from '../platform/settings';
+import { StorageKeys } from '../platform/ids';
+import type { SettingsStore } from '../platform/settings';
 import { Disposable } from '../shared/disposable';
 
 /** Values of the setting `researchDesk.plan`. */
 export type PlanSetting = 'auto' | Exclude<PlanId, 'none'>;
-export const PLAN_SETTING = Settings.plan;
 export const PLAN_SETTING_VALUES: readonly PlanSetting[] = ['auto', 'free', 'pro', 'teams', 'enterprise', 'deep'];
 
 export interface UsageLedgerOptions {
@@ -16,8 +15,8 @@ export interface UsageLedgerOptions {
   origin: () => string | undefined;
   /** Injectable clock (tests move the month). */
   now?: () => Date;
-  /** The `researchDesk.plan` setting as the user set it (default: the user value; a workspace's never counts). */
-  readPlan?: () => unknown;
+  /** The settings store: the `researchDesk.plan` user value (a workspace's never counts) and when it changes. Without it the plan is 'auto'. */
+  settings?: Pick<SettingsStore, 'plan' | 'onDidChange'>;
 }
 
 /** What is stored per key origin (globalState), for one month. */
@@ -76,11 +75,7 @@ export class UsageLedger extends Disposable implements vscode.Disposable {
     super();
     this.scheduleRollover();
     this.register({ dispose: () => clearTimeout(this.rollover) });
-    this.register(
-      vscode.workspace.onDidChangeConfiguration((e) => {
-        if (e.affectsConfiguration(PLAN_SETTING)) this.changed.fire();
-      }),
-    );
+    if (options.settings) this.register(options.settings.onDidChange(() => this.changed.fire()));
   }
 
   private rollover: ReturnType<typeof setTimeout> | undefined;
@@ -130,7 +125,7 @@ export class UsageLedger extends Disposable implements vscode.Disposable {
    * would shrink every page to 10 papers (10 calls for 100) and refuse deep mode.
    */
   planSetting(): PlanSetting {
-    const v = this.options.readPlan ? this.options.readPlan() : userSetting<unknown>(PLAN_SETTING).value;
+    const v = this.options.settings?.plan;
     return typeof v === 'string' && (PLAN_SETTING_VALUES as readonly string[]).includes(v) ? (v as PlanSetting) : 'auto';
   }
 

@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
 import { PLANS } from '../api';
 import { Urls } from '../platform/ids';
-import { PLAN_SETTING, PLAN_SETTING_VALUES, type PlanSetting, type UsageLedger } from './usageLedger';
+import type { SettingsStore } from '../platform/settings';
+import { PLAN_SETTING_VALUES, type PlanSetting, type UsageLedger } from './usageLedger';
 import { showError } from '../platform/notify';
 
 type MenuItem = vscode.QuickPickItem & { run: () => Thenable<unknown> };
@@ -11,7 +12,10 @@ export class UsageMenu {
   /** The quick input on screen (extension-host tests drive it). */
   active: vscode.InputBox | undefined;
 
-  constructor(private readonly ledger: UsageLedger) {}
+  constructor(
+    private readonly ledger: UsageLedger,
+    private readonly settings: Pick<SettingsStore, 'setPlan'>,
+  ) {}
 
   async show(): Promise<unknown> {
     const s = this.ledger.snapshot();
@@ -56,7 +60,7 @@ export class UsageMenu {
       );
       plan = picked?.value;
     }
-    if (plan) await vscode.workspace.getConfiguration().update(PLAN_SETTING, plan === 'auto' ? undefined : plan, vscode.ConfigurationTarget.Global);
+    if (plan) await this.settings.setPlan(plan);
     return plan;
   }
 

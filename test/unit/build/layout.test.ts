@@ -37,6 +37,9 @@ function importsOf(file: string): string[] {
   return out;
 }
 
+/** Source text without its block and line comments (which may name ids in prose). */
+const withoutComments = (text: string): string => text.replace(/\/\*[\s\S]*?\*\//gu, '').replace(/^\s*\/\/.*$/gmu, '');
+
 /** The ESLint fence's globs (eslint.config.mjs), read before the tests. */
 let PURE_FILES: string[] = [];
 
@@ -110,5 +113,19 @@ describe('layout of src/', () => {
   it('puts every file that imports no `vscode` inside the ESLint fence (eslint.config.mjs PURE_FILES)', () => {
     const outside = all.map(rel).filter((r) => !/\bfrom ['"]vscode['"]/u.test(readFileSync(join(root, r), 'utf8')) && !PURE_FILES.some((g) => minimatch(r, g)));
     assert.deepEqual(outside, []);
+  });
+
+  it('reads and writes settings only in the settings store (src/platform/settings.ts)', () => {
+    const elsewhere = all
+      .filter((f) => rel(f) !== 'src/platform/settings.ts')
+      .flatMap((f) => [...readFileSync(f, 'utf8').matchAll(/\b(getConfiguration|onDidChangeConfiguration)\b/gu)].map((m) => `${rel(f)}: ${m[1]}`));
+    assert.deepEqual(elsewhere, []);
+  });
+
+  it('names every id (command, view, setting, storage key, status item, context key) in src/platform/ids.ts, not as a literal', () => {
+    const literals = all
+      .filter((f) => rel(f) !== 'src/platform/ids.ts')
+      .flatMap((f) => [...withoutComments(readFileSync(f, 'utf8')).matchAll(/(['"`])(researchDesk[./][\w./-]*)\1/gu)].map((m) => `${rel(f)}: ${m[2]}`));
+    assert.deepEqual(literals, []);
   });
 });
