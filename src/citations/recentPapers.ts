@@ -8,7 +8,14 @@ import { titleKey } from '../bib/bibEntry';
 import { normaliseDoi } from '../bib/bibtex';
 import { tellApart, type PaperFacts } from '../bib/paperIdentity';
 import { paperId } from '../search/query';
+import type { ResultsModel } from '../search/resultsModel';
 import type { CitePaper, RecentPapers } from './types';
+
+/** What followResults reads: the results the search view shows, and when they change. */
+export interface ShownResults {
+  readonly current: ResultsModel | undefined;
+  onDidChangeTreeData(listener: () => unknown): { dispose(): void };
+}
 
 /** How many papers are kept. */
 export const RECENT_PAPERS_CAP = 500;
@@ -106,6 +113,23 @@ export class RecentPapersList implements RecentPapers {
   private papers: CitePaper[] = [];
 
   constructor(private readonly cap = RECENT_PAPERS_CAP) {}
+
+  /**
+   * The papers `results` shows become recent papers, now and whenever the view changes. Load More adds only the
+   * newly shown ones: the view changes on every step, and 1,000 results would otherwise be merged again 50 times.
+   */
+  followResults(results: ShownResults): { dispose(): void } {
+    let seen = { generation: -1, count: 0 };
+    const take = (): void => {
+      const model = results.current;
+      if (!model) return;
+      const from = model.generation === seen.generation ? Math.min(seen.count, model.papers.length) : 0;
+      if (model.papers.length > from) this.remember(model.papers.slice(from).map(citePaperOf));
+      seen = { generation: model.generation, count: model.papers.length };
+    };
+    take();
+    return results.onDidChangeTreeData(take);
+  }
 
   /** A new array whenever the list changed (completion caches by identity). */
   list(): readonly CitePaper[] {

@@ -33,13 +33,13 @@ import { PaperLookup } from '../citations/lookup';
 import { Inserter } from '../citations/insert';
 import { CiteCompletion } from '../citations/completion';
 import { CiteHover } from '../citations/hover';
-import { citePaperOf, RecentPapersList } from '../citations/recentPapers';
+import { RecentPapersList } from '../citations/recentPapers';
 import { ClientProvider } from '../service/clientProvider';
 import type { Core, CoreServices } from './contract';
 
 class CoreImpl extends Disposable implements Core {
   private readonly presenter: ErrorPresenter;
-  private readonly handlers: Partial<Record<CommandId, (...args: readonly unknown[]) => Promise<unknown>>>;
+  private readonly handlers: Handlers;
   /** Active search filters of this workspace. */
   readonly filters: FilterStore;
   /** Calls spent this month on this machine. */
@@ -174,18 +174,7 @@ class CoreImpl extends Disposable implements Core {
     this.citeCompletion = new CiteCompletion(assist);
     this.citeHover = new CiteHover(assist);
     this.citations = new Inserter(this.bibliographies, this.recentPapers, (m) => log.warn(m));
-    // The papers the results view shows become recent papers; Load More adds only the newly shown ones (the view
-    // changes on every step: 1,000 results would otherwise be merged again 50 times).
-    let seen = { generation: -1, count: 0 };
-    const rememberShown = (): void => {
-      const model = services.results.current;
-      if (!model) return;
-      const from = model.generation === seen.generation ? Math.min(seen.count, model.papers.length) : 0;
-      if (model.papers.length > from) this.recentPapers.remember(model.papers.slice(from).map(citePaperOf));
-      seen = { generation: model.generation, count: model.papers.length };
-    };
-    rememberShown();
-    this.register(services.results.onDidChangeTreeData(rememberShown));
+    this.register(this.recentPapers.followResults(services.results));
     this.citationCommands = this.register(
       new CitationCommands({
         bibliographies: this.bibliographies,
@@ -212,46 +201,7 @@ class CoreImpl extends Disposable implements Core {
       log,
     });
     const papers = this.register(new PaperCommands(services.results, log, (title) => search.searchPapers(title)));
-    this.handlers = {
-      [Commands.setApiKey]: () => keyCommands.setApiKey(),
-      [Commands.clearApiKey]: () => keyCommands.clearApiKey(),
-      [Commands.testConnection]: () => tester.run(),
-      [Commands.useEmulator]: () => emulator.run(),
-      [Commands.searchPapers]: (arg) => search.searchPapers(arg),
-      [Commands.searchSelection]: () => search.searchSelection(),
-      [Commands.loadMore]: () => search.loadMore(),
-      [Commands.refreshResults]: () => search.refresh(),
-      [Commands.clearResults]: () => Promise.resolve(search.clear()),
-      [Commands.openPaper]: (...args) => papers.openPaper(...args),
-      [Commands.openDoi]: (...args) => papers.openDoi(...args),
-      [Commands.copyDoi]: (...args) => papers.copyDoi(...args),
-      [Commands.copyTitle]: (...args) => papers.copyTitle(...args),
-      [Commands.showAbstract]: (...args) => papers.showAbstract(...args),
-      [Commands.findSimilar]: (...args) => papers.findSimilar(...args),
-      [Commands.editFilters]: (arg) => this.filterCommands.edit(arg),
-      [Commands.clearFilters]: () => this.filterCommands.clear(),
-      [Commands.applyFilterPreset]: (arg) => this.filterCommands.applyPreset(arg),
-      [Commands.showUsage]: () => this.usageMenu.show(),
-      [Commands.setPlan]: (arg) => this.usageMenu.setPlan(arg),
-      [Commands.correctUsageCount]: (arg) => this.usageMenu.correctCount(arg),
-      [Commands.askAgent]: (arg) => this.threads.askAgent(arg),
-      [Commands.sendBrief]: (arg) => this.threads.sendBrief(arg),
-      [Commands.askAboutSelection]: (arg) => this.threads.askAboutSelection(arg),
-      [Commands.askAboutPapers]: (...args) => this.threads.askAboutPapers(...args),
-      [Commands.refreshThreads]: () => threadsView.refresh(),
-      [Commands.searchThreads]: (arg) => threadsView.search(arg),
-      [Commands.loadMoreThreads]: () => threadsView.loadMore(),
-      [Commands.openThread]: (arg) => threadsView.open(arg),
-      [Commands.openThreadInBrowser]: (arg) => threadsView.openInBrowser(arg),
-      [Commands.copyThreadLink]: (arg) => threadsView.copyLink(arg),
-      [Commands.insertCitation]: (...args) => this.citationCommands.insertCitation(...args),
-      [Commands.copyBibtex]: (...args) => this.citationCommands.copyBibtex(...args),
-      [Commands.copyReference]: (...args) => this.citationCommands.copyReference(...args),
-      [Commands.tidyBibliography]: (arg) => this.citationCommands.tidyBibliography(arg),
-      [Commands.insertAnswer]: (arg) => this.answerCitations.insertAnswer(arg),
-      [Commands.exportAnswer]: (arg) => this.answers.exportMarkdown(typeof arg === 'string' ? arg : undefined),
-      [Commands.addToBibliography]: (arg) => this.citeCompletion.addToBibliography(arg),
-    };
+    this.handlers = commandTable(this, { keyCommands, tester, emulator, search, papers, threadsView });
   }
 
   restoreAnswerPanel(panel: vscode.WebviewPanel, state: unknown): Promise<void> {
@@ -295,6 +245,65 @@ class CoreImpl extends Disposable implements Core {
       return undefined;
     }
   }
+}
+
+type Handlers = Partial<Record<CommandId, (...args: readonly unknown[]) => Promise<unknown>>>;
+
+/** The command objects the core builds for its table alone. */
+interface TableParts {
+  keyCommands: KeyCommands;
+  tester: ConnectionTester;
+  emulator: EmulatorCommand;
+  search: SearchCommands;
+  papers: PaperCommands;
+  threadsView: ThreadsViewCommands;
+}
+
+/**
+ * The core's command table: every command but the two the entry bundle runs itself (Show Log, Get a Key). The
+ * contributions test checks it against package.json and platform/ids.ts.
+ */
+function commandTable(core: CoreImpl, { keyCommands, tester, emulator, search, papers, threadsView }: TableParts): Handlers {
+  return {
+    [Commands.setApiKey]: () => keyCommands.setApiKey(),
+    [Commands.clearApiKey]: () => keyCommands.clearApiKey(),
+    [Commands.testConnection]: () => tester.run(),
+    [Commands.useEmulator]: () => emulator.run(),
+    [Commands.searchPapers]: (arg) => search.searchPapers(arg),
+    [Commands.searchSelection]: () => search.searchSelection(),
+    [Commands.loadMore]: () => search.loadMore(),
+    [Commands.refreshResults]: () => search.refresh(),
+    [Commands.clearResults]: () => Promise.resolve(search.clear()),
+    [Commands.openPaper]: (...args) => papers.openPaper(...args),
+    [Commands.openDoi]: (...args) => papers.openDoi(...args),
+    [Commands.copyDoi]: (...args) => papers.copyDoi(...args),
+    [Commands.copyTitle]: (...args) => papers.copyTitle(...args),
+    [Commands.showAbstract]: (...args) => papers.showAbstract(...args),
+    [Commands.findSimilar]: (...args) => papers.findSimilar(...args),
+    [Commands.editFilters]: (arg) => core.filterCommands.edit(arg),
+    [Commands.clearFilters]: () => core.filterCommands.clear(),
+    [Commands.applyFilterPreset]: (arg) => core.filterCommands.applyPreset(arg),
+    [Commands.showUsage]: () => core.usageMenu.show(),
+    [Commands.setPlan]: (arg) => core.usageMenu.setPlan(arg),
+    [Commands.correctUsageCount]: (arg) => core.usageMenu.correctCount(arg),
+    [Commands.askAgent]: (arg) => core.threads.askAgent(arg),
+    [Commands.sendBrief]: (arg) => core.threads.sendBrief(arg),
+    [Commands.askAboutSelection]: (arg) => core.threads.askAboutSelection(arg),
+    [Commands.askAboutPapers]: (...args) => core.threads.askAboutPapers(...args),
+    [Commands.refreshThreads]: () => threadsView.refresh(),
+    [Commands.searchThreads]: (arg) => threadsView.search(arg),
+    [Commands.loadMoreThreads]: () => threadsView.loadMore(),
+    [Commands.openThread]: (arg) => threadsView.open(arg),
+    [Commands.openThreadInBrowser]: (arg) => threadsView.openInBrowser(arg),
+    [Commands.copyThreadLink]: (arg) => threadsView.copyLink(arg),
+    [Commands.insertCitation]: (...args) => core.citationCommands.insertCitation(...args),
+    [Commands.copyBibtex]: (...args) => core.citationCommands.copyBibtex(...args),
+    [Commands.copyReference]: (...args) => core.citationCommands.copyReference(...args),
+    [Commands.tidyBibliography]: (arg) => core.citationCommands.tidyBibliography(arg),
+    [Commands.insertAnswer]: (arg) => core.answerCitations.insertAnswer(arg),
+    [Commands.exportAnswer]: (arg) => core.answers.exportMarkdown(typeof arg === 'string' ? arg : undefined),
+    [Commands.addToBibliography]: (arg) => core.citeCompletion.addToBibliography(arg),
+  };
 }
 
 export function createCore(services: CoreServices): Core {

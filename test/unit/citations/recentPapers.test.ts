@@ -1,5 +1,22 @@
 import * as assert from 'node:assert/strict';
-import { RecentPapersList } from '../../../src/citations/recentPapers';
+import type { Paper } from '../../../src/api/index';
+import { RecentPapersList, type ShownResults } from '../../../src/citations/recentPapers';
+import type { ResultsModel } from '../../../src/search/resultsModel';
+
+/** A results view as followResults sees it: the model it shows, and its change event. */
+class FakeResults implements ShownResults {
+  current: ResultsModel | undefined;
+  readonly listeners = new Set<() => unknown>();
+  show(generation: number, ids: string[]): void {
+    const papers: Paper[] = ids.map((id) => ({ title: `Paper ${id}`, url: `https://consensus.app/papers/${id}` }));
+    this.current = { query: 'q', papers, more: false, fetched: papers.length, description: '', generation };
+    for (const l of this.listeners) l();
+  }
+  onDidChangeTreeData(listener: () => unknown): { dispose(): void } {
+    this.listeners.add(listener);
+    return { dispose: () => this.listeners.delete(listener) };
+  }
+}
 
 describe('citations/recentPapers', () => {
   it('merges the same paper (id, DOI, or a title nothing tells apart) and moves it to the top', () => {
@@ -35,5 +52,23 @@ describe('citations/recentPapers', () => {
     r.remember([{ id: 'a', title: 'A' }, { id: 'b', title: 'B' }]);
     r.remember([{ id: 'c', title: 'C' }, { id: 'd', title: 'D' }]);
     assert.deepEqual(r.list().map((p) => p.id), ['c', 'd', 'a']);
+  });
+
+  it('follows the results view: what it shows now and later, Load More adding only the newly shown papers', () => {
+    const view = new FakeResults();
+    view.show(1, ['a', 'b']);
+    const r = new RecentPapersList();
+    const following = r.followResults(view);
+    assert.deepEqual(r.list().map((p) => p.id), ['a', 'b'], 'what the view shows already');
+    view.show(1, ['a', 'b', 'c', 'd']);
+    assert.deepEqual(r.list().map((p) => p.id), ['c', 'd', 'a', 'b'], 'Load More: only c and d remembered (a and b not moved)');
+    view.show(2, ['b']);
+    assert.deepEqual(r.list().map((p) => p.id), ['b', 'c', 'd', 'a'], 'a new search: its papers go to the top');
+    view.current = undefined;
+    for (const l of view.listeners) l();
+    assert.equal(r.list().length, 4, 'a cleared view forgets nothing');
+    following.dispose();
+    view.show(3, ['z']);
+    assert.equal(r.byId('z'), undefined, 'no longer following');
   });
 });
