@@ -1,5 +1,5 @@
 /**
- * The answer view (issue 5) in the real VS Code against the emulator: the panel's page (CSP,
+ * The answer view in the real VS Code against the emulator: the panel's page (CSP,
  * nonce, no inline script or style), hostile answers, message validation on the host, Copy
  * Quote, follow-up (and 409), trace, earlier interactions, export. A follow-up from the view is sent the way every
  * brief is (ThreadCommands: the free-plan check, the kept draft, the ThreadWatcher and its Retry).

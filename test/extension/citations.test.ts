@@ -1,5 +1,5 @@
 /**
- * Citations in the real VS Code (issue 6, CITE-CORE): Insert Citation into .tex/.md/.qmd/.typ/.txt documents of
+ * Citations in the real VS Code: Insert Citation into .tex/.md/.qmd/.typ/.txt documents of
  * the test workspace, bibliographies declared / in _quarto.yml / the default / chosen, created and appended, entries
  * reused by DOI, citations extended, Undo, an unsaved open .bib, a malformed entry, Tidy Bibliography, Copy BibTeX
  * and Copy Reference, the palette Quick Pick (with the search fallback against the emulator) and the results view.

@@ -1,5 +1,5 @@
 /**
- * Cite-key completion, hover and links in the real VS Code (issue 6, CITE-ASSIST): .tex, .md, .qmd and .typ
+ * Cite-key completion, hover and links in the real VS Code: .tex, .md, .qmd and .typ
  * documents of the test workspace with a real .bib; the entry bundle's adapter loads the core only near a citation
  * (checked with a counting stand-in for the core loader); accepting a recent paper writes its entry with the same key
  * as the text; hover on the 2nd key of a multi-line citation; untrusted .bib text escaped; links https only.

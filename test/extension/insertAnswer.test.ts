@@ -1,5 +1,5 @@
 /**
- * The answer view's citations in the real VS Code (issue 6, CITE-ANSWER): an emulator thread's answer is shown, then
+ * The answer view's citations in the real VS Code: an emulator thread's answer is shown, then
  * Insert Answer (the view's button message) writes it into .md / .tex / .typ / .txt documents of the test workspace
  * with the markers turned into the document's citations and every cited paper in the bibliography (keys in the text
  * = keys in the .bib), quotes as footnotes (setting), Undo; the per-reference buttons (Insert Citation, Copy BibTeX,
