@@ -1,5 +1,5 @@
 /**
- * Issue 5 figure: `renderAnswer` on a 10,000-word answer with 200 citations (400 quotes), the
+ * Answer rendering figure: `renderAnswer` on a 10,000-word answer with 200 citations (400 quotes), the
  * shape the agent writes (headings, paragraphs with [n.m] / [n] / grouped markers, bulleted
  * findings, an evidence table), generated deterministically. Median of 30 timed runs after 5
  * warm-up runs, in this process. Goal: median < 30 ms.

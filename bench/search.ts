@@ -1,5 +1,5 @@
 /**
- * Issue 4 search figures (called from bench/run.ts; also `npx tsx bench/search.ts`):
+ * Search figures (called from bench/run.ts; also `npx tsx bench/search.ts`):
  *
  *  - calls spent to show the first 100 results of a query 20 at a time: the extension's plan
  *    (src/search/paging.ts: page_size 100, Load More served from the buffer) against the naive

@@ -1,5 +1,5 @@
 /**
- * Issue 5 figures from a real VS Code (called from bench/run.ts; also `npx tsx bench/threads.ts`), through
+ * Threads and answer-view figures from a real VS Code (called from bench/run.ts; also `npx tsx bench/threads.ts`), through
  * bench/fixtures/threads-entry.js run as an extension-host entry by scripts/vscode/run-ext-tests.ts:
  *
  *  - polls per finished thread against the minimum the poll interval allows: three runs of 3, 5 and 7 s

@@ -309,3 +309,6 @@ function commandTable(core: CoreImpl, { keyCommands, tester, emulator, search, p
 export function createCore(services: CoreServices): Core {
   return new CoreImpl(services);
 }
+
+/** The core with its services, as the extension-host tests reach it through the test API (a type: no code of the core). */
+export type { CoreImpl as CoreInternals };

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { registerCiteProviders } from '../citations/providers';
 import { CoreLoader } from './coreLoader';
-import type { Core } from './contract';
+import type { CoreInternals } from './core';
 import { Commands, Urls, Views, WebviewTypes, type CommandId } from '../platform/ids';
 import { applyDemoKey } from '../service/demoKey';
 import { HasKeyContext } from '../service/hasKeyContext';
@@ -41,7 +41,7 @@ export interface ResearchDeskTestApi {
   /** Runs the demo hand-off again with the given environment (what activation does with process.env). */
   demoHandOff(env: NodeJS.ProcessEnv): Promise<string>;
   /** Loads the core (as the first command would) and returns it; tests reach its services (filters, usage) through it. */
-  core(): Core;
+  core(): CoreInternals;
   /** Duration of the synchronous part of activate(), in ms. */
   activationMs: number;
   /** The same, per step of the composition root. */
@@ -194,7 +194,8 @@ export class ResearchDesk extends Disposable {
       registeredViews: this.viewIds,
       demoKey: this.demoKey,
       demoHandOff: (env) => applyDemoKey(env, this.settings, this.keys, this.log),
-      core: () => this.core.get(),
+      // dist/core.js's createCore builds a CoreImpl; the loader sees it as the entry bundle's Core.
+      core: () => this.core.get() as CoreInternals,
       activationMs,
       activationSteps: this.steps,
     };

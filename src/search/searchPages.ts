@@ -10,7 +10,7 @@ import type { ServiceSettings } from '../platform/settings';
 import { cacheKey, SearchCache } from './cache';
 import type { SearchFilters } from './filterModel';
 
-/** What the session reports to the UsageLedger (issue4.md interface). */
+/** What the session reports to the UsageLedger: each search answered (page sizes asked and applied) and each error. */
 export interface UsageSink {
   recordSearch(e: { resultCount: number; requestedPageSize: number; appliedPageSize: number }): void;
   recordError(err: unknown): void;

@@ -21,7 +21,7 @@ import { SearchPages, type FetchedPage, type UsageSink } from './searchPages';
 /** Search filters: every search parameter but query and paging (the FilterStore's type). */
 export type Filters = SearchFilters;
 
-/** What the session needs from the FilterStore (issue4.md interface). */
+/** What the session needs from the FilterStore: the current filters, their description, and changes. */
 export interface FilterSource {
   readonly current: Filters;
   describe(): string;

@@ -1,5 +1,5 @@
 /**
- * The answer view (issue 5) in the real VS Code against the emulator: the panel's page (CSP,
+ * The answer view in the real VS Code against the emulator: the panel's page (CSP,
  * nonce, no inline script or style), hostile answers, message validation on the host, Copy
  * Quote, follow-up (and 409), trace, earlier interactions, export. A follow-up from the view is sent the way every
  * brief is (ThreadCommands: the free-plan check, the kept draft, the ThreadWatcher and its Retry).
@@ -10,21 +10,12 @@ import * as vscode from 'vscode';
 import type { AnswerPanels } from '../../src/answer/answerPanel';
 import type { Thread } from '../../src/api/index';
 import { Commands, Settings } from '../../src/platform/ids';
-import type { AskOutcome, ThreadCommands } from '../../src/threads/threadCommands';
+import type { AskOutcome } from '../../src/threads/threadCommands';
 import type { ThreadFinished, ThreadWatcher } from '../../src/threads/threadWatcher';
 import {
-  api, control, emulatorUrl, eventually, finishedThread, htmlPattern, provisionedKey, requestsOf, setUserSettings, threadTitle, useEmulatorSettings,
+  api, control, emulatorUrl, eventually, finishedThread, htmlPattern, provisionedKey, requestsOf, setUserSettings, testCore, threadTitle,
+  useEmulatorSettings,
 } from './support';
-
-interface CoreForAnswers {
-  answers: AnswerPanels;
-  threads: ThreadCommands;
-  threadWatcher: ThreadWatcher;
-}
-
-async function core(): Promise<CoreForAnswers> {
-  return (await api()).core() as unknown as CoreForAnswers;
-}
 
 /** The follow-up states the host posted to the thread's page, in order. */
 function followUpStates(a: AnswerPanels, threadId: string): string[] {
@@ -54,7 +45,7 @@ function lastFollowUpMessage(a: AnswerPanels, threadId: string): string {
 }
 
 async function answers(): Promise<AnswerPanels> {
-  return ((await api()).core() as unknown as { answers: AnswerPanels }).answers;
+  return (await testCore()).answers;
 }
 
 let counter = 0;
@@ -257,7 +248,7 @@ export function answerSuite(): void {
 
     test('a deep follow-up from the view on the free plan is refused by the Ask check: nothing sent, the draft kept, the same refusal as the command', async () => {
       const { label, key: mine } = await provisionedKey('answer-free-plan');
-      const c = await core();
+      const c = await testCore();
       const origin = new URL(await emulatorUrl()).origin;
       const restorePlan = await setUserSettings({ [Settings.plan]: 'free' });
       try {
@@ -282,7 +273,7 @@ export function answerSuite(): void {
 
     test('a follow-up from the view is followed by the ThreadWatcher: a failed run offers Retry, which sends it again; the answer repaints when each run ends', async () => {
       const { label, key: mine } = await provisionedKey('answer-follow-watch');
-      const c = await core();
+      const c = await testCore();
       const origin = new URL(await emulatorUrl()).origin;
       try {
         const id = await finishedThread(mine, 'Does yoga reduce chronic low back pain?');

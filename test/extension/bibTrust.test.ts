@@ -14,18 +14,12 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import * as vscode from 'vscode';
+import type { CoreInternals } from '../../src/composition/core';
 import type { CitationCommandResult } from '../../src/citations/commandSupport';
 import type { WriteQuestion } from '../../src/citations/bibliographyWrite';
 import type { CitePaper } from '../../src/citations/types';
 import { Commands, Settings } from '../../src/platform/ids';
-import { api, eventually, openDoc, setUserSettings, sleep, workspaceDir } from './support';
-
-interface CoreForWrites {
-  bibliographies: {
-    confirmWrite: (uri: vscode.Uri, why: WriteQuestion) => Promise<boolean>;
-    clearCache(): void;
-  };
-}
+import { eventually, openDoc, setUserSettings, sleep, testCore, workspaceDir } from './support';
 
 const PAPER: CitePaper = {
   title: 'Creatine supplementation and cognitive performance: a randomized trial',
@@ -67,9 +61,9 @@ function assertAppended(before: Buffer, after: Buffer | undefined, key: string, 
 export function bibTrustSuite(): void {
   suite(`Bibliography writes: only .bib files, only where the writer meant, byte for byte (${vscode.workspace.isTrusted ? 'trusted' : 'Restricted Mode'})`, function () {
     this.timeout(60_000);
-    let c: CoreForWrites;
+    let c: CoreInternals;
     let restoreUser: (() => Promise<void>) | undefined;
-    let savedConfirm: CoreForWrites['bibliographies']['confirmWrite'];
+    let savedConfirm: CoreInternals['bibliographies']['confirmWrite'];
     let questions: { uri: string; why: WriteQuestion }[] = [];
     let answer = false;
     /** A folder outside the workspace (next to it, in the temporary folder). */
@@ -78,7 +72,7 @@ export function bibTrustSuite(): void {
     let settingsBefore: string | undefined;
 
     suiteSetup(async () => {
-      c = (await api()).core() as unknown as CoreForWrites;
+      c = await testCore();
       c.bibliographies.clearCache();
       savedConfirm = c.bibliographies.confirmWrite;
       c.bibliographies.confirmWrite = (uri, why) => {

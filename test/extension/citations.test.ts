@@ -1,36 +1,19 @@
 /**
- * Citations in the real VS Code (issue 6, CITE-CORE): Insert Citation into .tex/.md/.qmd/.typ/.txt documents of
+ * Citations in the real VS Code: Insert Citation into .tex/.md/.qmd/.typ/.txt documents of
  * the test workspace, bibliographies declared / in _quarto.yml / the default / chosen, created and appended, entries
  * reused by DOI, citations extended, Undo, an unsaved open .bib, a malformed entry, Tidy Bibliography, Copy BibTeX
  * and Copy Reference, the palette Quick Pick (with the search fallback against the emulator) and the results view.
  */
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { WriteQuestion } from '../../src/citations/bibliographyWrite';
+import type { CoreInternals } from '../../src/composition/core';
 import type { CitationCommandResult } from '../../src/citations/commandSupport';
-import type { CitePickItem } from '../../src/citations/quickPick';
 import type { CitePaper } from '../../src/citations/types';
 import { Commands, Settings } from '../../src/platform/ids';
 import type { SearchOutcome } from '../../src/search/searchSession';
 import type { ResultNode } from '../../src/search/resultsTree';
 import { bibTrustSuite } from './bibTrust.test';
-import { api, control, eventually, openDoc, readDisk, setUserSettings, sleep, useEmulatorKeepingKey, workspaceDir, writeFile as write } from './support';
-
-interface CoreWithCitations {
-  bibliographies: {
-    pick: (d: vscode.TextDocument) => Promise<vscode.Uri | undefined>;
-    confirmWrite: (uri: vscode.Uri, why: WriteQuestion) => Promise<boolean>;
-    clearCache(): void;
-    pdflatexNotes: { last: string | undefined };
-  };
-  citations: { askLocator: () => Thenable<string | undefined> };
-  recentPapers: { remember(p: readonly CitePaper[]): void; list(): readonly CitePaper[]; clear(): void };
-  citationCommands: {
-    active: vscode.QuickPick<CitePickItem> | undefined;
-    declare(d: vscode.TextDocument, bib: vscode.Uri): Promise<boolean>;
-    prepared: Promise<unknown> | undefined;
-  };
-}
+import { api, control, eventually, openDoc, readDisk, setUserSettings, sleep, testCore, useEmulatorKeepingKey, workspaceDir, writeFile as write } from './support';
 
 const run = <T>(id: string, ...args: unknown[]): Thenable<T | undefined> => vscode.commands.executeCommand<T>(id, ...args);
 
@@ -90,10 +73,6 @@ async function acceptUntil(done: () => boolean, what: string): Promise<void> {
   assert.ok(done(), `the quick input did not move on: ${what}`);
 }
 
-async function core(): Promise<CoreWithCitations> {
-  return (await api()).core() as unknown as CoreWithCitations;
-}
-
 async function cite(...args: unknown[]): Promise<CitationCommandResult> {
   const r = await run<CitationCommandResult>(Commands.insertCitation, ...args);
   assert.ok(r, 'Insert Citation returned nothing');
@@ -103,12 +82,12 @@ async function cite(...args: unknown[]): Promise<CitationCommandResult> {
 export function citationsSuite(): void {
   suite('Citations (Insert Citation, bibliographies, Tidy, Copy) in the real VS Code', () => {
     let restore: (() => Promise<void>) | undefined;
-    let savedConfirm: CoreWithCitations['bibliographies']['confirmWrite'] | undefined;
+    let savedConfirm: CoreInternals['bibliographies']['confirmWrite'] | undefined;
     /** The writer's answers to "write to this new file?" (yes here; bibTrust.test.ts tests both answers). */
     const asked: string[] = [];
 
     suiteSetup(async () => {
-      const c = await core();
+      const c = await testCore();
       c.bibliographies.clearCache();
       savedConfirm = c.bibliographies.confirmWrite;
       c.bibliographies.confirmWrite = (uri) => {
@@ -127,7 +106,7 @@ export function citationsSuite(): void {
     suiteTeardown(async () => {
       await vscode.commands.executeCommand('workbench.action.files.saveAll');
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-      if (savedConfirm) (await core()).bibliographies.confirmWrite = savedConfirm;
+      if (savedConfirm) (await testCore()).bibliographies.confirmWrite = savedConfirm;
       await restore?.();
     });
 
@@ -242,7 +221,7 @@ export function citationsSuite(): void {
     });
 
     test('a new entry with letters pdflatex cannot print (Cyrillic, Chinese) in a LaTeX document: the writer is told once, naming them and BibTeX or Biber; not for Markdown', async () => {
-      const notes = (await core()).bibliographies.pdflatexNotes;
+      const notes = (await testCore()).bibliographies.pdflatexNotes;
       const dir = freshDir();
       const paper: CitePaper = { id: 'pr-1', title: 'Sleep in Moscow', authors: ['Иван Иванов', '李伟', 'Anna Smith'], journal_name: 'Sleep', publish_year: 2020, doi: '10.5665/sleep.2020.1' };
       notes.last = undefined;
@@ -274,11 +253,11 @@ export function citationsSuite(): void {
       assert.equal(entryCount(await bibText(def)), before + 1);
       assert.match(editor.document.getText(), /\[@garcia2022dna\]/u);
       // "Declare It" (offered in a notification): front matter with the path relative to the document.
-      assert.equal(await (await core()).citationCommands.declare(editor.document, def), true);
+      assert.equal(await (await testCore()).citationCommands.declare(editor.document, def), true);
       assert.match(editor.document.getText(), /^---\nbibliography: \.\.\/default-references\.bib\n---\n\nNothing declared \[@garcia2022dna\]/u);
 
       const undo = await setUserSettings({ [Settings.citationsDefaultBibliography]: '' });
-      const c = await core();
+      const c = await testCore();
       const saved = c.bibliographies.pick;
       const chosen = vscode.Uri.joinPath(dir, 'chosen.bib');
       let asked = 0;
@@ -478,7 +457,7 @@ export function citationsSuite(): void {
 
     test('the locator setting asks for a page: `\\cite[p.~12]{key}`, `[@key, p. 12]`; Escape cancels', async () => {
       const undo = await setUserSettings({ [Settings.citationsAskLocator]: true });
-      const c = await core();
+      const c = await testCore();
       const saved = c.citations.askLocator;
       try {
         c.citations.askLocator = () => Promise.resolve('12');
@@ -506,7 +485,7 @@ export function citationsSuite(): void {
       for (let i = 0; i < 10_000; i++)
         parts.push(`@article{smith${i},\n  author = {Smith, Ann and Jones, Bo},\n  title = {Paper number ${i} on things},\n  journal = {Journal},\n  year = {${1990 + (i % 30)}},\n  doi = {10.1000/x${i}}\n}\n`);
       await write(bib, parts.join('\n'));
-      const c = await core();
+      const c = await testCore();
       c.citationCommands.prepared = undefined;
       const t0 = performance.now();
       const editor = await openDoc(vscode.Uri.joinPath(dir, 'big.tex'), '\\bibliography{big}\nB |\n');
@@ -576,7 +555,7 @@ export function citationsSuite(): void {
     });
 
     test('the palette Quick Pick: recent results and bibliography entries, multi-select; a bibliography entry is cited by its key', async () => {
-      const c = await core();
+      const c = await testCore();
       c.recentPapers.remember([PAPER_B, PAPER_C]);
       const dir = freshDir();
       const bib = vscode.Uri.joinPath(dir, 'q.bib');
@@ -604,7 +583,7 @@ export function citationsSuite(): void {
     });
 
     test('from the editor context menu (the document URI as argument): the Quick Pick; Escape cites nothing', async () => {
-      const c = await core();
+      const c = await testCore();
       const dir = freshDir();
       const editor = await openDoc(vscode.Uri.joinPath(dir, 'ctx.md'), '---\nbibliography: ctx.bib\n---\nC |\n');
       const pending = run<CitationCommandResult>(Commands.insertCitation, editor.document.uri);
@@ -637,7 +616,7 @@ export function citationsSuite(): void {
         const desk = await api();
         const nodes = desk.results.getChildren().filter((n): n is Extract<ResultNode, { kind: 'paper' }> => n.kind === 'paper');
         assert.ok(nodes.length >= 2);
-        const c = await core();
+        const c = await testCore();
         assert.equal(c.recentPapers.list()[0]?.title, nodes[0]!.paper.title, 'shown results are not recent papers');
         const dir = freshDir();
         const editor = await openDoc(vscode.Uri.joinPath(dir, 'r.md'), '---\nbibliography: r.bib\n---\nR |\n');
@@ -653,7 +632,7 @@ export function citationsSuite(): void {
       });
 
       test('the Quick Pick search fallback: "Search papers for …" runs one search, then its results are offered', async () => {
-        const c = await core();
+        const c = await testCore();
         c.recentPapers.clear();
         const dir = freshDir();
         const editor = await openDoc(vscode.Uri.joinPath(dir, 's.typ'), '#bibliography("s.bib")\nS |\n');

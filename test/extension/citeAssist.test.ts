@@ -1,5 +1,5 @@
 /**
- * Cite-key completion, hover and links in the real VS Code (issue 6, CITE-ASSIST): .tex, .md, .qmd and .typ
+ * Cite-key completion, hover and links in the real VS Code: .tex, .md, .qmd and .typ
  * documents of the test workspace with a real .bib; the entry bundle's adapter loads the core only near a citation
  * (checked with a counting stand-in for the core loader); accepting a recent paper writes its entry with the same key
  * as the text; hover on the 2nd key of a multi-line citation; untrusted .bib text escaped; links https only.
@@ -7,15 +7,9 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { CitePaper } from '../../src/citations/types';
-import { registerCiteProviders, type CoreAccess } from '../../src/citations/providers';
-import type { Core } from '../../src/composition/contract';
+import { registerCiteProviders, type CiteAssistant, type CoreAccess } from '../../src/citations/providers';
 import { Commands, Settings } from '../../src/platform/ids';
-import { api, eventually, setUserSettings, sleep, workspaceDir, writeAndOpen as openDoc, writeFile as write } from './support';
-
-interface CoreWithCitations {
-  bibliographies: { clearCache(): void };
-  recentPapers: { remember(p: readonly CitePaper[]): void; clear(): void };
-}
+import { eventually, setUserSettings, sleep, testCore, workspaceDir, writeAndOpen as openDoc, writeFile as write } from './support';
 
 const BIB = String.raw`@article{sandkuhler2023creatine,
   title = {Creatine Supplementation and Cognitive Performance},
@@ -111,10 +105,6 @@ function positionOf(doc: vscode.TextDocument, needle: string, shift = 0, nth = 0
   return doc.positionAt(i + shift);
 }
 
-async function core(): Promise<CoreWithCitations> {
-  return (await api()).core() as unknown as CoreWithCitations;
-}
-
 export function citeAssistSuite(): void {
   suite('Cite assist (completion, hover, links)', () => {
     let restore: (() => Promise<void>) | undefined;
@@ -124,14 +114,14 @@ export function citeAssistSuite(): void {
     });
 
     setup(async () => {
-      const c = await core();
+      const c = await testCore();
       c.bibliographies.clearCache();
       c.recentPapers.clear();
       c.recentPapers.remember([RECENT_IN_BIB, RECENT_NEW]);
     });
 
     suiteTeardown(async () => {
-      (await core()).recentPapers.clear();
+      (await testCore()).recentPapers.clear();
       await vscode.commands.executeCommand('workbench.action.files.saveAll');
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
       await restore?.();
@@ -139,12 +129,12 @@ export function citeAssistSuite(): void {
 
     test('the entry bundle loads the core only near a citation (a counting stand-in for the loader)', async () => {
       let gets = 0;
-      const stub = {
+      const stub: CiteAssistant = {
         provideCompletion: () => Promise.resolve(undefined),
         resolveCompletion: (item: vscode.CompletionItem) => item,
         provideHover: () => Promise.resolve(undefined),
         provideDocumentLinks: () => Promise.resolve(undefined),
-      } as unknown as Core;
+      };
       const loader: CoreAccess = {
         loaded: false,
         get: () => {
@@ -369,7 +359,7 @@ export function citeAssistSuite(): void {
       assert.equal(byKey.has('evil2020'), false, 'a javascript: url became a link');
       assert.equal(byKey.has('nokey2000'), false);
       // Without the recent result, the DOI.
-      (await core()).recentPapers.clear();
+      (await testCore()).recentPapers.clear();
       const links2 = await vscode.commands.executeCommand<vscode.DocumentLink[]>('vscode.executeLinkProvider', doc.uri);
       const sand = links2.find((l) => doc.getText(l.range) === 'sandkuhler2023creatine');
       assert.equal(sand?.target?.toString(true), 'https://doi.org/10.3390/nu15000001');

@@ -103,7 +103,7 @@ export function contributionsSuite(): void {
       assert.ok(!events.includes('*'), 'activates on every start');
       assert.ok(!events.includes('onStartupFinished'), 'activates on every start');
       // Webview panels have no contribution point, so their serializer's event is explicit. Cite-key completion,
-      // hover and links (issue 6) need the extension active in papers: LaTeX, Quarto, R Markdown, Typst, and a
+      // hover and links need the extension active in papers: LaTeX, Quarto, R Markdown, Typst, and a
       // workspace with a .bib or a Quarto project at its root; never for every Markdown file.
       assert.deepEqual(events, [
         `onWebviewPanel:${WebviewTypes.answer}`,

@@ -6,24 +6,13 @@
  */
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { FilterCommandResult, FilterCommands } from '../../src/search/filterCommands';
+import type { FilterCommandResult } from '../../src/search/filterCommands';
 import { FilterStore } from '../../src/search/filterStore';
 import type { SearchFilters } from '../../src/search/filterModel';
 import { Commands, Settings } from '../../src/platform/ids';
 import { searchQueryString } from '../../src/api/params';
 import type { SearchOutcome } from '../../src/search/searchSession';
-import type { UsageLedger } from '../../src/usage/usageLedger';
-import { api, control, emulatorUrl, eventually, setUserSettings, sleep, useEmulatorKeepingKey } from './support';
-
-export interface CoreForTests {
-  filters: FilterStore;
-  usage: UsageLedger;
-  filterCommands: FilterCommands;
-}
-
-export async function testCore<T = CoreForTests>(): Promise<T> {
-  return (await api()).core() as unknown as T;
-}
+import { api, control, emulatorUrl, eventually, setUserSettings, sleep, testCore, useEmulatorKeepingKey } from './support';
 
 interface EmuRequest {
   route: string;

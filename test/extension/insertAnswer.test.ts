@@ -1,5 +1,5 @@
 /**
- * The answer view's citations in the real VS Code (issue 6, CITE-ANSWER): an emulator thread's answer is shown, then
+ * The answer view's citations in the real VS Code: an emulator thread's answer is shown, then
  * Insert Answer (the view's button message) writes it into .md / .tex / .typ / .txt documents of the test workspace
  * with the markers turned into the document's citations and every cited paper in the bibliography (keys in the text
  * = keys in the .bib), quotes as footnotes (setting), Undo; the per-reference buttons (Insert Citation, Copy BibTeX,
@@ -10,26 +10,11 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import type { AnswerPanels } from '../../src/answer/answerPanel';
-import type { WriteQuestion } from '../../src/citations/bibliographyWrite';
+import type { CoreInternals } from '../../src/composition/core';
 import type { AnswerCitations } from '../../src/citations/insertAnswer';
-import type { PaperLookup } from '../../src/citations/lookup';
-import type { CitePaper } from '../../src/citations/types';
 import { parseBibFile } from '../../src/bib/bibFile';
 import { Settings } from '../../src/platform/ids';
-import { api, control, emulatorUrl, eventually, finishedThread, openDoc, readDisk, setUserSettings, useEmulatorSettings, workspaceDir, writeFile as write } from './support';
-
-interface CoreForAnswers {
-  answers: AnswerPanels;
-  answerCitations: AnswerCitations;
-  paperLookup: PaperLookup;
-  recentPapers: { remember(p: readonly CitePaper[]): void };
-  bibliographies: { clearCache(): void; confirmWrite: (uri: vscode.Uri, why: WriteQuestion) => Promise<boolean> };
-}
-
-async function core(): Promise<CoreForAnswers> {
-  return (await api()).core() as unknown as CoreForAnswers;
-}
+import { api, control, emulatorUrl, eventually, finishedThread, openDoc, readDisk, setUserSettings, testCore, useEmulatorSettings, workspaceDir, writeFile as write } from './support';
 
 let counter = 0;
 async function freshKey(): Promise<string> {
@@ -54,8 +39,8 @@ export function insertAnswerSuite(): void {
     let restore: (() => Promise<void>) | undefined;
     let restoreSettings: (() => Promise<void>) | undefined;
     let threadId = '';
-    let c: CoreForAnswers;
-    let savedConfirm: CoreForAnswers['bibliographies']['confirmWrite'] | undefined;
+    let c: CoreInternals;
+    let savedConfirm: CoreInternals['bibliographies']['confirmWrite'] | undefined;
     /** The writer's answer to "write to this file?" (a new .bib, one outside the workspace). */
     let allowWrites = true;
     const asked: string[] = [];
@@ -69,7 +54,7 @@ export function insertAnswerSuite(): void {
         // The lookup of missing authors has its own tests below; the others use what the answer gives.
         [Settings.citationsLookUpMissingMetadata]: 'never',
       });
-      c = await core();
+      c = await testCore();
       c.bibliographies.clearCache();
       savedConfirm = c.bibliographies.confirmWrite;
       c.bibliographies.confirmWrite = (uri) => {

@@ -5,34 +5,19 @@
  */
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { AnswerPanels } from '../../src/answer/answerPanel';
-import type { AskOutcome, ThreadCommands } from '../../src/threads/threadCommands';
-import type { FilterStore } from '../../src/search/filterStore';
+import type { CoreInternals } from '../../src/composition/core';
+import type { AskOutcome } from '../../src/threads/threadCommands';
 import { Commands, Settings } from '../../src/platform/ids';
 import type { SearchOutcome } from '../../src/search/searchSession';
-import type { ThreadWatcher } from '../../src/threads/threadWatcher';
-import type { UsageLedger } from '../../src/usage/usageLedger';
 import type { ResultNode } from '../../src/search/resultsTree';
 import {
-  activeSyntax, api, chargedTo, control, eventually, finishedThread, observeSinks, provisionedKey, readDisk, requestsOf, sleep,
+  activeSyntax, api, chargedTo, control, eventually, finishedThread, observeSinks, provisionedKey, readDisk, requestsOf, sleep, testCore,
   useEmulatorKeepingKey, writeFile,
 } from './support';
-
-interface CoreForMoney {
-  threads: ThreadCommands;
-  threadWatcher: ThreadWatcher;
-  answers: AnswerPanels;
-  usage: UsageLedger;
-  filters: FilterStore;
-}
 
 interface EmuThread {
   threadId: string;
   interactions: number;
-}
-
-async function core(): Promise<CoreForMoney> {
-  return (await api()).core() as unknown as CoreForMoney;
 }
 
 const run = <T>(id: string, ...args: unknown[]): Thenable<T | undefined> => vscode.commands.executeCommand<T>(id, ...args);
@@ -50,7 +35,7 @@ async function twice<T>(route: string, click: () => Thenable<T>): Promise<[T, T]
 }
 
 /** Lets every run this test started finish, so no watcher polls into the next test. */
-async function settle(c: CoreForMoney): Promise<void> {
+async function settle(c: CoreInternals): Promise<void> {
   await control('completeRuns');
   await eventually(() => c.threadWatcher.running().length === 0, 'the runs ended', 400);
 }
@@ -76,7 +61,7 @@ export function moneySuite(): void {
 
     test('Send to the Research Agent clicked twice on one brief: one thread, the same outcome twice, no other editor touched', async () => {
       const { label, key } = await provisionedKey('double-brief');
-      const c = await core();
+      const c = await testCore();
       await c.threads.drafts.clear('new');
       const mine = await vscode.workspace.openTextDocument({ language: 'markdown', content: 'My unsaved chapter.' });
       await vscode.window.showTextDocument(mine, { preview: false });
@@ -99,7 +84,7 @@ export function moneySuite(): void {
 
     test('Ask the Research Agent, about the Selection and about Papers, each clicked twice: one thread each', async () => {
       const { label } = await provisionedKey('double-ask');
-      const c = await core();
+      const c = await testCore();
       const [a1, a2] = await twice('create_thread', () => run<AskOutcome>(Commands.askAgent, { message: 'Does caffeine improve reaction time?' }));
       assert.equal(a2?.threadId, a1?.threadId);
       const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content: 'Sleep deprivation impairs working memory.' });
@@ -118,7 +103,7 @@ export function moneySuite(): void {
 
     test('a follow-up sent twice from the answer view: one interaction, no 409', async () => {
       const { label, key } = await provisionedKey('double-follow');
-      const c = await core();
+      const c = await testCore();
       const id = await finishedThread(key, 'Does exercise improve sleep quality?');
       await c.answers.show(id);
       await twice('add_interaction', () => c.answers.receive(id, { type: 'followUp', text: 'And in older adults?', mode: 'pro' }));
@@ -192,7 +177,7 @@ export function moneySuite(): void {
 
     test('a thread creation that could not be reconciled: Check Threads / Send Anyway, the brief kept; Send Anyway sends it once more', async () => {
       const { label, key } = await provisionedKey('maybe-thread');
-      const c = await core();
+      const c = await testCore();
       await c.threads.drafts.clear('new');
       // The connection drops after the thread was created, and the list that would tell cannot be read.
       await control('injectFault', { route: 'create_thread', kind: 'reset', afterEffect: true });
@@ -264,7 +249,7 @@ export function moneySuite(): void {
 
     test('researchDesk.plan "free" from the workspace is ignored: a search asks for 100 papers', async () => {
       const { label } = await provisionedKey('ws-plan');
-      const c = await core();
+      const c = await testCore();
       assert.equal(c.usage.planSetting(), 'auto');
       assert.notEqual(c.usage.snapshot().planSource, 'setting');
       const out = await run<SearchOutcome>(Commands.searchPapers, 'exercise and depression in older adults');
@@ -291,7 +276,7 @@ export function moneySuite(): void {
     });
 
     test('user settings still apply: a plan set by the writer is used', async () => {
-      const c = await core();
+      const c = await testCore();
       const previous = vscode.workspace.getConfiguration().inspect(Settings.plan)?.globalValue;
       await vscode.workspace.getConfiguration().update(Settings.plan, 'deep', vscode.ConfigurationTarget.Global);
       try {
@@ -302,7 +287,7 @@ export function moneySuite(): void {
     });
 
     test('default filters and presets: a trusted workspace may set them, Restricted Mode ignores them; a preset name is never a link', async () => {
-      const c = await core();
+      const c = await testCore();
       const defaults = c.filters.defaults();
       const names = c.filters.presets().map((p) => p.name);
       if (vscode.workspace.isTrusted) {

@@ -6,7 +6,7 @@ import type { SearchOutcome } from '../../src/search/searchSession';
 import { escapeMarkdown } from '../../src/search/query';
 import { plainText } from '../../src/shared/plainText';
 import type { ResultNode } from '../../src/search/resultsTree';
-import { acceptQuickInput, api, control, emulatorUrl, setUserSettings, useEmulatorKeepingKey } from './support';
+import { acceptQuickInput, api, control, emulatorUrl, setUserSettings, testCore, useEmulatorKeepingKey } from './support';
 
 /** A query with 1,000 matches in the emulator's corpus (its own sample queries). */
 const BIG = 'effect of formative feedback on mathematics performance in secondary school students';
@@ -404,7 +404,7 @@ export function searchSuite(): void {
 
     test('active filters apply to Search Papers and show in the view; a change marks the results until Refresh', async () => {
       const { label } = await freshKey('pro');
-      const core = (await api()).core() as unknown as { filters: { set(f: object): Promise<void>; clear(): Promise<void>; describe(): string } };
+      const core = await testCore();
       try {
         await core.filters.set({ year_min: 2015, human: true });
         const out = await run<SearchOutcome>(Commands.searchPapers, 'sleep');

@@ -1,6 +1,7 @@
 /** Shared helpers for the extension-host suites: the extension's test API, the emulator, settings. */
 import { createServer } from 'node:net';
 import * as vscode from 'vscode';
+import type { CoreInternals } from '../../src/composition/core';
 import type { ResearchDeskTestApi } from '../../src/composition/entry';
 import { EXTENSION_ID, Settings } from '../../src/platform/ids';
 import { escapeHtml } from '../../src/render/escape';
@@ -21,6 +22,11 @@ export async function api(): Promise<ResearchDeskTestApi> {
   if (!exported) throw new Error('activate() returned no test API (is the extension running in production mode?).');
   await exported.ready;
   return exported;
+}
+
+/** Loads the core (as the first command would) and returns it, services and all (filters, usage, threads, citations). */
+export async function testCore(): Promise<CoreInternals> {
+  return (await api()).core();
 }
 
 let emulator: Promise<{ url: string; close(): Promise<void> }> | undefined;
@@ -259,7 +265,7 @@ type Answer = (sink: string, message: string, items: readonly string[]) => strin
  */
 export function observeSinks(answer?: Answer): { records: SinkRecord[]; dispose(): void } {
   const records: SinkRecord[] = [];
-  const w = vscode.window as unknown as Record<string, unknown>;
+  const w: Record<string, unknown> = vscode.window;
   const saved = new Map<string, unknown>();
   const wrap = (name: string, make: (original: (...a: unknown[]) => unknown) => (...a: unknown[]) => unknown): void => {
     const original = w[name] as (...a: unknown[]) => unknown;

@@ -1,11 +1,10 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { AskOutcome, ThreadCommands } from '../../src/threads/threadCommands';
+import type { AskOutcome } from '../../src/threads/threadCommands';
 import { Commands, Settings } from '../../src/platform/ids';
-import type { ThreadsModel } from '../../src/threads/threadsModel';
 import type { ThreadFinished, ThreadWatcher } from '../../src/threads/threadWatcher';
 import type { ResultNode } from '../../src/search/resultsTree';
-import { acceptQuickInput, api, control, emulatorUrl, eventually, setUserSettings, useEmulatorSettings } from './support';
+import { acceptQuickInput, api, control, emulatorUrl, eventually, setUserSettings, testCore, useEmulatorSettings } from './support';
 
 interface EmuRequest {
   route: string;
@@ -25,15 +24,6 @@ interface EmuThread {
   status: string;
 }
 
-interface CoreForThreads {
-  threads: ThreadCommands;
-  threadWatcher: ThreadWatcher;
-  threadsModel: ThreadsModel;
-  answers: { openThreads(): string[] };
-  filters: { set(f: object): Promise<void>; clear(): Promise<void> };
-}
-
-
 let counter = 0;
 
 /** A fresh key of its own (its threads, requests and charges are this test's only), stored for the emulator. */
@@ -43,10 +33,6 @@ async function freshKey(plan = 'pro'): Promise<{ label: string; key: string }> {
   const desk = await api();
   await desk.keys.set(key, new URL(await emulatorUrl()).origin);
   return { label, key };
-}
-
-async function core(): Promise<CoreForThreads> {
-  return (await api()).core() as unknown as CoreForThreads;
 }
 
 async function requests(label: string, route: string): Promise<EmuRequest[]> {
@@ -100,7 +86,7 @@ export function threadsSuite(): void {
 
     suiteSetup(async () => {
       restore = (await useEmulatorSettings()).restore;
-      recordEnds((await core()).threadWatcher);
+      recordEnds((await testCore()).threadWatcher);
     });
     suiteTeardown(async () => {
       recording?.dispose();
@@ -112,7 +98,7 @@ export function threadsSuite(): void {
 
     test('a selection becomes a thread; when it finishes the watcher says so (Open Answer) and the answer opens', async () => {
       const { key } = await freshKey();
-      const c = await core();
+      const c = await testCore();
       const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content: 'Intro.\n\nCreatine supplementation improves short-term memory in healthy adults.\n\nMore text.' });
       const editor = await vscode.window.showTextDocument(doc);
       editor.selection = new vscode.Selection(2, 0, 2, doc.lineAt(2).text.length);
@@ -142,7 +128,7 @@ export function threadsSuite(): void {
 
     test('Ask the Research Agent opens a brief document with the unsent draft; its CodeLens sends it without the header', async () => {
       await freshKey();
-      const c = await core();
+      const c = await testCore();
       const brief = 'Restored brief: does bilingualism improve executive function in children?\n\nInclude longitudinal studies.';
       await c.threads.drafts.keep('new', { input_message: brief, mode: 'pro' }, 'test');
       const opened = await run<AskOutcome>(Commands.askAgent);
@@ -164,7 +150,7 @@ export function threadsSuite(): void {
 
     test('a run still going at max_wait_seconds stops polling and offers Keep Waiting, which follows it to the end', async () => {
       await freshKey();
-      const c = await core();
+      const c = await testCore();
       await control('setRunOutcome', { durationMs: 600_000 });
       const outcome = await run<AskOutcome>(Commands.askAgent, { message: 'What does the research say about air pollution and dementia?' });
       assert.equal(outcome?.outcome, 'sent');
@@ -181,7 +167,7 @@ export function threadsSuite(): void {
 
     test('selected papers become attachments.paper_ids (the last path segment of their url), under the current filters', async () => {
       const { key } = await freshKey();
-      const c = await core();
+      const c = await testCore();
       const desk = await api();
       const searched = await run<{ outcome: string }>(Commands.searchPapers, 'creatine supplementation cognition');
       assert.equal(searched?.outcome, 'shown');
@@ -212,7 +198,7 @@ export function threadsSuite(): void {
 
     test('more than 50 papers, an empty brief and one over 10,000 characters send nothing; the long draft is kept', async () => {
       const { label } = await freshKey();
-      const c = await core();
+      const c = await testCore();
       const many = Array.from({ length: 51 }, (_, i) => `p${i}`);
       const tooMany = await run<AskOutcome>(Commands.askAboutPapers, { attachPapers: many, message: 'Compare these.' });
       assert.equal(tooMany?.outcome, 'invalid');
@@ -235,7 +221,7 @@ export function threadsSuite(): void {
 
     test('deep mode on a free plan is explained and not sent; the draft is kept', async () => {
       const { label } = await freshKey('free');
-      const c = await core();
+      const c = await testCore();
       const restorePlan = await setUserSettings({ [Settings.plan]: 'free' });
       try {
         const outcome = await run<AskOutcome>(Commands.askAgent, { message: 'A structured report on sleep and memory consolidation.', mode: 'deep' });
@@ -250,7 +236,7 @@ export function threadsSuite(): void {
 
     test('a follow-up while the answer is being written gets the 409 explained and keeps the draft', async () => {
       const { key, label } = await freshKey();
-      const c = await core();
+      const c = await testCore();
       await control('setRunOutcome', { durationMs: 600_000 });
       const first = await run<AskOutcome>(Commands.askAgent, { message: 'How does exercise affect depression in older adults?' });
       assert.equal(first?.outcome, 'sent');
@@ -271,7 +257,7 @@ export function threadsSuite(): void {
 
     test('a 5xx after the service created the thread produces exactly one thread', async () => {
       const { key, label } = await freshKey();
-      const c = await core();
+      const c = await testCore();
       await control('injectFault', { route: 'create_thread', kind: 'status_after', status: 500 });
       const outcome = await run<AskOutcome>(Commands.askAgent, { message: 'What is known about microbiome changes after antibiotics?' });
       assert.ok(outcome?.outcome === 'sent' || outcome?.outcome === 'uncertain', String(outcome?.outcome));
@@ -288,7 +274,7 @@ export function threadsSuite(): void {
 
     test('a failed run says so and offers Retry; Retry runs again and only the successful run is charged', async () => {
       const { label } = await freshKey();
-      const c = await core();
+      const c = await testCore();
       await control('failNextRun');
       const outcome = await run<AskOutcome>(Commands.askAgent, { message: 'Does vitamin D prevent respiratory infections?' });
       assert.equal(outcome?.outcome, 'sent');
@@ -310,7 +296,7 @@ export function threadsSuite(): void {
 
     test('running threads are remembered in globalState; after the watcher is dropped and resumed from it, the answer still arrives', async () => {
       await freshKey();
-      const c = await core();
+      const c = await testCore();
       await control('setRunOutcome', { durationMs: 600_000 });
       const outcome = await run<AskOutcome>(Commands.askAgent, { message: 'Do mindfulness apps reduce anxiety?' });
       assert.equal(outcome?.outcome, 'sent');
@@ -329,7 +315,7 @@ export function threadsSuite(): void {
 
     test('Threads view: newest first, 20 per page with Load More, title search, status icons and interactions', async () => {
       const { key, label } = await freshKey();
-      const c = await core();
+      const c = await testCore();
       const base = await emulatorUrl();
       for (let i = 0; i < 23; i++) {
         const res = await fetch(`${base}/v1/threads`, {
@@ -384,7 +370,7 @@ export function threadsSuite(): void {
 
     test('Threads view without a key: empty, so its welcome content asks for one; no listing request; the key back lists again', async () => {
       const { key, label } = await freshKey();
-      const c = await core();
+      const c = await testCore();
       const desk = await api();
       const origin = new URL(await emulatorUrl()).origin;
       await fetch(`${await emulatorUrl()}/v1/threads`, {

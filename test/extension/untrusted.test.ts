@@ -6,26 +6,14 @@
  */
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { AskOutcome, ThreadCommands } from '../../src/threads/threadCommands';
+import type { AskOutcome } from '../../src/threads/threadCommands';
 import type { ThreadDispatch } from '../../src/api/index';
 import { Commands, Views } from '../../src/platform/ids';
 import type { SearchOutcome } from '../../src/search/searchSession';
-import type { ThreadsModel } from '../../src/threads/threadsModel';
-import type { ThreadWatcher } from '../../src/threads/threadWatcher';
 import type { ResultNode } from '../../src/search/resultsTree';
 import {
-  activeSyntax, api, control, emulatorUrl, eventually, observeSinks, provisionedKey, requestsOf, sleep, useEmulatorKeepingKey,
+  activeSyntax, api, control, emulatorUrl, eventually, observeSinks, provisionedKey, requestsOf, sleep, testCore, useEmulatorKeepingKey,
 } from './support';
-
-interface CoreForText {
-  threads: ThreadCommands;
-  threadWatcher: ThreadWatcher;
-  threadsModel: ThreadsModel;
-}
-
-async function core(): Promise<CoreForText> {
-  return (await api()).core() as unknown as CoreForText;
-}
 
 const run = <T>(id: string, ...args: unknown[]): Thenable<T | undefined> => vscode.commands.executeCommand<T>(id, ...args);
 
@@ -80,7 +68,7 @@ export function untrustedSuite(): void {
 
     test('a 422 with a command link on thread creation: the warning is plain text and the brief is kept', async () => {
       await provisionedKey('hostile-422-thread');
-      const c = await core();
+      const c = await testCore();
       await control('injectFault', { route: 'create_thread', kind: 'status_before', status: 422, body: hostile422 });
       const sinks = observeSinks();
       let out: AskOutcome | undefined;
@@ -98,7 +86,7 @@ export function untrustedSuite(): void {
 
     test('a hostile thread title and error text: the status bar, the paused and the answered notices show them as plain text', async () => {
       await provisionedKey('hostile-title');
-      const c = await core();
+      const c = await testCore();
       const id = `hostileT${Date.now()}`;
       const dispatch = {
         thread_id: id, interaction_id: `${id}i`, status: 'running', mode: 'pro', url: `https://consensus.app/threads/${id}`,
@@ -161,7 +149,7 @@ export function untrustedSuite(): void {
 
     test('a listing that names a thread twice, with hostile titles: one tree item per id, the newest kept, tooltips escaped', async () => {
       await provisionedKey('hostile-list');
-      const c = await core();
+      const c = await testCore();
       const desk = await api();
       const a = `dupA${Date.now()}`;
       const b = `dupB${Date.now()}`;
@@ -195,7 +183,7 @@ export function untrustedSuite(): void {
 
     test('absurd polling hints (3e6 s, 1e9 s, 0, negative) are bounded: no busy loop, the run remembered with sane values', async () => {
       const { key } = await provisionedKey('hostile-hints');
-      const c = await core();
+      const c = await testCore();
       await control('setRunOutcome', { durationMs: 3_600_000 });
       const res = await fetch(`${await emulatorUrl()}/v1/threads`, {
         method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body: JSON.stringify({ input_message: 'Does green tea lower blood pressure?' }),

@@ -6,20 +6,15 @@
  */
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
+import type { CoreInternals } from '../../src/composition/core';
 import { Commands, Settings } from '../../src/platform/ids';
 import type { SearchOutcome } from '../../src/search/searchSession';
 import { ApiError } from '../../src/api/index';
 import { UsageStatusBar } from '../../src/usage/statusBar';
 import { restoreUsageStatusItem } from '../../src/usage/statusCache';
-import type { UsageMenu } from '../../src/usage/usageMenu';
 import { UsageLedger, type UsageRecord } from '../../src/usage/usageLedger';
-import { api, control, eventually, setUserSettings, sleep, useEmulatorSettings } from './support';
-import { freshKey, testCore, type CoreForTests } from './filters.test';
-
-interface UsageCore extends CoreForTests {
-  usageStatus: UsageStatusBar;
-  usageMenu: UsageMenu;
-}
+import { api, control, eventually, setUserSettings, sleep, testCore, useEmulatorSettings } from './support';
+import { freshKey } from './filters.test';
 
 interface EmuCharge {
   keyLabel: string;
@@ -56,7 +51,7 @@ export function usageSuite(): void {
     let restore: (() => Promise<void>) | undefined;
     let savedKey: string | undefined;
     let origin = '';
-    let core: UsageCore;
+    let core: CoreInternals;
 
     suiteSetup(async () => {
       const desk = await api();
@@ -68,7 +63,7 @@ export function usageSuite(): void {
         await restoreSettings();
         await s.restore();
       };
-      core = await testCore<UsageCore>();
+      core = await testCore();
       await core.filters.clear();
     });
 
@@ -152,7 +147,7 @@ export function usageSuite(): void {
       try {
         await freshKey('free');
         core.usage.correct(0);
-        const state = (await api()).core() as unknown as { usage: UsageLedger };
+        const state = await testCore();
         assert.equal(state.usage, core.usage);
         // Forget an earlier inference for this origin by recording an uncapped answer larger than any cap.
         core.usage.recordSearch({ resultCount: 0, requestedPageSize: 100, appliedPageSize: 100 });

@@ -1,5 +1,5 @@
 /**
- * The answer view in the real webview (issue 5): a thread whose answer is hostile (script tags,
+ * The answer view in the real webview: a thread whose answer is hostile (script tags,
  * event handlers, dangerous links, raw HTML, remote images) and also well formed (citations with
  * quotes) is shown; inside the webview's iframe nothing of the hostile text ran or survived as
  * markup, our own (nonce) script did run: clicking [1.1] shows its quote, Escape closes it.

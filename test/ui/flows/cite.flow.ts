@@ -1,5 +1,5 @@
 /**
- * Citations flow (issue 6), as a writer does it in the real workbench: a LaTeX paper, a Markdown draft and Typst
+ * Citations flow, as a writer does it in the real workbench: a LaTeX paper, a Markdown draft and Typst
  * notes in the workspace; search → right-click a result → Insert Citation → `\cite{key}` in the .tex and
  * references.bib created with the entry; in the answer view, [1.1] → Insert Citation → `[@key]` in the draft (the
  * last active editor, not the webview); Insert Answer into the .typ; the completion list after `[@`; the hover on a

@@ -1,5 +1,5 @@
 /**
- * Filters and monthly calls (issue 4), as a person does it: Edit Search Filters from the
+ * Filters and monthly calls, as a person does it: Edit Search Filters from the
  * palette, step through a range (a bad one refused as you type, then a good one), a yes/no
  * filter and the quartile range, Apply; search, and the Research view's description names the
  * filters; the status-bar item, its tooltip, and its menu (Correct the count).

@@ -1,5 +1,5 @@
 /**
- * First flow (issue 3): the API key as a person handles it. Open the Research view from
+ * Key flow: the API key as a person handles it. Open the Research view from
  * the activity bar (welcome view), Set API Key from the palette into a password box, Test
  * Connection (notification reports success), Clear API Key (welcome view is back).
  */

@@ -1,5 +1,5 @@
 /**
- * Search flow (issue 4), as a writer does it: open a draft, select a sentence, Search
+ * Search flow, as a writer does it: open a draft, select a sentence, Search
  * Selection with the keybinding (Ctrl+Alt+R), see ranked papers in the Research view, hover a
  * paper for its tooltip, Load More, and the status bar; then a paper whose takeaway holds URLs, hovered to see
  * which of them the real tooltip makes links. Screenshots at every step.

@@ -1,5 +1,5 @@
 /**
- * Threads flow (issue 5), as a writer does it: select a claim in a draft, Ask the Research Agent
+ * Threads flow, as a writer does it: select a claim in a draft, Ask the Research Agent
  * about Selection (Enter for no extra instructions, Enter for pro mode), see "1 thread running" in
  * the status bar, RELOAD THE WINDOW while the agent is still working, see polling resume from
  * what was remembered, then the "has answered" notification; Open Answer opens the answer beside

@@ -12,7 +12,7 @@ const keys = new Map([
   ['p2', 'li2021two'],
 ]);
 
-describe('cite/answer', () => {
+describe('bib/answer', () => {
   const answer = 'Creatine helps [1.1]. It is small [1.2, 2]; see also [2] and [3].\n\n`code [1]`\n\n```\n[2]\n```\nEscaped \\[1] and a link [1](https://x).';
 
   it('turns marker groups into one citation per group, papers de-duplicated, in each flavour', () => {

@@ -6,7 +6,7 @@ import { LineIndex } from '../../../src/bib/edit';
 import { loadBibtexLibrary } from '../../../src/bib/library';
 import { GOOD } from './bibSample';
 
-describe('cite/bibFile', () => {
+describe('bib/bibFile', () => {
   before(async () => {
     await loadBibtexLibrary();
   });

@@ -15,7 +15,7 @@ import { loadBibtexLibrary } from '../../../src/bib/library';
 
 const PAPER = { authors: ['Anna Smith'], title: 'A new paper', publish_year: 2024, doi: '10.5555/new', journal_name: 'J' };
 
-describe('cite/bibFile against hostile files', () => {
+describe('bib/bibFile against hostile files', () => {
   before(async () => {
     await loadBibtexLibrary();
   });

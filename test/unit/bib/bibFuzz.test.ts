@@ -356,7 +356,7 @@ function exerciseOnce(bytes: Buffer, paper: CitablePaper, what: string, stats: S
   stats.inputs++;
 }
 
-describe('cite/bibFile fuzz (seeded): mutated real-world .bib files through decode, parse, hover, append and tidy', function () {
+describe('bib/bibFile fuzz (seeded): mutated real-world .bib files through decode, parse, hover, append and tidy', function () {
   this.timeout(300_000);
   const stats: Stats = { inputs: 0, appended: 0, refusedEncoding: 0, refusedBlocked: 0, tidied: 0, slowestMs: 0, slowestInput: '', slowestMsPerMb: 0, slowestPerMb: '' };
   let papers: CitablePaper[] = [];

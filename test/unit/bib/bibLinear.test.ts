@@ -74,7 +74,7 @@ const SCANNERS: [string, (text: string, file: BibFile) => unknown][] = [
   ['entryFields (first and last entry)', (_t, f) => [f.entries[0] && entryFields(f, f.entries[0]), f.entries.at(-1) && entryFields(f, f.entries.at(-1)!)]],
 ];
 
-describe('cite/bibFile scanners run in linear time (1 MB hostile inputs)', function () {
+describe('bib/bibFile scanners run in linear time (1 MB hostile inputs)', function () {
   this.timeout(120_000);
   let slowest = { perMb: 0, what: '' };
 

@@ -67,7 +67,7 @@ function assertRoundTrip(paper: CitablePaper, key = 'k2023x'): void {
   if (paper.doi) assert.equal(decode(String(f['doi'])), decode(normaliseDoi(paper.doi)!), `doi of:\n${entry}`);
 }
 
-describe('cite/bibtex: toBibtex', () => {
+describe('bib/bibtex: toBibtex', () => {
   before(async () => {
     await loadBibtexLibrary();
   });

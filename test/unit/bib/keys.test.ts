@@ -4,7 +4,7 @@ import { isValidKey } from '../../../src/bib/bibtex';
 import { asciiFold, parseName } from '../../../src/bib/names';
 import { getCorpus } from '../../emulator/index';
 
-describe('cite/names', () => {
+describe('bib/names', () => {
   it('splits "Given Family", "Family, Given", particles, CJK and organisations', () => {
     assert.deepEqual(parseName('Jürgen Sandkühler'), { family: 'Sandkühler', given: 'Jürgen' });
     assert.deepEqual(parseName('Sandkühler, Jürgen'), { family: 'Sandkühler', given: 'Jürgen' });
@@ -58,7 +58,7 @@ describe('cite/names', () => {
   });
 });
 
-describe('cite/keys', () => {
+describe('bib/keys', () => {
   const paper = { authors: ['Jürgen Sandkühler', 'A B'], publish_year: 2023, title: 'The effects of creatine on memory' };
 
   it('builds author + year + first significant title word, folded and lower-case', () => {

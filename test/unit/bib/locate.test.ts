@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { frontMatter, latexBibliographies, locateBibliographies, texRoot, typstBibliographies, yamlBibliographies } from '../../../src/bib/locate';
 
-describe('cite/locate', () => {
+describe('bib/locate', () => {
   it('LaTeX: \\bibliography{a,b} gets .bib, \\addbibresource keeps its name, comments ignored', () => {
     const tex = [
       '\\documentclass{article}',
@@ -63,7 +63,7 @@ describe('cite/locate', () => {
   });
 });
 
-describe('cite/locate on random documents: the same answers as the patterns it replaced', () => {
+describe('bib/locate on random documents: the same answers as the patterns it replaced', () => {
   // The patterns these functions used before they were made linear (each rescanned the text on hostile input):
   // kept here as the reference for what they find.
   const oldStripTypst = (text: string): string => text.replace(/"(?:[^"\\]|\\.)*"|\/\*[\s\S]*?\*\/|\/\/.*$/gmu, (m) => (m.startsWith('"') ? m : ''));

@@ -7,7 +7,7 @@ import { MARKDOWN_LIMIT } from '../../../src/render/escape';
 const latex = (md: string): string => answerMarkup(md, 'latex', { cite: (i) => `\\cite{k${i}}` });
 const typst = (md: string): string => answerMarkup(md, 'typst', { cite: (i) => `@k${i}` });
 
-describe('cite/markup (Insert Answer into LaTeX and Typst)', () => {
+describe('bib/markup (Insert Answer into LaTeX and Typst)', () => {
   it('escapes every LaTeX special character so the answer cannot break the document', () => {
     assert.equal(escapeLatex('15% of #1_a & $5 {x} ~ ^ \\ <b> | `'), '15\\% of \\#1\\_a \\& \\$5 \\{x\\} \\textasciitilde{} \\textasciicircum{} \\textbackslash{} \\textless{}b\\textgreater{} \\textbar{} \\textasciigrave{}');
     assert.equal(latex('A 15% effect'), 'A 15\\% effect\n', 'a percent sign is not a comment');

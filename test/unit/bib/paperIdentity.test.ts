@@ -25,7 +25,7 @@ const sleep: CitePaper = {
   url: 'https://consensus.app/papers/does-creatine-supplementation-improve-working-memory-evidenc/20bd485e32b6ff536e8eee13b79415f2/',
 };
 
-describe('cite/paperIdentity: papers with the same title and year are kept apart by any field that differs', () => {
+describe('bib/paperIdentity: papers with the same title and year are kept apart by any field that differs', () => {
   before(() => loadBibtexLibrary());
 
   it('tellApart: id, DOI, URL, year and journal each tell two papers apart; absent fields tell nothing', () => {

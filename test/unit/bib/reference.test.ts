@@ -12,7 +12,7 @@ const paper = {
   url: 'https://consensus.app/papers/x/abc/',
 };
 
-describe('cite/reference (APA 7)', () => {
+describe('bib/reference (APA 7)', () => {
   it('initials: hyphenated and multiple given names', () => {
     assert.equal(initials('Jean-Pierre Marie'), 'J.-P. M.');
     assert.equal(initials('łukasz'), 'Ł.');

@@ -3,7 +3,7 @@ import * as assert from 'node:assert/strict';
 import { parseBibFile } from '../../../src/bib/bibFile';
 import { LineIndex, newlineOf } from '../../../src/bib/edit';
 
-describe('cite/bibFile scanner fast paths', () => {
+describe('bib/bibFile scanner fast paths', () => {
   it('LineIndex and newlineOf count LF and CRLF breaks like a character loop', () => {
     const text = 'a\r\nbb\n\r\nccc\nd';
     const idx = new LineIndex(text);

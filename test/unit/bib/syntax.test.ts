@@ -21,7 +21,7 @@ function cite(doc: string, flavour: CiteFlavour, key: string, options: CiteOptio
   return applyEdits(text, [insertCitation(text, offset, flavour, key, options).edit]);
 }
 
-describe('cite/syntax', () => {
+describe('bib/syntax', () => {
   it('maps language ids (and file names) to a flavour', () => {
     assert.equal(flavourOf('latex'), 'latex');
     assert.equal(flavourOf('markdown'), 'pandoc');

@@ -1,14 +1,14 @@
-// The citations issue's buttons in the references list (opt-in) and their webview messages.
+// The citation buttons in the answer's references list (opt-in) and their webview messages.
 import { strict as assert } from 'node:assert';
 import { parseWebviewMessage } from '../../../src/answer/protocol';
 import { renderAnswerDetailed } from '../../../src/render/answer';
 import { assertSafe, citation } from './html';
 
-describe('render: citation actions (issue 6)', () => {
+describe('render: citation actions', () => {
   const evil = '"><img src=x onerror=alert(1)>';
   const cs = [citation(1, 1, { title: evil }), citation(2, 0, { url: 'javascript:alert(1)' })];
 
-  it('are off by default (the issue-5 view is unchanged)', () => {
+  it('are off by default (only Copy Quote and Open Paper)', () => {
     const els = assertSafe(renderAnswerDetailed('[1.1] [2]', cs).html);
     assert.deepEqual(els.filter((e) => e.tag === 'button').map((e) => e.attrs['data-action']), ['copyQuote', 'openPaper']);
   });
