@@ -9,6 +9,7 @@
  * in the service's capitalisation (turning them into sentence case needs knowledge of proper nouns).
  */
 import { entryType, normaliseDoi, yearOf, type CitablePaper } from './bibtex';
+import { escapeMarkdown } from '../shared/markdown';
 import { parseName, squash, type PersonName } from './names';
 
 export type ReferenceFormat = 'text' | 'markdown';
@@ -37,21 +38,19 @@ function apaName(n: PersonName): string {
   return n.given ? `${fam}, ${initials(n.given)}` : fam;
 }
 
-/** APA author list: "A, B., & C, D." (20 max, then "…" and the last). */
-export function apaAuthors(authors: readonly string[]): string {
-  const names = authors.map(parseName).filter((n) => n.family).map(apaName);
+/**
+ * APA author list: "A, B., & C, D." (20 max, then "…" and the last). `escape` is applied to each name (the service's
+ * text), not to the list's own `, &` and `. . .`.
+ */
+export function apaAuthors(authors: readonly string[], escape: (name: string) => string = (name) => name): string {
+  const names = authors.map(parseName).filter((n) => n.family).map((n) => escape(apaName(n)));
   if (names.length === 0) return '';
   if (names.length === 1) return names[0]!;
   if (names.length <= 20) return `${names.slice(0, -1).join(', ')}, & ${names[names.length - 1]!}`;
   return `${names.slice(0, 19).join(', ')}, . . . ${names[names.length - 1]!}`;
 }
 
-/** Escape service text for Markdown (CommonMark punctuation that can start markup). */
-export function escapeMarkdown(s: string): string {
-  return s.replace(/[\\`*_{}[\]()<>#+\-.!|~]/gu, (c) => `\\${c}`);
-}
-
-const endPunct = (s: string): string => (/[.?!]$/u.test(s) ? s : `${s}.`);
+const endPunct = (s: string, period = '.'): string => (/[.?!]$/u.test(s) ? s : `${s}${period}`);
 
 /** The APA 7 reference for a paper. */
 export function formatReference(paper: CitablePaper, format: ReferenceFormat = 'text'): string {
@@ -59,12 +58,14 @@ export function formatReference(paper: CitablePaper, format: ReferenceFormat = '
   const esc = (s: string): string => (md ? escapeMarkdown(s) : s);
   const ital = (s: string): string => (md ? `*${s}*` : s);
   const parts: string[] = [];
-  const authors = apaAuthors(paper.authors ?? []);
+  const authors = apaAuthors(paper.authors ?? [], esc);
   const year = yearOf(paper);
   const date = `(${year ?? 'n.d.'}).`;
   const title = squash(paper.title ?? '');
   const { preprint } = entryType(paper);
-  if (authors) parts.push(`${esc(endPunct(authors))} ${date}`);
+  // The names are escaped already (an escaped name ends in `.` only when the name does); the period closing them is
+  // escaped too, so that a list that is one number cannot start a Markdown list.
+  if (authors) parts.push(`${endPunct(authors, esc('.'))} ${date}`);
   else if (title) parts.push(`${esc(endPunct(title))} ${date}`);
   else parts.push(date);
   if (authors && title) parts.push(preprint ? `${esc(title)} [Preprint].` : esc(endPunct(title)));

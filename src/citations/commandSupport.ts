@@ -1,7 +1,7 @@
 /**
  * What the citation command files (citationCommands.ts, quickPick.ts, tidyCommand.ts) share: the result every command
- * returns (tests, keybindings), how a command fails (a notification, and a result saying so), which documents are
- * written in, and clipping a label. Apart so that the command files need not import each other.
+ * returns (tests, keybindings), how a command fails (a notification, and a result saying so), and which documents
+ * are written in. Apart so that the command files need not import each other.
  */
 import * as vscode from 'vscode';
 import { showError, showWarning } from '../platform/notify';
@@ -27,9 +27,6 @@ export function failed(message: string, level: 'warning' | 'error' = 'warning'):
   void (level === 'error' ? showError(message) : showWarning(message));
   return { done: false, message };
 }
-
-/** At most `n` characters, an ellipsis marking a cut. */
-export const clip = (s: string, n: number): string => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 
 /**
  * A document one writes in: a file of any file system (a read-only one is refused later with its own message) or

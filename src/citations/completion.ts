@@ -19,6 +19,7 @@
  */
 import * as vscode from 'vscode';
 import { showError, showWarning } from '../platform/notify';
+import { oneLine } from '../shared/plainText';
 import type { BibFile } from '../bib/bibFile';
 import { yearOf } from '../bib/bibtex';
 import { loadBibtexLibrary } from '../bib/library';
@@ -96,7 +97,7 @@ export class CiteCompletion {
     for (const paper of list) {
       if (prepared.index.find(paper)) continue;
       const key = predictKey(paper, taken, scheme);
-      candidates.push({ paper, key, title: (paper.title ?? '').replace(/\s+/gu, ' ').trim(), families: paper.authors ?? [] });
+      candidates.push({ paper, key, title: oneLine(paper.title), families: paper.authors ?? [] });
     }
     prepared.recents = { list, scheme, candidates };
     return candidates;

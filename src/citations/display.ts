@@ -4,8 +4,7 @@
  * form src/bib/texText.ts writes. Pure.
  */
 import { TEX_TABLES } from '../bib/texText';
-
-const oneLine = (s: string): string => s.replace(/\s+/gu, ' ').trim();
+import { oneLine } from '../shared/plainText';
 
 export const ACCENTS: Record<string, string> = {
   '"': '\u0308', "'": '\u0301', '`': '\u0300', '^': '\u0302', '~': '\u0303', '=': '\u0304', '.': '\u0307',

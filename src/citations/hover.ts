@@ -6,8 +6,9 @@
  * authors, year, journal from the bibliography entry, with the takeaway and the journal's SJR quartile of the same
  * paper among the recent search results / answer citations (matched by DOI, else title and year). The text comes
  * from a .bib file and from the service, so it is untrusted: the MarkdownString is not trusted, has no HTML and no
- * theme icons, and every piece of text is escaped. A key missing from the document's bibliographies says so (no
- * hover at all when the document has no bibliography: a bare `@word` there is more likely a mention).
+ * theme icons, every piece of text is escaped, and a URL in it is a link only when the one link rule allows it
+ * (markdownWithSafeLinks). A key missing from the document's bibliographies says so (no hover at all when the
+ * document has no bibliography: a bare `@word` there is more likely a mention).
  * Links: every cited key that resolves to a paper links to its URL (the entry's `url`, else the recent result's
  * page), else to https://doi.org/<doi>; https only (safeHttpsUrl), never a command: or file: target.
  * Both read an entry's metadata through bibEntry.entryFields, which decodes only the fields the editor shows, each
@@ -21,7 +22,9 @@ import { loadBibtexLibrary } from '../bib/library';
 import { tellApart, type PaperFacts } from '../bib/paperIdentity';
 import { findCitations, flavourOf, keyAt } from '../bib/syntax';
 import { safeHttpsUrl } from '../shared/url';
-import { doiUrl, escapeMarkdown } from '../search/query';
+import { markdownLink, markdownWithSafeLinks } from '../shared/markdown';
+import { clip, oneLine } from '../shared/plainText';
+import { doiUrl } from '../search/query';
 import { byline } from './citeMatch';
 import type { CiteAssistOptions } from './completion';
 import type { BibliographyEntry, CitePaper } from './types';
@@ -73,9 +76,6 @@ export function paperLink(entry: CitePaper | undefined, recent: CitePaper | unde
   return safeHttpsUrl(entry?.url ?? undefined) ?? safeHttpsUrl(recent?.url ?? undefined) ?? safeHttpsUrl(doiUrl(entry?.doi ?? recent?.doi));
 }
 
-/** A URL as a Markdown link destination (angle brackets; parentheses encoded so nothing can close it early). */
-const destination = (url: string): string => `<${url.replace(/[()<>]/gu, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}>`;
-
 const QUARTILES = new Set([1, 2, 3, 4]);
 
 /** The hover's Markdown for a key (exported for the tests' escaping checks). */
@@ -83,7 +83,9 @@ export function hoverMarkdown(info: KeyInfo, bibNames: readonly string[]): vscod
   const md = new vscode.MarkdownString(undefined, false);
   md.isTrusted = false;
   md.supportHtml = false;
-  const esc = (s: string | number | null | undefined): string => escapeMarkdown(String(s ?? ''));
+  // Escaped, and a URL in the text a link only when the one link rule allows it (VS Code's Markdown would make any
+  // https://… a link by itself).
+  const esc = (s: string | number | null | undefined): string => markdownWithSafeLinks(String(s ?? ''));
   if (!info.entry) {
     md.appendMarkdown(esc(vscode.l10n.t('"{0}" is not in {1}.', info.key, bibNames.join(', '))));
     return md;
@@ -106,7 +108,7 @@ export function hoverMarkdown(info: KeyInfo, bibNames: readonly string[]): vscod
   if (r?.takeaway) lines.push(`${esc(vscode.l10n.t('Takeaway:'))} ${esc(r.takeaway)}`);
   const footer = [esc(info.entry.entry.key), esc(vscode.workspace.asRelativePath(info.entry.bib.uri))];
   const link = paperLink(p, r);
-  if (link) footer.push(`[${esc(vscode.l10n.t('Open paper'))}](${destination(link)})`);
+  if (link) footer.push(markdownLink(vscode.l10n.t('Open paper'), link));
   lines.push(footer.join(' · '));
   md.appendMarkdown(lines.join('\n\n'));
   return md;
@@ -182,7 +184,7 @@ export class CiteHover {
         const t = targets.get(lk);
         if (!t) continue;
         const link = new vscode.DocumentLink(new vscode.Range(document.positionAt(k.start), document.positionAt(k.end)), t.uri);
-        link.tooltip = vscode.l10n.t('Open {0}', t.title.replace(/\s+/gu, ' ').slice(0, 200));
+        link.tooltip = vscode.l10n.t('Open {0}', clip(oneLine(t.title), 200));
         links.push(link);
       }
     }

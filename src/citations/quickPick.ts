@@ -13,9 +13,9 @@ import { normaliseDoi } from '../bib/bibtex';
 import { baseKey, disambiguate } from '../bib/keys';
 import { loadBibtexLibrary } from '../bib/library';
 import { showInfo } from '../platform/notify';
+import { clip, noIcons, oneLine } from '../shared/plainText';
 import type { Bibliographies } from './bibliography';
 import { citationSettings } from '../platform/settings';
-import { clip } from './commandSupport';
 import { displayLatex } from './display';
 import { citePaperOf } from './recentPapers';
 import type { CitePaper, RecentPapers } from './types';
@@ -35,9 +35,8 @@ export interface PaperPickerDeps {
   search: (query: string) => Promise<unknown>;
 }
 
-/** One line of untrusted text for a Quick Pick (no `$(icon)` rendering from a title or a .bib). */
-const oneLine = (s: string | null | undefined): string => noIcons((s ?? '').replace(/\s+/gu, ' ').trim());
-const noIcons = (s: string): string => s.replace(/\$\(/gu, '$\u200b(');
+/** One line of untrusted text for a Quick Pick: `oneLine`, then `noIcons` (a title or a .bib draws no `$(icon)`). */
+const pickText = (s: string | null | undefined): string => noIcons(oneLine(s));
 
 function rawAuthors(entry: BibEntry): string {
   const names = (entry.raw['author'] ?? '').split(/\s+and\s+/u).map((n) => displayLatex(n.includes(',') ? n.split(',')[0]! : n.split(/\s+/u).pop() ?? n));
@@ -48,7 +47,7 @@ function rawAuthors(entry: BibEntry): string {
 
 function paperAuthors(p: CitePaper): string {
   const list = (p.authors ?? []).map((a) => {
-    const t = oneLine(a);
+    const t = pickText(a);
     return t.includes(',') ? t.split(',')[0]! : (t.split(' ').pop() ?? t);
   });
   if (!list.length) return '';
@@ -84,9 +83,9 @@ export class PaperPicker {
     };
     for (const p of recent) {
       items.push({
-        label: clip(oneLine(p.title) || vscode.l10n.t('(untitled paper)'), 140),
+        label: clip(pickText(p.title) || vscode.l10n.t('(untitled paper)'), 140),
         description: [paperAuthors(p), p.publish_year ? String(p.publish_year) : '', document ? vscode.l10n.t('new: {0}', keyFor(p)) : ''].filter(Boolean).join(' · '),
-        detail: oneLine(p.journal_name) || undefined,
+        detail: pickText(p.journal_name) || undefined,
         paper: p,
       });
     }
@@ -128,9 +127,9 @@ export class PaperPicker {
       return undefined;
     }
     const items: CitePickItem[] = shown.map((p) => ({
-      label: clip(oneLine(p.title) || vscode.l10n.t('(untitled paper)'), 140),
+      label: clip(pickText(p.title) || vscode.l10n.t('(untitled paper)'), 140),
       description: [paperAuthors(p), p.publish_year ? String(p.publish_year) : ''].filter(Boolean).join(' · '),
-      detail: oneLine(p.journal_name) || undefined,
+      detail: pickText(p.journal_name) || undefined,
       paper: p,
     }));
     const choice = await this.quickPick(items, { ...options, noSearch: true, title: vscode.l10n.t('{0}: results for “{1}”', options.title, clip(query, 40)) });

@@ -17,10 +17,11 @@ import { tidyBibliography } from '../bib/bibTidy';
 import { citedKeys, flavourOf } from '../bib/syntax';
 import type { Logger } from '../platform/logger';
 import { showError, showInfo } from '../platform/notify';
+import { clip } from '../shared/plainText';
 import type { Bibliographies } from './bibliography';
 import { blockedMessage } from './bibliographyWrite';
 import { CitationError } from './errors';
-import { clip, failed, isWritingDocument, type CitationCommandResult } from './commandSupport';
+import { failed, isWritingDocument, type CitationCommandResult } from './commandSupport';
 
 const CITE_FILES = '**/*.{tex,ltx,md,markdown,qmd,Rmd,rmd,typ}';
 const MAX_SCANNED_FILES = 2000;

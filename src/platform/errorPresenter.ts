@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { API_ERROR_KINDS, type ApiErrorKind } from '../api/errors';
 import { Commands, Settings, Urls } from './ids';
 import type { Logger } from './logger';
-import { plainText } from '../shared/plainText';
+import { clip, errorLine, oneLine, plainText } from '../shared/plainText';
 import { showError, showInfo, showWarning } from './notify';
 
 export type { ApiErrorKind };
@@ -69,7 +69,7 @@ function describe(err: unknown, ctx: ErrorContext): ErrorReport | undefined {
   if (!isApiError(err)) {
     return {
       kind: 'unexpected',
-      message: vscode.l10n.t('Research Desk hit an unexpected problem ({0}); the log has the details.', oneLine(err)),
+      message: vscode.l10n.t('Research Desk hit an unexpected problem ({0}); the log has the details.', errorLine(err)),
       actions: [...retry, 'showLog'],
     };
   }
@@ -205,7 +205,7 @@ export class ErrorPresenter {
       this.log.info(`${prefix}cancelled.`);
       return undefined;
     }
-    this.log.error(`${prefix}${report.kind}${report.status ? ` ${report.status}` : ''}: ${oneLine(err)}`);
+    this.log.error(`${prefix}${report.kind}${report.status ? ` ${report.status}` : ''}: ${errorLine(err)}`);
     if (err instanceof Error && !isApiError(err)) this.log.error(err);
     this.present(report, 'error', options.retry);
     return report;
@@ -249,28 +249,19 @@ export class ErrorPresenter {
           break;
       }
     } catch (err) {
-      this.log.error(`Action ${action} failed: ${oneLine(err)}`);
+      this.log.error(`Action ${action} failed: ${errorLine(err)}`);
     }
   }
 }
 
-export function oneLine(err: unknown): string {
-  const text = err instanceof Error ? err.message : String(err);
-  return text.replace(/\s+/g, ' ').trim();
-}
-
 /** A short cause for a network failure: the system error code when there is one (ECONNREFUSED…). */
 export function networkCause(err: unknown): string {
-  const text = oneLine(err);
+  const text = errorLine(err);
   const code = /\b(E[A-Z]{3,}|UND_ERR_[A-Z_]+)\b/.exec(text)?.[1];
   return code ?? clip(text.split(/[.!?](?:\s|$)/)[0] ?? text, 80);
 }
 
-function clip(text: string, max = 120): string {
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
-}
-
 function sentence(text: string): string {
-  const t = clip(text.replace(/\s+/g, ' ').trim(), 200);
+  const t = clip(oneLine(text), 200);
   return /[.!?…]$/.test(t) ? t : `${t}.`;
 }

@@ -6,13 +6,9 @@
  * `https:` paper links are written, as autolinks.
  */
 import { type Citation } from '../api/schemas';
+import { escapeInlineMarkdown } from '../shared/markdown';
 import { cleanText } from './escape';
 import { DEFAULT_LABELS, indexCitations, type RenderLabels } from './references';
-
-/** Escape text for inline Markdown (and the HTML a Markdown renderer may let through). */
-export function escapeMarkdownText(s: string): string {
-  return s.replace(/\s+/g, ' ').replace(/[\\`*_[\]<>|~&!#]/g, '\\$&');
-}
 
 export interface ExportOptions {
   /** Thread title, written as the document's h1 when given. */
@@ -27,24 +23,24 @@ export function exportAnswerMarkdown(markdown: string | null | undefined, citati
   const labels = { ...DEFAULT_LABELS, ...options.labels };
   const out: string[] = [];
   const title = cleanText(options.title, 1000);
-  if (title) out.push(`# ${escapeMarkdownText(title)}`, '');
+  if (title) out.push(`# ${escapeInlineMarkdown(title)}`, '');
   const body = (typeof markdown === 'string' ? markdown : '').replace(/\r\n?/g, '\n').trimEnd();
   if (body) out.push(body, '');
   const { references } = indexCitations(citations, '', options.paperInfo);
   if (references.length > 0) {
-    out.push(`## ${escapeMarkdownText(labels.references)}`, '');
+    out.push(`## ${escapeInlineMarkdown(labels.references)}`, '');
     for (const r of references) {
-      const parts = [escapeMarkdownText(r.title ?? labels.untitled)];
-      if (r.authors.length > 0) parts.push(escapeMarkdownText(r.authors.length > 3 ? `${r.authors.slice(0, 3).join(', ')} et al.` : r.authors.join(', ')));
-      const where = [r.journal ? escapeMarkdownText(r.journal) : '', r.year !== undefined ? String(r.year) : ''].filter(Boolean).join(', ');
+      const parts = [escapeInlineMarkdown(r.title ?? labels.untitled)];
+      if (r.authors.length > 0) parts.push(escapeInlineMarkdown(r.authors.length > 3 ? `${r.authors.slice(0, 3).join(', ')} et al.` : r.authors.join(', ')));
+      const where = [r.journal ? escapeInlineMarkdown(r.journal) : '', r.year !== undefined ? String(r.year) : ''].filter(Boolean).join(', ');
       if (where) parts.push(where);
       let line = `${r.n}. ${parts.map((p) => (/[.?!]$/.test(p) ? p : `${p}.`)).join(' ')}`;
       if (r.url) line += ` <${r.url}>`;
       out.push(line);
       for (const q of r.quotes) {
         const tag = q.marker ? `\\[${q.marker}\\] ` : '';
-        const section = q.section ? ` (${escapeMarkdownText(labels.section)}: ${escapeMarkdownText(q.section)})` : '';
-        out.push(`${' '.repeat(`${r.n}. `.length)}> ${tag}${escapeMarkdownText(q.quote)}${section}`);
+        const section = q.section ? ` (${escapeInlineMarkdown(labels.section)}: ${escapeInlineMarkdown(q.section)})` : '';
+        out.push(`${' '.repeat(`${r.n}. `.length)}> ${tag}${escapeInlineMarkdown(q.quote)}${section}`);
       }
     }
     out.push('');

@@ -1,8 +1,10 @@
 import * as vscode from 'vscode';
 import type { Paper } from '../api/index';
 import type { Logger } from '../platform/logger';
-import { doiUrl, escapeMarkdown, paperDescription, paperId } from './query';
+import { doiUrl, paperDescription, paperId } from './query';
 import { Disposable } from '../shared/disposable';
+import { escapeMarkdown } from '../shared/markdown';
+import { oneLine } from '../shared/plainText';
 import { checkHttpsUrl, type LinkRefusal } from '../shared/url';
 import { showInfo, showWarning, statusMessage } from '../platform/notify';
 import type { ResultNode, ResultsTreeProvider } from './resultsTree';
@@ -117,7 +119,7 @@ export class PaperCommands extends Disposable {
   async copyTitle(...args: unknown[]): Promise<PaperActionResult> {
     const papers = this.papers(args);
     if (!papers.length) return this.nothing();
-    const text = papers.map((p) => (p.title ?? '').replace(/\s+/g, ' ').trim()).join('\n');
+    const text = papers.map((p) => oneLine(p.title)).join('\n');
     await vscode.env.clipboard.writeText(text);
     void statusMessage(vscode.l10n.t('Copied {0} title(s).', papers.length), 3000);
     return { done: true, value: text };
@@ -140,7 +142,7 @@ export class PaperCommands extends Disposable {
   async findSimilar(...args: unknown[]): Promise<unknown> {
     const paper = this.papers(args)[0];
     if (!paper) return this.nothing();
-    const title = (paper.title ?? '').replace(/\s+/g, ' ').trim();
+    const title = oneLine(paper.title);
     if (!title) return { done: false, message: vscode.l10n.t('This paper has no title to search by.') };
     return this.findSimilarBy(title);
   }
@@ -180,8 +182,4 @@ function refusedLinkSentence(refusal: LinkRefusal): string {
     case 'malformed':
       return vscode.l10n.t('This paper has no safe (https) link to open.');
   }
-}
-
-function oneLine(text: string | null | undefined): string {
-  return (text ?? '').replace(/\s+/g, ' ').trim();
 }

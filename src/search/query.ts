@@ -1,7 +1,6 @@
 /**
  * Pure helpers for queries and how a paper is summarised (no vscode): the selection that
- * becomes a query, the recent-query list, a paper's one-line description and icon, its DOI link, and service
- * text as Markdown whose only links are those the one link rule (src/shared/url.ts) allows.
+ * becomes a query, the recent-query list, a paper's one-line description and icon, and its DOI link.
  */
 import type { Paper } from '../api/index';
 import { safeHttpsUrl } from '../shared/url';
@@ -63,66 +62,4 @@ export function doiUrl(doi: string | null | undefined): string | undefined {
   const d = (doi ?? '').trim().replace(/^https?:\/\/(dx\.)?doi\.org\//i, '').replace(/^doi:\s*/i, '');
   if (!/^10\.\d{4,9}\/\S+$/.test(d)) return undefined;
   return safeHttpsUrl(`https://doi.org/${d.split('/').map((part, i) => (i === 0 ? part : encodeURIComponent(part))).join('/')}`);
-}
-
-/** Escapes text for Markdown: every punctuation Markdown gives meaning to, and HTML brackets. */
-export function escapeMarkdown(text: string): string {
-  return text
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/[\\`*_{}[\]()#+\-.!|~>]/g, '\\$&')
-    .replace(/\s+/g, ' ');
-}
-
-/**
- * A scheme followed by `//` and what follows up to a space or `<`: the runs VS Code's Markdown (GitHub's autolinks)
- * would make a link of by itself, and anything else that looks like one. The scheme's length is bounded so that a
- * long word costs linear time; a run missed that way is still made inert.
- */
-const URL_RUN = /[a-z][a-z0-9+.-]{0,31}:\/\/[^\s<]*/gi;
-
-/**
- * Service text as Markdown (escaped as `escapeMarkdown`) in which a URL is a link only when the one link rule
- * allows it, to its canonical form; any other (credentials, another scheme, invisible characters…) is plain text.
- * Without this, VS Code's Markdown makes every `https://…` in a tooltip a link by itself, past the rule.
- * Trailing punctuation and an unbalanced `)` stay outside a link, as in GitHub's autolinks.
- */
-export function markdownWithSafeLinks(text: string): string {
-  let out = '';
-  let last = 0;
-  for (const m of text.matchAll(URL_RUN)) {
-    const start = m.index;
-    const url = trimLinkEnd(m[0]);
-    const href = safeHttpsUrl(url);
-    out += inertMarkdown(text.slice(last, start));
-    out += href ? `[${inertMarkdown(url)}](${linkDestination(href)})` : inertMarkdown(url);
-    last = start + url.length;
-  }
-  return out + inertMarkdown(text.slice(last));
-}
-
-/** Escaped, and no `scheme://` left for an autolink to start at (`\:` shows as `:`). */
-function inertMarkdown(text: string): string {
-  return escapeMarkdown(text).replace(/:\/\//g, '\\://');
-}
-
-/** A link destination in angle brackets, with the characters that could end it early encoded. */
-function linkDestination(href: string): string {
-  return `<${href.replace(/[()<>]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}>`;
-}
-
-/** Drops trailing punctuation (and a `>` closing `<url>`) and a `)` that closes nothing opened in the URL. */
-function trimLinkEnd(url: string): string {
-  const opened = url.split('(').length - 1;
-  let closed = url.split(')').length - 1;
-  let end = url.length;
-  for (;;) {
-    const c = url[end - 1];
-    if (c !== undefined && '.,:;!?\'"*_~>'.includes(c)) end--;
-    else if (c === ')' && opened < closed) {
-      end--;
-      closed--;
-    } else break;
-  }
-  return url.slice(0, end);
 }

@@ -1,9 +1,10 @@
 import * as vscode from 'vscode';
 import type { Paper } from '../api/index';
 import { Commands } from '../platform/ids';
-import { escapeMarkdown, markdownWithSafeLinks, paperDescription, studyTypeIcon } from './query';
+import { paperDescription, studyTypeIcon } from './query';
 import { Disposable } from '../shared/disposable';
-import { plainText } from '../shared/plainText';
+import { escapeMarkdown, markdownWithSafeLinks } from '../shared/markdown';
+import { clip, oneLine, plainText } from '../shared/plainText';
 import type { ResultsDisplay, ResultsModel } from './resultsModel';
 
 /**
@@ -207,12 +208,4 @@ function formatDuration(days: number): string {
 function listSome(items: readonly string[], n: number): string {
   const head = items.slice(0, n).join('; ');
   return items.length > n ? vscode.l10n.t('{0} and {1} more', head, items.length - n) : head;
-}
-
-function oneLine(text: string | null | undefined): string {
-  return (text ?? '').replace(/\s+/g, ' ').trim();
-}
-
-function clip(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }

@@ -12,7 +12,7 @@ import type { ServiceSettings } from '../platform/settings';
 import { isApiError, type ErrorPresenter } from '../platform/errorPresenter';
 import { showInfo, statusMessage } from '../platform/notify';
 import { Disposable } from '../shared/disposable';
-import { plainText } from '../shared/plainText';
+import { clip, plainText } from '../shared/plainText';
 import type { SearchFilters } from './filterModel';
 import { displayStep, fetchPageSize, planLoadMore, type PagingState } from './paging';
 import type { ResultsDisplay, ResultsModel } from './resultsModel';
@@ -395,6 +395,3 @@ export function hasActiveFilters(filters: Filters): boolean {
   );
 }
 
-function clip(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
-}

@@ -31,7 +31,33 @@ const AUTOLINK = /<(?=[a-z][a-z0-9+.-]{1,31}:)/gi;
  * message and fields); `plainText` does this and more for what is shown on one line.
  */
 export function defangLinks(text: string): string {
-  return text.replace(LINK_TARGET, '] (').replace(AUTOLINK, '< ').replace(ICON, '$ (');
+  return noIcons(text.replace(LINK_TARGET, '] (').replace(AUTOLINK, '< '));
+}
+
+/**
+ * Icon syntax made inert (`$(` → `$ (`), nothing else changed: for text shown where VS Code draws `$(name)` as an
+ * icon but renders no link (Quick Pick labels, descriptions and details).
+ */
+export function noIcons(text: string): string {
+  return text.replace(ICON, '$ (');
+}
+
+/** White space runs (line breaks included) as one space, trimmed; nothing else changed. Absent text is ''. */
+export function oneLine(text: string | null | undefined): string {
+  return text ? text.replace(SPACES, ' ').trim() : '';
+}
+
+/**
+ * At most `max` UTF-16 units: a longer text is cut and ends with an ellipsis (which counts), and a surrogate pair is
+ * never split. `max` below 1 gives ''.
+ */
+export function clip(text: string, max: number): string {
+  if (text.length <= max) return text;
+  if (!(max >= 1)) return '';
+  let end = Math.floor(max) - 1;
+  const last = text.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end--;
+  return `${text.slice(0, end)}…`;
 }
 
 /** The default bound: a notification shows about that much before it folds. */
@@ -44,15 +70,17 @@ export const PLAIN_TEXT_MAX = 1000;
  */
 export function plainText(text: string | null | undefined, max = PLAIN_TEXT_MAX): string {
   if (!text) return '';
-  const flat = defangLinks(text.replace(INVISIBLE, '').replace(SPACES, ' ').trim());
-  return clip(flat, max);
+  return clip(defangLinks(oneLine(text.replace(INVISIBLE, ''))), max);
 }
 
-function clip(text: string, max: number): string {
-  if (text.length <= max) return text;
-  if (max <= 1) return '…';
-  let end = max - 1;
-  const last = text.charCodeAt(end - 1);
-  if (last >= 0xd800 && last <= 0xdbff) end--;
-  return `${text.slice(0, end)}…`;
+/** An error's message (an `Error`'s, else the value as a string) as `plainText`: one line, no link or icon syntax. */
+export function errorLine(err: unknown, max = PLAIN_TEXT_MAX): string {
+  const message: unknown = err instanceof Error ? err.message : err;
+  if (typeof message === 'string') return plainText(message, max);
+  try {
+    return plainText(String(message), max);
+  } catch {
+    // An object with no string form (no prototype, or a throwing toString).
+    return plainText(Object.prototype.toString.call(message), max);
+  }
 }

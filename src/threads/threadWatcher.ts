@@ -10,7 +10,8 @@ import type { Logger } from '../platform/logger';
 import type { ServiceSettings } from '../platform/settings';
 import { showError, showInfo, showWarning } from '../platform/notify';
 import { Disposable } from '../shared/disposable';
-import { plainText } from '../shared/plainText';
+import { markdownWithSafeLinks } from '../shared/markdown';
+import { errorLine, plainText } from '../shared/plainText';
 import { boundedSeconds, MAX_WAIT_BOUNDS, POLL_AFTER_BOUNDS, timeoutMs } from '../shared/timing';
 import { readRunning, writeRunning, type RunningThread, type SentRequest } from './persisted';
 import { Commands, StatusItems } from '../platform/ids';
@@ -214,7 +215,7 @@ export class ThreadWatcher extends Disposable {
           this.notice(
             {
               kind: 'paused', threadId: run.threadId, run, actions: kind === 'unauthorized' ? [setKey] : [],
-              message: vscode.l10n.t('Research Desk paused following "{0}" ({1}); it resumes when the key changes or VS Code starts again.', shown(run.title), oneLine(err).replace(/[.)\s]+$/, (m) => m.replace(/\./g, ''))),
+              message: vscode.l10n.t('Research Desk paused following "{0}" ({1}); it resumes when the key changes or VS Code starts again.', shown(run.title), errorLine(err).replace(/[.)\s]+$/, (m) => m.replace(/\./g, ''))),
             },
             'warning',
             (choice) => (choice === setKey ? vscode.commands.executeCommand(Commands.setApiKey) : undefined),
@@ -248,7 +249,7 @@ export class ThreadWatcher extends Disposable {
     this.deps.log.info(`Thread ${run.threadId}: run ${run.interactionId} ended ${status} after ${this.polls.get(run.threadId) ?? 0} poll(s).`);
     this.finished.fire({ threadId: run.threadId, status });
     const answers = this.deps.answers?.();
-    void answers?.refresh(run.threadId).catch((err: unknown) => this.deps.log.warn(`Refreshing the answer view failed: ${oneLine(err)}`));
+    void answers?.refresh(run.threadId).catch((err: unknown) => this.deps.log.warn(`Refreshing the answer view failed: ${errorLine(err)}`));
     const open = vscode.l10n.t('Open Answer');
     if (status === 'idle') {
       this.notice(
@@ -304,7 +305,7 @@ export class ThreadWatcher extends Disposable {
   private open(run: RunningThread): void {
     const answers = this.deps.answers?.();
     if (!answers) return;
-    answers.show(run.threadId, { interactionId: run.interactionId }).catch((err: unknown) => this.deps.log.warn(`Opening the answer failed: ${oneLine(err)}`));
+    answers.show(run.threadId, { interactionId: run.interactionId }).catch((err: unknown) => this.deps.log.warn(`Opening the answer failed: ${errorLine(err)}`));
   }
 
   private notice(n: ThreadNotice, severity: 'info' | 'warning' | 'error', act?: (choice: string | undefined) => unknown): void {
@@ -327,7 +328,8 @@ export class ThreadWatcher extends Disposable {
     md.isTrusted = false;
     md.supportHtml = false;
     md.appendText(vscode.l10n.t('Research agent runs in progress (click for the Threads view):'));
-    for (const r of runs) md.appendMarkdown('\n- ').appendText(`${shown(r.title)} (${r.mode})`);
+    // Escaped, with a URL a link only when the one link rule allows it (appendText leaves URLs for VS Code to link).
+    for (const r of runs) md.appendMarkdown(`\n- ${markdownWithSafeLinks(`${shown(r.title)} (${r.mode})`)}`);
     this.item.tooltip = md;
     this.item.accessibilityInformation = { label: this.item.text.replace('$(sync~spin) ', '') };
     this.item.show();
@@ -367,9 +369,4 @@ function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
 /** A service title as one short line that a notification or the status bar cannot render as a link or an icon. */
 export function shown(title: string | undefined | null): string {
   return plainText(title, 80) || vscode.l10n.t('(untitled thread)');
-}
-
-/** An error's message (service text) as one plain line. */
-export function oneLine(err: unknown): string {
-  return plainText(err instanceof Error ? err.message : String(err));
 }

@@ -3,12 +3,14 @@
  * a Load More node while the service has more. It lives in the entry bundle (the view exists from
  * activation) and asks the core for data only when the view is shown: the first getChildren loads
  * the core, whose ThreadsModel attaches itself as the source. Service text is untrusted: labels
- * are plain text (`plainText`), tooltips MarkdownStrings with trust and HTML off, text escaped.
+ * are plain text (`plainText`), tooltips MarkdownStrings with trust and HTML off, text escaped and its only links
+ * those the one link rule allows (`markdownWithSafeLinks`).
  */
 import * as vscode from 'vscode';
 import { Commands } from '../platform/ids';
 import { Disposable } from '../shared/disposable';
-import { plainText } from '../shared/plainText';
+import { markdownWithSafeLinks } from '../shared/markdown';
+import { clip, oneLine, plainText } from '../shared/plainText';
 
 export type ThreadStatusName = 'running' | 'idle' | 'failed';
 
@@ -189,8 +191,10 @@ export class ThreadsTreeProvider extends Disposable implements vscode.TreeDataPr
       const md = new vscode.MarkdownString('', false);
       md.isTrusted = false;
       md.supportHtml = false;
-      md.appendText(oneLine(node.row.title));
-      if (node.row.preview) md.appendMarkdown('\n\n').appendText(clip(oneLine(node.row.preview), 400));
+      // Escaped (appendText would leave a URL for VS Code's Markdown to link by itself); a URL is a link only when
+      // the one link rule allows it.
+      md.appendMarkdown(markdownWithSafeLinks(clip(oneLine(node.row.title), 1000)));
+      if (node.row.preview) md.appendMarkdown('\n\n').appendMarkdown(markdownWithSafeLinks(clip(oneLine(node.row.preview), 400)));
       item.tooltip = md;
     }
     return item;
@@ -230,12 +234,4 @@ function statusLabel(status: ThreadStatusName | undefined): string {
 function shortDate(iso: string): string {
   const t = Date.parse(iso);
   return Number.isFinite(t) ? new Date(t).toISOString().slice(0, 16).replace('T', ' ') : '';
-}
-
-function oneLine(text: string | null | undefined): string {
-  return (text ?? '').replace(/\s+/g, ' ').trim();
-}
-
-function clip(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }

@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import type { PaperActionResult } from '../../src/search/paperCommands';
 import { Commands, Settings } from '../../src/platform/ids';
 import type { SearchOutcome } from '../../src/search/searchSession';
-import { escapeMarkdown } from '../../src/search/query';
+import { escapeMarkdown } from '../../src/shared/markdown';
 import { plainText } from '../../src/shared/plainText';
 import type { ResultNode } from '../../src/search/resultsTree';
 import { acceptQuickInput, api, control, emulatorUrl, setUserSettings, testCore, useEmulatorKeepingKey } from './support';

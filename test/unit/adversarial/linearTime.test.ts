@@ -21,7 +21,8 @@
  *   paperIdentity: tellApart                          service fields      journal words, URLs
  *   markup: answerMarkup *, markupText: escapeLatex, escapeTypst   answers   Markdown, URLs, fences, placeholders, ties
  *   render: renderAnswerDetailed *, exportAnswerMarkdown *, indexCitations *   answers, citations   linkify, markers
- *   render: escapeMarkdownText, escapeHtml, cleanText, safeHttpsUrl, splitForMarkdown   service text
+ *   render: escapeHtml, cleanText, safeHttpsUrl, splitForMarkdown   service text
+ *   shared: escapeMarkdown, escapeInlineMarkdown     service text        Markdown punctuation, white space
  *   keys, names, reference                           service fields      names, title words, APA formatting
  *   texText: texText, texWords, pdflatexCannot       service fields      Greek runs, braces paired over the text
  *   display: displayLatex, citeMatch: rawText, rawFamilies, matchRank   .bib field values   accents, macros
@@ -49,7 +50,8 @@ import { displayLatex } from '../../../src/citations/display';
 import { cheapFlavour, citationsPlausible, mayBeOnCiteKey, mayCompleteCitation, mayHaveCitations, type CheapFlavour } from '../../../src/shared/citeTrigger';
 import { renderAnswerDetailed } from '../../../src/render/answer';
 import { cleanText, escapeHtml, plainParagraphs, splitForMarkdown } from '../../../src/render/escape';
-import { escapeMarkdownText, exportAnswerMarkdown } from '../../../src/render/exportMarkdown';
+import { exportAnswerMarkdown } from '../../../src/render/exportMarkdown';
+import { escapeInlineMarkdown, escapeMarkdown } from '../../../src/shared/markdown';
 import { safeHttpsUrl } from '../../../src/shared/url';
 import { indexCitations } from '../../../src/render/references';
 import { linearTimeSuite, prepared, type Family, type HostileInput, type Scanner } from './linearTime';
@@ -125,7 +127,8 @@ const ROWS: Scanner[] = [
   { name: 'render: renderAnswerDetailed (hostile citations)', run: (s) => renderAnswerDetailed('[1.1] [1]', hostileCitations(s)) },
   { name: 'render: exportAnswerMarkdown', families: ['markdown'], run: (s) => exportAnswerMarkdown(s, CITATIONS, { title: s, url: s }) },
   { name: 'render: indexCitations (hostile citations, authors)', run: (s) => indexCitations([...hostileCitations(s), { ...CITATIONS[0]!, n: 3, authors: s }], '') },
-  { name: 'render: escapeMarkdownText', run: (s) => escapeMarkdownText(s) },
+  { name: 'shared: escapeMarkdown', run: (s) => escapeMarkdown(s) },
+  { name: 'shared: escapeInlineMarkdown', run: (s) => escapeInlineMarkdown(s) },
   { name: 'render: escapeHtml', run: (s) => escapeHtml(s) },
   { name: 'render: cleanText', run: (s) => cleanText(s, Infinity) },
   { name: 'render: safeHttpsUrl', families: ['markdown'], run: (s) => safeHttpsUrl(s) },

@@ -2,7 +2,7 @@
 // become Markdown structure, links, images or HTML in the exported file.
 import { strict as assert } from 'node:assert';
 import MarkdownIt from 'markdown-it';
-import { escapeMarkdownText, exportAnswerMarkdown } from '../../../src/render/exportMarkdown';
+import { exportAnswerMarkdown } from '../../../src/render/exportMarkdown';
 import { citation, elements, textContent } from './html';
 
 describe('render: exportAnswerMarkdown', () => {
@@ -34,9 +34,5 @@ describe('render: exportAnswerMarkdown', () => {
     assert.deepEqual(els.filter((e) => /^h\d$/.test(e.tag)).map((e) => e.tag), ['h1', 'h2'], 'only the title and References headings');
     assert.ok(textContent(html).includes(evil.replace(/\s+/g, ' ')), 'the text survives verbatim');
     assert.ok(!out.includes('javascript:alert(1)>'), 'no non-https autolink');
-  });
-
-  it('escapes every Markdown-significant character', () => {
-    assert.equal(escapeMarkdownText('a*b_c[d](e)<f>|g~h&i!j#k`l\\m\nn'), 'a\\*b\\_c\\[d\\](e)\\<f\\>\\|g\\~h\\&i\\!j\\#k\\`l\\\\m n');
   });
 });

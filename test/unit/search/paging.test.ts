@@ -1,7 +1,8 @@
 import * as assert from 'node:assert/strict';
 import { cacheKey, SearchCache } from '../../../src/search/cache';
 import { callsToShow, displayStep, fetchPageSize, hasMore, nextFetch, pageAllowed, planLoadMore } from '../../../src/search/paging';
-import { doiUrl, escapeMarkdown, paperDescription, paperId, pushRecent, selectionToQuery, studyTypeIcon } from '../../../src/search/query';
+import { escapeMarkdown } from '../../../src/shared/markdown';
+import { doiUrl, paperDescription, paperId, pushRecent, selectionToQuery, studyTypeIcon } from '../../../src/search/query';
 import { safeHttpsUrl } from '../../../src/shared/url';
 
 describe('search paging plan', () => {

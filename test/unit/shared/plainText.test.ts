@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { plainText } from '../../../src/shared/plainText';
+import { clip, errorLine, noIcons, oneLine, plainText } from '../../../src/shared/plainText';
 import { linksIn } from '../../vscodeLinks';
 
 /** The codicon syntax of labels and status-bar text. */
@@ -78,5 +78,41 @@ describe('plainText (service and setting text for notifications, prompts, status
       // VS Code's own link pattern is quadratic on `[[[[`: look for the two sequences instead.
       assert.ok(!out.includes('](') && !out.includes('$('));
     }
+  });
+});
+
+describe('oneLine, clip, noIcons, errorLine (the small text helpers every view shares)', () => {
+  it('oneLine: white space runs as one space, trimmed; absent text is empty', () => {
+    assert.equal(oneLine('  a\r\n\tb \u00a0 c\n'), 'a b c');
+    assert.equal(oneLine(undefined), '');
+    assert.equal(oneLine(null), '');
+    assert.equal(oneLine('[x](command:y)'), '[x](command:y)', 'nothing else changed');
+  });
+
+  it('clip: at most max units, the ellipsis counted, no surrogate pair split', () => {
+    assert.equal(clip('abcdef', 6), 'abcdef');
+    assert.equal(clip('abcdef', 4), 'abc…');
+    assert.equal(clip('abcdef', 1), '…');
+    assert.equal(clip('abcdef', 0), '');
+    assert.equal(clip('ab😀cd', 4), 'ab…', 'the pair is dropped whole, not halved');
+    for (let max = 1; max < 8; max++) {
+      const out = clip('a😀b😀c😀d', max);
+      assert.ok(out.length <= max, `${max}: ${out}`);
+      assert.ok(!/[\ud800-\udbff](?![\udc00-\udfff])/.test(out), `${max}: a lone high surrogate`);
+    }
+  });
+
+  it('noIcons: icon syntax inert, links left alone', () => {
+    assert.equal(noIcons('$(alert) Renew [here](command:x)'), '$ (alert) Renew [here](command:x)');
+    assert.doesNotMatch(noIcons('$(x)$(y)'), ICON);
+  });
+
+  it("errorLine: an error's message, or any thrown value, as one plain line", () => {
+    assert.equal(errorLine(new Error('bad\n[x](command:y)')), plainText('bad [x](command:y)'));
+    assert.equal(errorLine('text thrown'), 'text thrown');
+    assert.equal(errorLine(42), '42');
+    assert.equal(errorLine(Object.create(null)), '[object Object]');
+    assert.equal(errorLine({ toString: () => { throw new Error('no'); } }), '[object Object]');
+    assert.equal(errorLine(new Error('x'.repeat(50)), 10).length, 10);
   });
 });
