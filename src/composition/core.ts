@@ -204,6 +204,11 @@ class CoreImpl extends Disposable implements Core {
     this.handlers = commandTable(this, { keyCommands, tester, emulator, search, papers, threadsView });
   }
 
+  /** Whether the core's table has a handler for `command` (the contributions test checks every command has one). */
+  handles(command: CommandId): boolean {
+    return command in this.handlers;
+  }
+
   restoreAnswerPanel(panel: vscode.WebviewPanel, state: unknown): Promise<void> {
     return this.answers.restore(panel, state);
   }

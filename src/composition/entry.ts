@@ -34,6 +34,8 @@ export interface ResearchDeskTestApi {
   threads: ThreadsTreeProvider;
   /** Command ids this extension registered. */
   registeredCommands: readonly string[];
+  /** The commands the entry bundle runs itself (the rest go to the core's table). */
+  localCommands: readonly string[];
   /** Tree view ids this extension created. */
   registeredViews: readonly string[];
   /** Result of the demo hand-off at activation. */
@@ -70,6 +72,7 @@ export class ResearchDesk extends Disposable {
   /** The monthly-calls status item restored at start, until the core takes it over. */
   private restoredUsageItem: vscode.StatusBarItem | undefined;
   private readonly commandIds: string[] = [];
+  private readonly localCommandIds: string[] = [];
   private readonly viewIds: string[] = [];
 
   /** Milliseconds spent in each activation step (test API; for finding what activation costs). */
@@ -139,6 +142,7 @@ export class ResearchDesk extends Disposable {
       );
       this.commandIds.push(id);
     }
+    this.localCommandIds.push(...Object.keys(local));
     step('commands');
 
     // Answer panels come back after a reload; the core loads only when one is restored.
@@ -191,6 +195,7 @@ export class ResearchDesk extends Disposable {
       results: this.results,
       threads: this.threads,
       registeredCommands: this.commandIds,
+      localCommands: this.localCommandIds,
       registeredViews: this.viewIds,
       demoKey: this.demoKey,
       demoHandOff: (env) => applyDemoKey(env, this.settings, this.keys, this.log),

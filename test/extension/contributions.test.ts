@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { Commands, ContextKeys, COST_SETTINGS, KEY_ROUTING_SETTINGS, Settings, TRUSTED_WORKSPACE_SETTINGS, ViewContainers, Views, WebviewTypes, WRITE_LOCATION_SETTINGS } from '../../src/platform/ids';
-import { api, extension } from './support';
+import { api, extension, testCore } from './support';
 
 interface Manifest {
   activationEvents?: string[];
@@ -34,6 +34,16 @@ export function contributionsSuite(): void {
       // VS Code registers `<view id>.focus` and friends for every contributed view.
       const ours = [...all].filter((c) => c.startsWith('researchDesk.') && !Object.values(Views).some((v) => c.startsWith(`${v}.`)));
       assert.deepEqual(sorted(ours), sorted(declared), 'a researchDesk.* command is registered but not declared');
+    });
+
+    test("every command has exactly one handler: the entry bundle runs it, or the core's table does", async () => {
+      const desk = await api();
+      const core = await testCore();
+      assert.ok(desk.localCommands.length > 0, 'the entry bundle runs some commands itself');
+      for (const id of Object.values(Commands)) {
+        const local = desk.localCommands.includes(id);
+        assert.notEqual(local, core.handles(id), `${id}: ${local ? 'both the entry bundle and the core handle it' : 'no handler'}`);
+      }
     });
 
     test('every contributed view is in the ids module and has a tree', async () => {
