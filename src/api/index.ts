@@ -2,7 +2,8 @@
  * Public surface of the API client (the only barrel): `createClient`, `ApiError`, the request
  * and response types, the pure budget helpers and the service's vocabularies.
  */
-export { createClient, type Client, type ClientOptions, type GetThreadOptions, type ListThreadsOptions, type Logger, type RequestOptions, type WaitForThreadOptions } from './client';
+export { createClient } from './client';
+export type { Client, ClientOptions, GetThreadOptions, ListThreadsOptions, Logger, RequestOptions, WaitForThreadOptions } from './clientContract';
 export { API_ERROR_KINDS, ApiError, isApiError, type ApiErrorKind, type ValidationIssue } from './errors';
 export { type ListThreadsParams, type SearchFilters, type SearchParams, type ThreadAttachments, type ThreadRequest, validateSearchParams, validateThreadRequest } from './params';
 export { parseExcerpt, type Citation, type Interaction, type Paper, type SearchResponse, type Thread, type ThreadDispatch, type ThreadList, type ThreadSummary } from './schemas';
