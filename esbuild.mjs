@@ -43,7 +43,10 @@ const bibtexExternal = {
     // A CommonJS shim `require`s the file at run time (a plain require, not an ESM import(), so the extension
     // host's module loader handles it like core.js itself).
     build.onResolve({ filter: BIBTEX_PACKAGES }, () => ({ path: 'bibtex-library', namespace: 'bibtex-shim' }));
-    build.onLoad({ filter: /.*/, namespace: 'bibtex-shim' }, () => ({ contents: "module.exports = require('./bibtex.js');", loader: 'js' }));
+    build.onLoad({ filter: /.*/, namespace: 'bibtex-shim' }, () => ({
+      contents: "module.exports = require('./bibtex.js');",
+      loader: 'js',
+    }));
     build.onResolve({ filter: /^\.\/bibtex\.js$/ }, () => ({ path: './bibtex.js', external: true }));
   },
 };
@@ -51,7 +54,14 @@ const bibtexExternal = {
 const configs = [
   { ...node, entryPoints: { extension: 'src/extension.ts' }, outdir: 'dist', metafile: true },
   // ESM builds of dependencies first, so esbuild can tree-shake them.
-  { ...node, entryPoints: { core: 'src/composition/core.ts' }, outdir: 'dist', mainFields: ['module', 'main'], plugins: [bibtexExternal], metafile: true },
+  {
+    ...node,
+    entryPoints: { core: 'src/composition/core.ts' },
+    outdir: 'dist',
+    mainFields: ['module', 'main'],
+    plugins: [bibtexExternal],
+    metafile: true,
+  },
   {
     ...node,
     stdin: {
@@ -99,15 +109,22 @@ const FORBIDDEN_IN_ENTRY = [
 
 /** The core must reach the BibTeX library only through dist/bibtex.js. */
 function checkCore(result) {
-  const bad = Object.keys(result.metafile?.inputs ?? {}).filter((i) => /node_modules\/(@retorquere\/bibtex-parser|unicode2latex)\//.test(i));
-  if (bad.length > 0) throw new Error(`dist/core.js must not bundle the BibTeX library (it loads dist/bibtex.js):\n  ${bad.join('\n  ')}`);
+  const bad = Object.keys(result.metafile?.inputs ?? {}).filter((i) =>
+    /node_modules\/(@retorquere\/bibtex-parser|unicode2latex)\//.test(i),
+  );
+  if (bad.length > 0)
+    throw new Error(
+      `dist/core.js must not bundle the BibTeX library (it loads dist/bibtex.js):\n  ${bad.join('\n  ')}`,
+    );
 }
 
 function checkEntry(result) {
   const inputs = Object.keys(result.metafile?.inputs ?? {});
   const bad = inputs.filter((i) => FORBIDDEN_IN_ENTRY.some((re) => re.test(i)));
   if (bad.length > 0) {
-    throw new Error(`dist/extension.js must not bundle these (load them from dist/core.js instead):\n  ${bad.join('\n  ')}`);
+    throw new Error(
+      `dist/extension.js must not bundle these (load them from dist/core.js instead):\n  ${bad.join('\n  ')}`,
+    );
   }
 }
 

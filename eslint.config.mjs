@@ -23,7 +23,18 @@ export const PURE_FILES = [
 ];
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'out/**', 'node_modules/**', '.vscode-test/**', 'test-results/**', '**/*.js', '**/*.mjs', '**/*.cjs'] },
+  {
+    ignores: [
+      'dist/**',
+      'out/**',
+      'node_modules/**',
+      '.vscode-test/**',
+      'test-results/**',
+      '**/*.js',
+      '**/*.mjs',
+      '**/*.cjs',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
@@ -41,7 +52,10 @@ export default tseslint.config(
   {
     files: PURE_FILES,
     rules: {
-      'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'The pure layer runs in plain Node: no vscode import here.' }] }],
+      'no-restricted-imports': [
+        'error',
+        { paths: [{ name: 'vscode', message: 'The pure layer runs in plain Node: no vscode import here.' }] },
+      ],
     },
   },
   {

@@ -72,7 +72,10 @@ function writeEmptyExtension(dir: string, name: string): string {
       2,
     ),
   );
-  writeFileSync(join(ext, 'extension.js'), "'use strict';\nexports.activate = function () {};\nexports.deactivate = function () {};\n");
+  writeFileSync(
+    join(ext, 'extension.js'),
+    "'use strict';\nexports.activate = function () {};\nexports.deactivate = function () {};\n",
+  );
   return ext;
 }
 
@@ -115,7 +118,11 @@ async function measureWindows(count: number, settleMs: number): Promise<WindowSa
         },
       });
       try {
-        const url = server.workbenchUrl({ folder: workspace, extensionDevelopmentPath: REPO_ROOT, extensionTestsPath: entry });
+        const url = server.workbenchUrl({
+          folder: workspace,
+          extensionDevelopmentPath: REPO_ROOT,
+          extensionTestsPath: entry,
+        });
         const wb = await openWorkbench(browser, url, { logPrefix: `[bench window ${i + 1}]` });
         const code = await withTimeout(wb.exitCode, settleMs + 90_000, `activation window ${i + 1}`);
         await wb.close();
@@ -123,12 +130,22 @@ async function measureWindows(count: number, settleMs: number): Promise<WindowSa
       } finally {
         await server.close();
       }
-      const res = JSON.parse(readFileSync(outFile, 'utf8')) as Record<string, { ms?: number; wasActive?: boolean; error?: string }>;
+      const res = JSON.parse(readFileSync(outFile, 'utf8')) as Record<
+        string,
+        { ms?: number; wasActive?: boolean; error?: string }
+      >;
       const ours = res[OUR_ID];
       const empty = res[EMPTY_ID];
       if (ours?.ms === undefined || empty?.ms === undefined) throw new Error(`window ${i + 1}: ${JSON.stringify(res)}`);
-      if (ours.wasActive) log('bench', `window ${i + 1}: our extension was already active before the measurement (the figure is not an activation)`);
-      log('bench', `window ${i + 1}: activate() ours ${ours.ms.toFixed(2)} ms, empty ${empty.ms.toFixed(2)} ms (first: ${ids[0] === OUR_ID ? 'ours' : 'empty'})`);
+      if (ours.wasActive)
+        log(
+          'bench',
+          `window ${i + 1}: our extension was already active before the measurement (the figure is not an activation)`,
+        );
+      log(
+        'bench',
+        `window ${i + 1}: activate() ours ${ours.ms.toFixed(2)} ms, empty ${empty.ms.toFixed(2)} ms (first: ${ids[0] === OUR_ID ? 'ours' : 'empty'})`,
+      );
       samples.push({ ours: ours.ms, empty: empty.ms });
     }
   } finally {
@@ -147,11 +164,26 @@ export async function runActivationBench(): Promise<BenchResult[]> {
   try {
     rmSync(vsix, { force: true });
     try {
-      await run('npm', ['run', 'package'], { cwd: REPO_ROOT, env: cleanNpmEnv(), timeoutMs: 5 * 60_000, tag: 'package', quiet: true });
+      await run('npm', ['run', 'package'], {
+        cwd: REPO_ROOT,
+        env: cleanNpmEnv(),
+        timeoutMs: 5 * 60_000,
+        tag: 'package',
+        quiet: true,
+      });
       packaged = existsSync(vsix);
     } catch (e) {
-      log('bench', `npm run package failed, VSIX size not measured: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`);
-      await run(process.execPath, ['esbuild.mjs', '--production'], { cwd: REPO_ROOT, env: cleanNpmEnv(), timeoutMs: 5 * 60_000, tag: 'build', quiet: true });
+      log(
+        'bench',
+        `npm run package failed, VSIX size not measured: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`,
+      );
+      await run(process.execPath, ['esbuild.mjs', '--production'], {
+        cwd: REPO_ROOT,
+        env: cleanNpmEnv(),
+        timeoutMs: 5 * 60_000,
+        tag: 'build',
+        quiet: true,
+      });
     }
     const bundle = statSync(join(REPO_ROOT, 'dist', 'extension.js')).size;
     const core = join(REPO_ROOT, 'dist', 'core.js');
@@ -163,7 +195,13 @@ export async function runActivationBench(): Promise<BenchResult[]> {
     });
     if (packaged) {
       const kb = statSync(vsix).size / 1024;
-      results.push({ name: 'VSIX size (KB)', value: Math.round(kb * 10) / 10, unit: 'KB', goal: '<= 700 KB', met: kb <= 700 });
+      results.push({
+        name: 'VSIX size (KB)',
+        value: Math.round(kb * 10) / 10,
+        unit: 'KB',
+        goal: '<= 700 KB',
+        met: kb <= 700,
+      });
     }
 
     const samples = await measureWindows(windows, settleMs);
@@ -186,8 +224,14 @@ export async function runActivationBench(): Promise<BenchResult[]> {
     });
   } finally {
     // Back to the development build (source maps) the other scripts expect.
-    await run(process.execPath, ['esbuild.mjs'], { cwd: REPO_ROOT, env: cleanNpmEnv(), timeoutMs: 5 * 60_000, tag: 'build', quiet: true }).catch(
-      (e: unknown) => log('bench', `restoring the dev build failed: ${e instanceof Error ? e.message : String(e)}`),
+    await run(process.execPath, ['esbuild.mjs'], {
+      cwd: REPO_ROOT,
+      env: cleanNpmEnv(),
+      timeoutMs: 5 * 60_000,
+      tag: 'build',
+      quiet: true,
+    }).catch((e: unknown) =>
+      log('bench', `restoring the dev build failed: ${e instanceof Error ? e.message : String(e)}`),
     );
   }
   recordResults(results);

@@ -57,7 +57,8 @@ export function makeBib(papers: readonly CitablePaper[], n: number): string {
   for (const p of papers.slice(0, n)) {
     const base = baseKey(p);
     let key = base;
-    for (let i = 0; taken.has(key.toLowerCase()); i++) key = `${base}${String.fromCharCode(97 + (i % 26))}${i >= 26 ? Math.floor(i / 26) : ''}`;
+    for (let i = 0; taken.has(key.toLowerCase()); i++)
+      key = `${base}${String.fromCharCode(97 + (i % 26))}${i >= 26 ? Math.floor(i / 26) : ''}`;
     taken.add(key.toLowerCase());
     out.push(toBibtex(p, key));
   }
@@ -67,7 +68,10 @@ export function makeBib(papers: readonly CitablePaper[], n: number): string {
 /** A 300-paragraph LaTeX document citing some of the keys; the cursor is after a word in the middle. */
 export function makeDocument(keys: readonly string[], seed = 11): { text: string; offset: number } {
   const rnd = mulberry32(seed);
-  const words = 'creatine supplementation improved memory in older adults while trials reported mixed effects on attention'.split(' ');
+  const words =
+    'creatine supplementation improved memory in older adults while trials reported mixed effects on attention'.split(
+      ' ',
+    );
   const paras: string[] = [];
   for (let i = 0; i < 300; i++) {
     const s = Array.from({ length: 40 }, () => words[Math.floor(rnd() * words.length)]!).join(' ');
@@ -86,12 +90,18 @@ interface Sample {
 }
 
 /** One insert on the pure path; returns its timings (ms). */
-function insertOnce(bibText: string, doc: { text: string; offset: number }, paper: CitablePaper, expectNew: boolean): Sample {
+function insertOnce(
+  bibText: string,
+  doc: { text: string; offset: number },
+  paper: CitablePaper,
+  expectNew: boolean,
+): Sample {
   const t0 = performance.now();
   const file = parseBibFile(bibText);
   const t1 = performance.now();
   const r = ensureEntry(file, paper, {});
-  if (r.existing === expectNew) throw new Error(`bench: expected ${expectNew ? 'a new' : 'an existing'} entry for ${paper.doi ?? ''}`);
+  if (r.existing === expectNew)
+    throw new Error(`bench: expected ${expectNew ? 'a new' : 'an existing'} entry for ${paper.doi ?? ''}`);
   if (r.edit) new LineIndex(bibText).position(r.edit.offset);
   const t2 = performance.now();
   const c = insertCitation(doc.text, doc.offset, 'latex', r.key, { latexCommand: 'cite' });
@@ -103,7 +113,17 @@ function insertOnce(bibText: string, doc: { text: string; offset: number }, pape
 const r3 = (v: number): number => Math.round(v * 1000) / 1000;
 
 export interface CiteBenchFigures {
-  perSize: { size: number; bytes: number; newMedian: number; cachedMedian: number; existingMedian: number; sessionMedian: number; parse: number; ensure: number; cite: number }[];
+  perSize: {
+    size: number;
+    bytes: number;
+    newMedian: number;
+    cachedMedian: number;
+    existingMedian: number;
+    sessionMedian: number;
+    parse: number;
+    ensure: number;
+    cite: number;
+  }[];
 }
 
 export async function measureCite(): Promise<CiteBenchFigures> {
@@ -143,7 +163,8 @@ export async function measureCite(): Promise<CiteBenchFigures> {
     for (let i = 0; i < WARMUP + RUNS; i++) {
       const paper = fresh[(i + 7) % fresh.length]!;
       const t0 = performance.now();
-      const current = parsed.text === text ? parsed : canExtend(parsed, text) ? extendParse(parsed, text) : parseBibFile(text);
+      const current =
+        parsed.text === text ? parsed : canExtend(parsed, text) ? extendParse(parsed, text) : parseBibFile(text);
       const r = ensureEntry(current, paper, { reservedKeys: [] });
       if (!r.edit) throw new Error('bench: the session paper should be new');
       new LineIndex(text).position(r.edit.offset);
@@ -222,7 +243,11 @@ if (require.main === module) {
   runCiteBench()
     .then((r) => {
       if (process.argv.includes('--record')) recordResults(r);
-      else for (const e of r) console.log(`${e.name}: ${e.value} ${e.unit}${e.goal ? ` (goal ${e.goal}${e.met ? ', met' : ', MISSED'})` : ''} — ${e.note ?? ''}`);
+      else
+        for (const e of r)
+          console.log(
+            `${e.name}: ${e.value} ${e.unit}${e.goal ? ` (goal ${e.goal}${e.met ? ', met' : ', MISSED'})` : ''} — ${e.note ?? ''}`,
+          );
     })
     .catch((e: unknown) => {
       console.error(e instanceof Error ? (e.stack ?? e.message) : String(e));

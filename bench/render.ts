@@ -35,7 +35,11 @@ export function makeLargeAnswer(words = WORDS, n = CITATIONS, seed = 7): { markd
     year: 1990 + (i % 35),
     journal: `Journal of Evidence ${i % 17}`,
     url: `https://consensus.app/papers/p${i + 1}`,
-    snippets: [1, 2].map((m) => ({ marker: `[${i + 1}.${m}]`, quote: `Quote ${m} of study ${i + 1}: ${Array.from({ length: 20 }, pick).join(' ')}.`, section: m === 1 ? 'Abstract' : 'Results' })),
+    snippets: [1, 2].map((m) => ({
+      marker: `[${i + 1}.${m}]`,
+      quote: `Quote ${m} of study ${i + 1}: ${Array.from({ length: 20 }, pick).join(' ')}.`,
+      section: m === 1 ? 'Abstract' : 'Results',
+    })),
   }));
   const marker = (): string => {
     const c = 1 + Math.floor(rnd() * n);
@@ -59,7 +63,8 @@ export function makeLargeAnswer(words = WORDS, n = CITATIONS, seed = 7): { markd
     add(`## Section ${section}`, '');
     for (let p = 0; p < 3 && count < words; p++) {
       const sentence: string[] = [];
-      for (let w = 0; w < 80; w++) sentence.push(w % 12 === 11 ? `${pick()} ${marker()}` : w % 25 === 24 ? `**${pick()}**` : pick());
+      for (let w = 0; w < 80; w++)
+        sentence.push(w % 12 === 11 ? `${pick()} ${marker()}` : w % 25 === 24 ? `**${pick()}**` : pick());
       add(`${sentence.join(' ')}.`, '');
     }
     add('### Findings', '');
@@ -78,7 +83,8 @@ export async function runRenderBench(): Promise<BenchResult[]> {
   const { markdown, citations } = makeLargeAnswer();
   const words = markdown.split(/\s+/).filter(Boolean).length;
   const check = renderAnswerDetailed(markdown, citations);
-  if (check.unresolvedMarkers.length > 0) throw new Error(`bench input has unresolved markers: ${check.unresolvedMarkers.join(', ')}`);
+  if (check.unresolvedMarkers.length > 0)
+    throw new Error(`bench input has unresolved markers: ${check.unresolvedMarkers.join(', ')}`);
   for (let i = 0; i < WARMUP; i++) renderAnswer(markdown, citations);
   const times: number[] = [];
   const cpu: number[] = [];
@@ -109,7 +115,11 @@ if (require.main === module) {
   runRenderBench()
     .then((r) => {
       if (process.argv.includes('--record')) recordResults(r);
-      else for (const e of r) console.log(`${e.name}: ${e.value} ${e.unit} (goal ${e.goal ?? '-'}, ${e.met ? 'met' : 'MISSED'})\n  ${e.note ?? ''}`);
+      else
+        for (const e of r)
+          console.log(
+            `${e.name}: ${e.value} ${e.unit} (goal ${e.goal ?? '-'}, ${e.met ? 'met' : 'MISSED'})\n  ${e.note ?? ''}`,
+          );
     })
     .catch((err: unknown) => {
       console.error(err);

@@ -55,7 +55,9 @@ const r3 = (v: number) => Math.round(v * 1000) / 1000;
 
 /** The search parameters used for query i: mostly plain, every fourth with filters (as the UI sends). */
 function paramsFor(query: string, i: number): SearchParams {
-  return i % 4 === 3 ? { query, year_min: 2010, study_types: ['rct', 'meta-analysis'], human: true, page_size: 20 } : { query };
+  return i % 4 === 3
+    ? { query, year_min: 2010, study_types: ['rct', 'meta-analysis'], human: true, page_size: 20 }
+    : { query };
 }
 
 async function measureSearch(iterations: number, warmup: number): Promise<BenchResult[]> {
@@ -66,7 +68,11 @@ async function measureSearch(iterations: number, warmup: number): Promise<BenchR
 
   // An unlimited enterprise key: hundreds of searches must not run into the monthly pool.
   const key = emu.control.provisionKey({ plan: 'enterprise', unlimited: true, label: 'bench' });
-  const client = createClient({ baseUrl: emu.url, apiKey: key, rateLimits: { search: Infinity, list: Infinity, poll: Infinity } });
+  const client = createClient({
+    baseUrl: emu.url,
+    apiKey: key,
+    rateLimits: { search: Infinity, list: Infinity, poll: Infinity },
+  });
   const agent = new Agent();
   const raw = async (p: SearchParams): Promise<number> => {
     const res = await request(`${emu.url}/v1/search?${searchQueryString(p)}`, {
@@ -153,7 +159,12 @@ async function measureSearch(iterations: number, warmup: number): Promise<BenchR
       note: `raw HTTP round trip on the 5,000-paper corpus, page_size 20; ${setting}`,
     },
     { name: 'emulator search latency, p90 (ms)', value: r3(p90), unit: 'ms', note: 'same samples as the median' },
-    { name: 'emulator ranking only (engine), median (ms)', value: r3(median(engineMs)), unit: 'ms', note: `BM25 over the prebuilt index, no HTTP; p90 ${r3(quantile(engineMs, 0.9))} ms` },
+    {
+      name: 'emulator ranking only (engine), median (ms)',
+      value: r3(median(engineMs)),
+      unit: 'ms',
+      note: `BM25 over the prebuilt index, no HTTP; p90 ${r3(quantile(engineMs, 0.9))} ms`,
+    },
     {
       name: 'emulator start-up (corpus + index + listen) (ms)',
       value: r2(startupMs),
@@ -166,7 +177,11 @@ async function measureSearch(iterations: number, warmup: number): Promise<BenchR
 /** Run bench/activation.ts (someone else's) in a child process; resolves with its exit code. */
 function runActivation(): Promise<number> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join('bench', 'activation.ts')], { cwd: ROOT, stdio: 'inherit', env: process.env });
+    const child = spawn(process.execPath, ['--import', 'tsx', join('bench', 'activation.ts')], {
+      cwd: ROOT,
+      stdio: 'inherit',
+      env: process.env,
+    });
     child.on('error', () => resolve(1));
     child.on('exit', (code) => resolve(code ?? 1));
   });
@@ -176,10 +191,12 @@ function vscodeWanted(): { run: boolean; why: string } {
   const env = process.env.RESEARCH_DESK_BENCH_VSCODE;
   const script = join(ROOT, 'bench', 'activation.ts');
   const cache = join(process.env.RESEARCH_DESK_VSCODE_CACHE ?? join(ROOT, '.vscode-test'), 'code-server');
-  if (process.argv.includes('--no-vscode') || env === '0') return { run: false, why: 'skipped (--no-vscode / RESEARCH_DESK_BENCH_VSCODE=0)' };
+  if (process.argv.includes('--no-vscode') || env === '0')
+    return { run: false, why: 'skipped (--no-vscode / RESEARCH_DESK_BENCH_VSCODE=0)' };
   if (!existsSync(script)) return { run: false, why: 'skipped (bench/activation.ts does not exist)' };
   if (process.argv.includes('--vscode') || env === '1') return { run: true, why: 'requested' };
-  if (!existsSync(cache)) return { run: false, why: `skipped (no VS Code cache at ${cache}; run it with --vscode to fetch one)` };
+  if (!existsSync(cache))
+    return { run: false, why: `skipped (no VS Code cache at ${cache}; run it with --vscode to fetch one)` };
   return { run: true, why: 'bench/activation.ts and the .vscode-test cache are present' };
 }
 
@@ -194,7 +211,9 @@ function printAll(): void {
   const width = Math.max(...all.map((e) => e.name.length));
   for (const e of all) {
     const verdict = e.met === undefined ? '' : e.met ? '  met' : '  MISSED';
-    console.log(`  ${e.name.padEnd(width)}  ${String(e.value).padStart(10)} ${e.unit.padEnd(5)}${e.goal ? ` goal ${e.goal}` : ''}${verdict}`);
+    console.log(
+      `  ${e.name.padEnd(width)}  ${String(e.value).padStart(10)} ${e.unit.padEnd(5)}${e.goal ? ` goal ${e.goal}` : ''}${verdict}`,
+    );
   }
 }
 
@@ -209,7 +228,9 @@ async function main(): Promise<void> {
   recordResults(await runRenderBench());
   console.log('\nResearch agent in VS Code (bench/threads.ts): polls per finished thread, open → answer painted');
   recordResults(measureThreads());
-  console.log('\nInsert Citation (bench/cite.ts): pure path into a LaTeX document, bibliographies of 1,000 to 10,000 entries');
+  console.log(
+    '\nInsert Citation (bench/cite.ts): pure path into a LaTeX document, bibliographies of 1,000 to 10,000 entries',
+  );
   recordResults(await runCiteBench());
 
   const vs = vscodeWanted();

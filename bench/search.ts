@@ -29,7 +29,13 @@ const QUERY = 'effect of formative feedback on mathematics performance in second
 const TARGET = 100;
 
 /** The extension's plan: returns the number of papers shown after `steps` Load More steps. */
-async function showWithPlan(client: Client, cache: SearchCache<SearchResponse>, scope: string, query: string, target: number): Promise<number> {
+async function showWithPlan(
+  client: Client,
+  cache: SearchCache<SearchResponse>,
+  scope: string,
+  query: string,
+  target: number,
+): Promise<number> {
   const pageSize = fetchPageSize(undefined);
   const fetch = async (page: number, size: number): Promise<SearchResponse> => {
     const params: SearchParams = { query, page, page_size: size };
@@ -76,8 +82,13 @@ async function showNaively(client: Client, query: string, target: number): Promi
 
 export async function measureSearchPlan(): Promise<BenchResult[]> {
   const emu = await startEmulator({ port: 0, rateLimits: false, quiet: true });
-  const charged = (label: string): number => emu.control.charges().filter((c) => c.keyLabel === label).reduce((s, c) => s + c.calls, 0);
-  const clientFor = (key: string): Client => createClient({ baseUrl: emu.url, apiKey: key, rateLimits: { search: Infinity, list: Infinity, poll: Infinity } });
+  const charged = (label: string): number =>
+    emu.control
+      .charges()
+      .filter((c) => c.keyLabel === label)
+      .reduce((s, c) => s + c.calls, 0);
+  const clientFor = (key: string): Client =>
+    createClient({ baseUrl: emu.url, apiKey: key, rateLimits: { search: Infinity, list: Infinity, poll: Infinity } });
   try {
     const planKey = emu.control.provisionKey({ plan: 'pro', label: 'bench-plan' });
     const naiveKey = emu.control.provisionKey({ plan: 'pro', label: 'bench-naive' });
@@ -88,7 +99,8 @@ export async function measureSearchPlan(): Promise<BenchResult[]> {
     try {
       const shownPlan = await showWithPlan(planClient, new SearchCache({ minutes: () => 30 }), 'plan', QUERY, TARGET);
       const shownNaive = await showNaively(naiveClient, QUERY, TARGET);
-      if (shownPlan < TARGET || shownNaive < TARGET) throw new Error(`The query shows fewer than ${TARGET} results (${shownPlan}/${shownNaive}).`);
+      if (shownPlan < TARGET || shownNaive < TARGET)
+        throw new Error(`The query shows fewer than ${TARGET} results (${shownPlan}/${shownNaive}).`);
       const planCalls = charged('bench-plan');
       const naiveCalls = charged('bench-naive');
 
@@ -106,9 +118,26 @@ export async function measureSearchPlan(): Promise<BenchResult[]> {
           unit: 'calls',
           note: 'charged by the emulator; page_size 100, Load More served from the buffer',
         },
-        { name: 'search: calls to show the first 100 results 20 at a time (naive, page_size 20)', value: naiveCalls, unit: 'calls', note: 'charged by the emulator' },
-        { name: 'search: calls ratio plan / naive for 100 results', value: ratio, unit: 'ratio', goal: '<= 0.2', met: ratio <= 0.2 },
-        { name: 'search: calls for a repeated identical search (session cache)', value: repeatCalls, unit: 'calls', goal: '0', met: repeatCalls === 0 },
+        {
+          name: 'search: calls to show the first 100 results 20 at a time (naive, page_size 20)',
+          value: naiveCalls,
+          unit: 'calls',
+          note: 'charged by the emulator',
+        },
+        {
+          name: 'search: calls ratio plan / naive for 100 results',
+          value: ratio,
+          unit: 'ratio',
+          goal: '<= 0.2',
+          met: ratio <= 0.2,
+        },
+        {
+          name: 'search: calls for a repeated identical search (session cache)',
+          value: repeatCalls,
+          unit: 'calls',
+          goal: '0',
+          met: repeatCalls === 0,
+        },
       ];
     } finally {
       await Promise.all([planClient.close(), naiveClient.close(), repeatClient.close()]);
@@ -118,7 +147,6 @@ export async function measureSearchPlan(): Promise<BenchResult[]> {
   }
 }
 
-
 /** Time for the Research view to show 1,000 results in a real VS Code ([] when skipped). */
 export function measureResultsView(): BenchResult[] {
   const skipped = vscodeBenchSkipped();
@@ -126,7 +154,10 @@ export function measureResultsView(): BenchResult[] {
     console.log(`results view in VS Code: skipped (${skipped})`);
     return [];
   }
-  const m = runExtHostEntry<{ showAllMs?: number; lastStepMs?: number; fillMs?: number; shown?: number }>('results-view-entry.js', 'results-view');
+  const m = runExtHostEntry<{ showAllMs?: number; lastStepMs?: number; fillMs?: number; shown?: number }>(
+    'results-view-entry.js',
+    'results-view',
+  );
   if (m.shown !== 1000 || m.showAllMs === undefined) throw new Error(`the results view showed ${m.shown} papers`);
   return [
     {

@@ -28,11 +28,14 @@ export function measureThreads(): BenchResult[] {
   }
   const m = runExtHostEntry<ThreadFigures>('threads-entry.js', 'threads');
   const threads = m.threads ?? [];
-  if (threads.length !== 3 || !m.paintMs?.length) throw new Error(`the threads entry measured ${threads.length} threads, ${m.paintMs?.length ?? 0} opens`);
+  if (threads.length !== 3 || !m.paintMs?.length)
+    throw new Error(`the threads entry measured ${threads.length} threads, ${m.paintMs?.length ?? 0} opens`);
   const polls = threads.reduce((s, t) => s + t.polls, 0);
   const minimum = threads.reduce((s, t) => s + t.minimum, 0);
   const logged = threads.reduce((s, t) => s + t.logged, 0);
-  const per = threads.map((t) => `${t.runSeconds} s run: ${t.polls} polls (minimum ${t.minimum}, ${t.logged} logged by the emulator)`).join('; ');
+  const per = threads
+    .map((t) => `${t.runSeconds} s run: ${t.polls} polls (minimum ${t.minimum}, ${t.logged} logged by the emulator)`)
+    .join('; ');
   const warm = median(m.paintMs);
   return [
     {

@@ -13,7 +13,8 @@ const ROOT = join(__dirname, '..');
 
 /** Why the real-VS Code figures are skipped, or undefined when they run. */
 export function vscodeBenchSkipped(): string | undefined {
-  if (process.argv.includes('--no-vscode') || process.env.RESEARCH_DESK_BENCH_VSCODE === '0') return '--no-vscode or RESEARCH_DESK_BENCH_VSCODE=0';
+  if (process.argv.includes('--no-vscode') || process.env.RESEARCH_DESK_BENCH_VSCODE === '0')
+    return '--no-vscode or RESEARCH_DESK_BENCH_VSCODE=0';
   if (!existsSync(join(ROOT, '.vscode-test', 'code-server'))) return 'no .vscode-test cache';
   return undefined;
 }
@@ -25,7 +26,16 @@ export function runExtHostEntry<T>(fixture: string, label: string): T {
   if (build.status !== 0) throw new Error('node esbuild.mjs failed');
   const r = spawnSync(
     process.execPath,
-    ['--import', 'tsx', join('scripts', 'vscode', 'run-ext-tests.ts'), '--no-build', '--only', 'trusted', '--entry', join('bench', 'fixtures', fixture)],
+    [
+      '--import',
+      'tsx',
+      join('scripts', 'vscode', 'run-ext-tests.ts'),
+      '--no-build',
+      '--only',
+      'trusted',
+      '--entry',
+      join('bench', 'fixtures', fixture),
+    ],
     { cwd: ROOT, stdio: 'inherit', env: { ...process.env, RESEARCH_DESK_BENCH_OUT: out }, timeout: 300_000 },
   );
   if (r.status !== 0 || !existsSync(out)) throw new Error(`the ${label} entry failed (exit ${r.status})`);

@@ -39,7 +39,13 @@ interface Options {
 }
 
 function parseArgs(argv: string[]): Options {
-  const o: Options = { server: process.env.RESEARCH_DESK_DEMO_SERVER === '1', port: 0, host: '127.0.0.1', speed: 1, build: true };
+  const o: Options = {
+    server: process.env.RESEARCH_DESK_DEMO_SERVER === '1',
+    port: 0,
+    host: '127.0.0.1',
+    speed: 1,
+    build: true,
+  };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const num = (): number => {
@@ -133,7 +139,10 @@ async function main(): Promise<number> {
   }
 
   // Offline route: VS Code's own server from the cache, opened in a browser.
-  log('demo', '`code` is not on the PATH: using VS Code\'s server (first use installs it into .vscode-test/, ~3 minutes)');
+  log(
+    'demo',
+    "`code` is not on the PATH: using VS Code's server (first use installs it into .vscode-test/, ~3 minutes)",
+  );
   const cache = await ensureCache();
   const port = o.port || (await freePort(8090));
   const server = await startServer({

@@ -52,10 +52,11 @@ OR IN CONNECTION WITH THE USE OR PERFORMANCE OF THIS SOFTWARE.
 /** Package directories (relative to the build's working directory) whose files a metafile's inputs include. */
 export function bundledPackages(metafiles) {
   const dirs = new Set();
-  for (const m of metafiles) for (const input of Object.keys(m?.inputs ?? {})) {
-    const dir = PACKAGE_DIR.exec(input.replace(/\\/g, '/'))?.[1];
-    if (dir) dirs.add(dir);
-  }
+  for (const m of metafiles)
+    for (const input of Object.keys(m?.inputs ?? {})) {
+      const dir = PACKAGE_DIR.exec(input.replace(/\\/g, '/'))?.[1];
+      if (dir) dirs.add(dir);
+    }
   return [...dirs];
 }
 
@@ -68,7 +69,9 @@ export function thirdPartyNotices(metafiles, root, intro) {
     const pkg = JSON.parse(readFileSync(join(abs, 'package.json'), 'utf8'));
     const id = `${pkg.name}@${pkg.version}`;
     if (sections.has(id)) continue;
-    const files = readdirSync(abs).filter((f) => NOTICE_FILE.test(f)).sort();
+    const files = readdirSync(abs)
+      .filter((f) => NOTICE_FILE.test(f))
+      .sort();
     const texts = files.map((f) => readFileSync(join(abs, f), 'utf8').trim());
     const holder = typeof pkg.author === 'string' ? pkg.author : pkg.author?.name;
     const standard = { MIT, ISC }[pkg.license];
@@ -77,7 +80,10 @@ export function thirdPartyNotices(metafiles, root, intro) {
       missing.push(id);
       continue;
     }
-    const source = typeof pkg.repository === 'string' ? pkg.repository : pkg.repository?.url ?? `https://www.npmjs.com/package/${pkg.name}`;
+    const source =
+      typeof pkg.repository === 'string'
+        ? pkg.repository
+        : (pkg.repository?.url ?? `https://www.npmjs.com/package/${pkg.name}`);
     sections.set(id, `${id} (${pkg.license ?? 'see below'})\n${source}\n\n${texts.join('\n\n')}`);
   }
   if (missing.length) throw new Error(`No licence text found for bundled packages: ${missing.join(', ')}`);

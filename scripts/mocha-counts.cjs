@@ -15,7 +15,10 @@ class SpecWithCounts extends Mocha.reporters.Spec {
       if (!file) return;
       const s = runner.stats || {};
       fs.mkdirSync(path.dirname(file), { recursive: true });
-      fs.writeFileSync(file, JSON.stringify({ passed: s.passes || 0, failed: s.failures || 0, pending: s.pending || 0, failures }, null, 2));
+      fs.writeFileSync(
+        file,
+        JSON.stringify({ passed: s.passes || 0, failed: s.failures || 0, pending: s.pending || 0, failures }, null, 2),
+      );
     });
   }
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The one test command (`npm test`): every gate and every suite, in order, then one line
-// `N passed, N failed` for all of them together. Gates (typecheck, lint, build) count as
+// `N passed, N failed` for all of them together. Gates (typecheck, lint, format, build) count as
 // one check each; suites report their own test counts through JSON files in test-results/.
 // Flags: --only=<suite,...> runs a subset (names below); --skip=<suite,...> leaves some out.
 import { spawnSync } from 'node:child_process';
@@ -11,7 +11,11 @@ const root = join(import.meta.dirname, '..');
 const results = join(root, 'test-results');
 mkdirSync(results, { recursive: true });
 
-const arg = (name) => process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1]?.split(',') ?? [];
+const arg = (name) =>
+  process.argv
+    .find((a) => a.startsWith(`--${name}=`))
+    ?.split('=')[1]
+    ?.split(',') ?? [];
 const only = arg('only');
 const skip = arg('skip');
 
@@ -19,12 +23,35 @@ const npx = (...args) => ['npx', '--no-install', ...args];
 const suites = [
   { name: 'typecheck', kind: 'gate', cmd: npx('tsc', '--noEmit', '-p', '.') },
   { name: 'lint', kind: 'gate', cmd: npx('eslint', '--max-warnings', '0', '.') },
+  { name: 'format', kind: 'gate', cmd: npx('prettier', '--check', '.') },
   { name: 'build', kind: 'gate', cmd: ['node', 'esbuild.mjs', '--production', '--tests'] },
-  { name: 'node', kind: 'suite', cmd: npx('mocha', '--config', '.mocharc.json', '--reporter', './scripts/mocha-counts.cjs'), counts: 'node.json' },
+  {
+    name: 'node',
+    kind: 'suite',
+    cmd: npx('mocha', '--config', '.mocharc.json', '--reporter', './scripts/mocha-counts.cjs'),
+    counts: 'node.json',
+  },
   // What we write, compiled by pandoc, pdflatex with BibTeX and Biber, and Typst (test/toolchains/).
-  { name: 'toolchains', kind: 'suite', cmd: npx('mocha', '--config', '.mocharc.toolchains.json', '--reporter', './scripts/mocha-counts.cjs'), counts: 'toolchains.json' },
-  { name: 'ext-host', kind: 'suite', cmd: npx('tsx', 'scripts/vscode/run-ext-tests.ts', '--no-build'), counts: 'ext-host.json', needs: 'scripts/vscode/run-ext-tests.ts' },
-  { name: 'ui', kind: 'suite', cmd: npx('tsx', 'scripts/vscode/run-ui.ts', '--no-build'), counts: 'ui.json', needs: 'scripts/vscode/run-ui.ts' },
+  {
+    name: 'toolchains',
+    kind: 'suite',
+    cmd: npx('mocha', '--config', '.mocharc.toolchains.json', '--reporter', './scripts/mocha-counts.cjs'),
+    counts: 'toolchains.json',
+  },
+  {
+    name: 'ext-host',
+    kind: 'suite',
+    cmd: npx('tsx', 'scripts/vscode/run-ext-tests.ts', '--no-build'),
+    counts: 'ext-host.json',
+    needs: 'scripts/vscode/run-ext-tests.ts',
+  },
+  {
+    name: 'ui',
+    kind: 'suite',
+    cmd: npx('tsx', 'scripts/vscode/run-ui.ts', '--no-build'),
+    counts: 'ui.json',
+    needs: 'scripts/vscode/run-ui.ts',
+  },
 ];
 
 let passed = 0;
@@ -64,7 +91,9 @@ for (const s of suites) {
   const suiteFailed = counts.failed + (r.status !== 0 && counts.failed === 0 ? 1 : 0);
   passed += counts.passed;
   failed += suiteFailed;
-  lines.push(`${s.name}: ${counts.passed} passed, ${suiteFailed} failed${counts.pending ? `, ${counts.pending} pending` : ''} in ${seconds} s`);
+  lines.push(
+    `${s.name}: ${counts.passed} passed, ${suiteFailed} failed${counts.pending ? `, ${counts.pending} pending` : ''} in ${seconds} s`,
+  );
 }
 
 console.log('\n=== summary');

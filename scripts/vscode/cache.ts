@@ -92,10 +92,22 @@ async function ensurePart(part: Part): Promise<void> {
   mkdirSync(part.prefix, { recursive: true });
   // An own package.json per prefix: npm treats the folder as its project and never prunes
   // the others.
-  writeFileSync(join(part.prefix, 'package.json'), JSON.stringify({ name: `cache-${part.name}`, private: true }) + '\n');
+  writeFileSync(
+    join(part.prefix, 'package.json'),
+    JSON.stringify({ name: `cache-${part.name}`, private: true }) + '\n',
+  );
   await run(
     'npm',
-    ['install', '--prefix', part.prefix, `${part.pkg}@${part.version}`, '--no-audit', '--no-fund', '--loglevel=error', '--save-exact'],
+    [
+      'install',
+      '--prefix',
+      part.prefix,
+      `${part.pkg}@${part.version}`,
+      '--no-audit',
+      '--no-fund',
+      '--loglevel=error',
+      '--save-exact',
+    ],
     { cwd: part.prefix, env: part.env ?? cleanNpmEnv(), timeoutMs: part.timeoutMs, tag: `npm ${part.name}` },
   );
   if (!existsSync(part.probe)) {
@@ -212,7 +224,12 @@ export interface PwContext {
   close(): Promise<void>;
 }
 interface PwChromium {
-  launch(options: { executablePath: string; headless?: boolean; args?: string[]; timeout?: number }): Promise<PwBrowser>;
+  launch(options: {
+    executablePath: string;
+    headless?: boolean;
+    args?: string[];
+    timeout?: number;
+  }): Promise<PwBrowser>;
 }
 
 export const CHROMIUM_ARGS = [

@@ -41,7 +41,14 @@ export async function startTestEmulator(extra: Record<string, unknown> = {}): Pr
     return undefined;
   }
   const mod = loadEmulator();
-  const emu = await mod.startEmulator({ port: 0, controlApi: true, rateLimits: false, speed: 50, quiet: true, ...extra });
+  const emu = await mod.startEmulator({
+    port: 0,
+    controlApi: true,
+    rateLimits: false,
+    speed: 50,
+    quiet: true,
+    ...extra,
+  });
   log('emulator', `listening on ${emu.url}`);
   return emu;
 }

@@ -51,7 +51,10 @@ export interface ConsoleMessage {
 }
 
 export interface Page {
-  goto(url: string, options?: { timeout?: number; waitUntil?: 'load' | 'domcontentloaded' | 'networkidle' | 'commit' }): Promise<unknown>;
+  goto(
+    url: string,
+    options?: { timeout?: number; waitUntil?: 'load' | 'domcontentloaded' | 'networkidle' | 'commit' },
+  ): Promise<unknown>;
   exposeFunction(name: string, callback: (...args: never[]) => unknown): Promise<void>;
   locator(selector: string, options?: { hasText?: string | RegExp; has?: Locator }): Locator;
   getByRole(role: string, options?: { name?: string | RegExp; exact?: boolean }): Locator;
@@ -60,7 +63,11 @@ export interface Page {
   keyboard: Keyboard;
   screenshot(options?: { path?: string; fullPage?: boolean; timeout?: number }): Promise<Buffer>;
   waitForTimeout(ms: number): Promise<void>;
-  waitForFunction(fn: string | (() => unknown), arg?: unknown, options?: { timeout?: number; polling?: number }): Promise<unknown>;
+  waitForFunction(
+    fn: string | (() => unknown),
+    arg?: unknown,
+    options?: { timeout?: number; polling?: number },
+  ): Promise<unknown>;
   evaluate<R>(fn: string | (() => R)): Promise<R>;
   on(event: 'console', listener: (msg: ConsoleMessage) => void): void;
   on(event: 'pageerror', listener: (err: Error) => void): void;

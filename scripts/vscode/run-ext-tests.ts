@@ -114,7 +114,10 @@ function readCounts(file: string): SuiteCounts | undefined {
   }
 }
 
-function countsFrom(file: string, exitCode: number): Pick<RunReport, 'passed' | 'failed' | 'pending' | 'failures' | 'source'> {
+function countsFrom(
+  file: string,
+  exitCode: number,
+): Pick<RunReport, 'passed' | 'failed' | 'pending' | 'failures' | 'source'> {
   const c = readCounts(file);
   if (c) return { ...c, source: 'results-file' };
   // No results file: the whole run counts as one test.
@@ -162,7 +165,11 @@ export async function runOnServer(opts: {
   let wb: Awaited<ReturnType<typeof openWorkbench>> | undefined;
   let exitCode: number;
   try {
-    const url = server.workbenchUrl({ folder: workspace, extensionDevelopmentPath: REPO_ROOT, extensionTestsPath: opts.entry });
+    const url = server.workbenchUrl({
+      folder: workspace,
+      extensionDevelopmentPath: REPO_ROOT,
+      extensionTestsPath: opts.entry,
+    });
     const tOpen = Date.now();
     wb = await openWorkbench(opts.browser, url, { logPrefix: `[ext-host ${opts.mode}]` });
     log('ext-tests', `workbench page loaded in ${((Date.now() - tOpen) / 1000).toFixed(1)} s; waiting for the suite`);
@@ -183,7 +190,10 @@ export async function runOnServer(opts: {
   return { mode: opts.mode, exitCode, seconds: (Date.now() - started) / 1000, ...counts };
 }
 
-async function saveFailureScreenshot(wb: Awaited<ReturnType<typeof openWorkbench>> | undefined, mode: Mode): Promise<void> {
+async function saveFailureScreenshot(
+  wb: Awaited<ReturnType<typeof openWorkbench>> | undefined,
+  mode: Mode,
+): Promise<void> {
   if (!wb) return;
   const file = join(REPO_ROOT, 'test-results', `ext-host-${mode}-timeout.png`);
   mkdirSync(join(REPO_ROOT, 'test-results'), { recursive: true });
@@ -210,9 +220,20 @@ async function runOnDesktop(opts: {
   mkdirSync(join(userDataDir, 'User'), { recursive: true });
   writeFileSync(
     join(userDataDir, 'User', 'settings.json'),
-    JSON.stringify({ ...TEST_USER_SETTINGS, ...(opts.emulator ? { 'researchDesk.baseUrl': opts.emulator.url } : {}) }, null, 2),
+    JSON.stringify(
+      { ...TEST_USER_SETTINGS, ...(opts.emulator ? { 'researchDesk.baseUrl': opts.emulator.url } : {}) },
+      null,
+      2,
+    ),
   );
-  const launchArgs = [workspace, '--user-data-dir', userDataDir, '--extensions-dir', join(tmp, 'extensions'), '--disable-extensions'];
+  const launchArgs = [
+    workspace,
+    '--user-data-dir',
+    userDataDir,
+    '--extensions-dir',
+    join(tmp, 'extensions'),
+    '--disable-extensions',
+  ];
   const env = suiteEnv(opts.mode, resultsFile, workspace, opts.emulator);
   let exitCode: number;
   try {
@@ -276,7 +297,10 @@ async function desktopExecutable(): Promise<string | undefined> {
   try {
     return await withTimeout(downloadAndUnzipVSCode(), 10 * 60_000, 'desktop VS Code download');
   } catch (e) {
-    log('ext-tests', `download failed (${e instanceof Error ? e.message.split('\n')[0] : String(e)}): using the offline server route`);
+    log(
+      'ext-tests',
+      `download failed (${e instanceof Error ? e.message.split('\n')[0] : String(e)}): using the offline server route`,
+    );
     return undefined;
   }
 }
@@ -286,7 +310,9 @@ async function desktopExecutable(): Promise<string | undefined> {
 /** The first lines of a long assertion message (the full text is in ext-host.json). */
 function clip(text: string, maxLines = 12): string {
   const lines = text.split('\n');
-  return lines.length <= maxLines ? text : `${lines.slice(0, maxLines).join('\n')}\n  ... (${lines.length - maxLines} more lines in test-results/ext-host.json)`;
+  return lines.length <= maxLines
+    ? text
+    : `${lines.slice(0, maxLines).join('\n')}\n  ... (${lines.length - maxLines} more lines in test-results/ext-host.json)`;
 }
 
 export async function buildExtension(withTests: boolean): Promise<void> {
@@ -330,8 +356,21 @@ async function main(): Promise<number> {
       log('ext-tests', `--- ${mode} run ---`);
       const r =
         route === 'server'
-          ? await runOnServer({ mode, entry: args.entry, cache: cache!, browser: browser!, emulator, timeoutMs: args.timeoutMs })
-          : await runOnDesktop({ mode, entry: args.entry, executable: executable!, emulator, timeoutMs: args.timeoutMs });
+          ? await runOnServer({
+              mode,
+              entry: args.entry,
+              cache: cache!,
+              browser: browser!,
+              emulator,
+              timeoutMs: args.timeoutMs,
+            })
+          : await runOnDesktop({
+              mode,
+              entry: args.entry,
+              executable: executable!,
+              emulator,
+              timeoutMs: args.timeoutMs,
+            });
       runs.push(r);
       log(
         'ext-tests',

@@ -34,7 +34,8 @@ function discoverFlows(grep: string | undefined): UiFlow[] {
   for (const f of files) {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const mod = require(join(FLOWS_DIR, f)) as { flow?: UiFlow };
-    if (!mod.flow || typeof mod.flow.run !== 'function') throw new UserFacingError(`${f} does not export \`flow = defineFlow({...})\``);
+    if (!mod.flow || typeof mod.flow.run !== 'function')
+      throw new UserFacingError(`${f} does not export \`flow = defineFlow({...})\``);
     if (!grep || mod.flow.name.includes(grep)) flows.push(mod.flow);
   }
   return flows;

@@ -118,7 +118,11 @@ export async function startServer(options: ServerOptions = {}): Promise<VsCodeSe
   });
   writeJson(machineSettingsFile, { ...options.machineSettings });
   for (const ext of options.installExtensions ?? []) {
-    const manifest = JSON.parse(readFileSync(join(ext, 'package.json'), 'utf8')) as { publisher: string; name: string; version: string };
+    const manifest = JSON.parse(readFileSync(join(ext, 'package.json'), 'utf8')) as {
+      publisher: string;
+      name: string;
+      version: string;
+    };
     symlinkSync(ext, join(extensionsDir, `${manifest.publisher}.${manifest.name}-${manifest.version}`), 'dir');
   }
 
@@ -149,7 +153,10 @@ export async function startServer(options: ServerOptions = {}): Promise<VsCodeSe
     if (v === undefined) delete env[k];
     else env[k] = v;
   }
-  log('server', `starting VS Code ${cache.vscodeVersion} server on ${host}:${port} (${trusted ? 'trusted' : 'Restricted Mode'})`);
+  log(
+    'server',
+    `starting VS Code ${cache.vscodeVersion} server on ${host}:${port} (${trusted ? 'trusted' : 'Restricted Mode'})`,
+  );
   const child = spawnTracked(cache.node, args, { env, stdio: ['ignore', 'pipe', 'pipe'], cwd: dataDir });
   const tail: string[] = [];
   const onData = (buf: Buffer) => {
@@ -198,7 +205,9 @@ export async function startServer(options: ServerOptions = {}): Promise<VsCodeSe
     }
     if (Date.now() > deadline) {
       await close();
-      throw new UserFacingError(`VS Code server did not answer on ${origin} within the time limit. Last output:\n${tail.join('\n')}`);
+      throw new UserFacingError(
+        `VS Code server did not answer on ${origin} within the time limit. Last output:\n${tail.join('\n')}`,
+      );
     }
     if (await httpOk(`${origin}/version`)) break;
     await sleep(200);
@@ -230,7 +239,11 @@ export async function startServer(options: ServerOptions = {}): Promise<VsCodeSe
 
 export function defaultDisabledExtensions(): string[] {
   const env = process.env.RESEARCH_DESK_DISABLE_EXTENSIONS;
-  if (env !== undefined) return env.split(',').map((x) => x.trim()).filter(Boolean);
+  if (env !== undefined)
+    return env
+      .split(',')
+      .map((x) => x.trim())
+      .filter(Boolean);
   return ['GitHub.copilot-chat'];
 }
 

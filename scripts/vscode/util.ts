@@ -24,7 +24,10 @@ export class UserFacingError extends Error {
 export async function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const limit = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new UserFacingError(`${what}: no result within ${Math.round(ms / 1000)} s (time limit)`)), ms);
+    timer = setTimeout(
+      () => reject(new UserFacingError(`${what}: no result within ${Math.round(ms / 1000)} s (time limit)`)),
+      ms,
+    );
   });
   try {
     return await Promise.race([promise, limit]);

@@ -36,11 +36,15 @@ function portOpen(host: string, port: number): Promise<boolean> {
 async function main(): Promise<number> {
   const noBuild = process.argv.includes('--no-build');
   const cache = await ensureCache(); // so the demo's first-use install does not count against the wait below
-  const demo = spawnTracked(process.execPath, ['--import', 'tsx', join(REPO_ROOT, 'scripts', 'demo.ts'), '--server', ...(noBuild ? ['--no-build'] : [])], {
-    cwd: REPO_ROOT,
-    env: { ...cleanNpmEnv(), PATH: '/usr/local/bin:/usr/bin:/bin' }, // no `code` here anyway
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const demo = spawnTracked(
+    process.execPath,
+    ['--import', 'tsx', join(REPO_ROOT, 'scripts', 'demo.ts'), '--server', ...(noBuild ? ['--no-build'] : [])],
+    {
+      cwd: REPO_ROOT,
+      env: { ...cleanNpmEnv(), PATH: '/usr/local/bin:/usr/bin:/bin' }, // no `code` here anyway
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let out = '';
   const urlPromise = new Promise<string>((resolve, reject) => {
     const onData = (b: Buffer) => {
@@ -77,14 +81,22 @@ async function main(): Promise<number> {
     const d = new WorkbenchDriver(wb.page, join(REPO_ROOT, 'test-results'));
     await check('the workbench opens with the sample folder', async () => {
       await d.ready();
-      await d.waitUntil('demo/README.md to open', async () => (await d.editorTabs()).some((t) => /README/.test(t)), 30_000);
+      await d.waitUntil(
+        'demo/README.md to open',
+        async () => (await d.editorTabs()).some((t) => /README/.test(t)),
+        30_000,
+      );
     });
     await check('the extension is active and already has the demo key (no Set API Key welcome)', async () => {
       await d.openViewContainer('researchDesk');
-      await d.waitUntil('the key-set welcome content', async () => {
-        const b = await d.welcomeButtons('researchDesk.results');
-        return b.length > 0 && !b.some((x) => /set api key/i.test(x)) ? true : undefined;
-      }, 30_000);
+      await d.waitUntil(
+        'the key-set welcome content',
+        async () => {
+          const b = await d.welcomeButtons('researchDesk.results');
+          return b.length > 0 && !b.some((x) => /set api key/i.test(x)) ? true : undefined;
+        },
+        30_000,
+      );
     });
     await check('Test Connection succeeds against the demo emulator', async () => {
       await d.runCommand('Research Desk: Test Connection');
@@ -93,7 +105,9 @@ async function main(): Promise<number> {
         throw new Error(`unexpected notification: [${n.severity}] ${n.message}`);
       }
     });
-    await d.waitUntil('progress toasts to finish', async () => !(await d.notifications()).some((n) => n.inProgress)).catch(() => undefined);
+    await d
+      .waitUntil('progress toasts to finish', async () => !(await d.notifications()).some((n) => n.inProgress))
+      .catch(() => undefined);
     await wb.page.waitForTimeout(500);
     await d.screenshot('demo').then((f) => log('verify-demo', `screenshot: ${f}`));
     await wb.close();
@@ -104,7 +118,11 @@ async function main(): Promise<number> {
   // Ctrl+C stops everything.
   await check('Ctrl+C stops the VS Code server and the emulator', async () => {
     if (demo.pid !== undefined) process.kill(demo.pid, 'SIGINT');
-    await withTimeout(new Promise<void>((r) => (demo.exitCode !== null ? r() : demo.once('exit', () => r()))), 20_000, 'the demo to stop after SIGINT');
+    await withTimeout(
+      new Promise<void>((r) => (demo.exitCode !== null ? r() : demo.once('exit', () => r()))),
+      20_000,
+      'the demo to stop after SIGINT',
+    );
     await sleep(500);
     const stillOpen = [
       (await portOpen(server.hostname, Number(server.port))) ? `VS Code server ${server.host}` : '',
@@ -113,7 +131,9 @@ async function main(): Promise<number> {
     if (stillOpen.length) throw new Error(`still listening: ${stillOpen.join(', ')}`);
   });
   await killTree(demo, 1000);
-  console.log(failed ? `\nDemo check: ${failed} failure(s)` : '\nDemo check: all passed (screenshot test-results/demo.png)');
+  console.log(
+    failed ? `\nDemo check: ${failed} failure(s)` : '\nDemo check: all passed (screenshot test-results/demo.png)',
+  );
   return failed ? 1 : 0;
 }
 

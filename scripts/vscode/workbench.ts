@@ -30,7 +30,11 @@ export interface OpenOptions {
   onLog?: (line: string) => void;
 }
 
-export async function openWorkbench(browser: PwBrowser, url: string, options: OpenOptions = {}): Promise<OpenedWorkbench> {
+export async function openWorkbench(
+  browser: PwBrowser,
+  url: string,
+  options: OpenOptions = {},
+): Promise<OpenedWorkbench> {
   const context = await browser.newContext({ viewport: options.viewport ?? { width: 1400, height: 900 } });
   const page = await context.newPage();
   let resolveExit!: (code: number) => void;

@@ -17,7 +17,16 @@ import { Disposable } from '../shared/disposable';
 import { exportAnswer } from './export';
 import { sendFollowUp, type SendFollowUp } from './followUp';
 import { answerBody, answerPage, randomNonce } from './page';
-import { isThreadId, parseViewState, parseWebviewMessage, type AnswerViewState, type CiteAction, type FollowUpMode, type HostMessage, type WebviewMessage } from './protocol';
+import {
+  isThreadId,
+  parseViewState,
+  parseWebviewMessage,
+  type AnswerViewState,
+  type CiteAction,
+  type FollowUpMode,
+  type HostMessage,
+  type WebviewMessage,
+} from './protocol';
 
 export const ANSWER_VIEW_TYPE = WebviewTypes.answer;
 const UI_FIXTURE_ENV = 'RESEARCH_DESK_UI_FIXTURE';
@@ -85,7 +94,11 @@ export class AnswerPanels extends Disposable {
 
   constructor(private readonly o: AnswerPanelsOptions) {
     super();
-    this.register({ dispose: () => { for (const e of [...this.panels.values()]) e.panel.dispose(); } });
+    this.register({
+      dispose: () => {
+        for (const e of [...this.panels.values()]) e.panel.dispose();
+      },
+    });
     const fixture = process.env[UI_FIXTURE_ENV];
     if (fixture) void this.showFixture(fixture);
   }
@@ -98,7 +111,9 @@ export class AnswerPanels extends Disposable {
     const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
     if (!folder || /(^|[\\/])\.\.([\\/]|$)/.test(relative)) return;
     try {
-      const raw = JSON.parse(new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.joinPath(folder, relative)))) as Thread;
+      const raw = JSON.parse(
+        new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.joinPath(folder, relative))),
+      ) as Thread;
       if (isThreadId(raw.thread_id) && Array.isArray(raw.interactions)) this.showThreadObject(raw);
     } catch (err) {
       this.o.log.warn(`Answer view: UI fixture not shown (${err instanceof Error ? err.message : String(err)}).`);
@@ -134,7 +149,13 @@ export class AnswerPanels extends Disposable {
     const s = parseViewState(state);
     panel.webview.options = this.webviewOptions();
     if (!s) {
-      panel.webview.html = answerPage(panel.webview, this.o.extensionUri, randomNonce(), `<p>${escapeHtml(t('This answer could not be restored. Open it again from the Threads view.'))}</p>`, false);
+      panel.webview.html = answerPage(
+        panel.webview,
+        this.o.extensionUri,
+        randomNonce(),
+        `<p>${escapeHtml(t('This answer could not be restored. Open it again from the Threads view.'))}</p>`,
+        false,
+      );
       return;
     }
     const existing = this.panels.get(s.threadId);
@@ -149,16 +170,31 @@ export class AnswerPanels extends Disposable {
   showThreadObject(thread: Thread): void {
     let entry = this.panels.get(thread.thread_id);
     if (!entry) {
-      const panel = vscode.window.createWebviewPanel(ANSWER_VIEW_TYPE, t('Research Answer'), { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, this.webviewOptions());
+      const panel = vscode.window.createWebviewPanel(
+        ANSWER_VIEW_TYPE,
+        t('Research Answer'),
+        { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
+        this.webviewOptions(),
+      );
       entry = this.adopt(panel, { threadId: thread.thread_id });
     }
     this.paint(entry, thread);
   }
 
   /** Test API: the open panel's HTML and nonce. */
-  inspect(threadId: string): { html: string; nonce: string; title: string; options: vscode.WebviewOptions; visible: boolean } | undefined {
+  inspect(
+    threadId: string,
+  ): { html: string; nonce: string; title: string; options: vscode.WebviewOptions; visible: boolean } | undefined {
     const e = this.panels.get(threadId);
-    return e && { html: e.panel.webview.html, nonce: e.nonce, title: e.panel.title, options: e.panel.webview.options, visible: e.panel.visible };
+    return (
+      e && {
+        html: e.panel.webview.html,
+        nonce: e.nonce,
+        title: e.panel.title,
+        options: e.panel.webview.options,
+        visible: e.panel.visible,
+      }
+    );
   }
 
   /** Test API: feeds a raw message as if the webview had posted it. */
@@ -173,7 +209,9 @@ export class AnswerPanels extends Disposable {
 
   /** What the thread's panel shows (the given thread, else the active panel, else the first); undefined when none. */
   shown(threadId?: string): ShownAnswer | undefined {
-    const entry = threadId ? this.panels.get(threadId) : [...this.panels.values()].find((e) => e.panel.active) ?? [...this.panels.values()][0];
+    const entry = threadId
+      ? this.panels.get(threadId)
+      : ([...this.panels.values()].find((e) => e.panel.active) ?? [...this.panels.values()][0]);
     if (!entry?.thread) return undefined;
     return { thread: entry.thread, interaction: entry.interaction, references: entry.rendered?.references ?? [] };
   }
@@ -183,7 +221,10 @@ export class AnswerPanels extends Disposable {
       enableScripts: true,
       enableCommandUris: false,
       enableForms: false,
-      localResourceRoots: [vscode.Uri.joinPath(this.o.extensionUri, 'dist'), vscode.Uri.joinPath(this.o.extensionUri, 'media')],
+      localResourceRoots: [
+        vscode.Uri.joinPath(this.o.extensionUri, 'dist'),
+        vscode.Uri.joinPath(this.o.extensionUri, 'media'),
+      ],
     };
   }
 
@@ -215,30 +256,54 @@ export class AnswerPanels extends Disposable {
   }
 
   private async load(entry: PanelEntry): Promise<void> {
-    if (!entry.thread) entry.panel.webview.html = answerPage(entry.panel.webview, this.o.extensionUri, (entry.nonce = randomNonce()), `<p role="status">${escapeHtml(t('Loading the answer…'))}</p>`, false);
+    if (!entry.thread)
+      entry.panel.webview.html = answerPage(
+        entry.panel.webview,
+        this.o.extensionUri,
+        (entry.nonce = randomNonce()),
+        `<p role="status">${escapeHtml(t('Loading the answer…'))}</p>`,
+        false,
+      );
     try {
-      const thread = await this.o.client().getThread(entry.threadId, { interactionId: entry.interactionId, includeTrace: entry.trace });
+      const thread = await this.o
+        .client()
+        .getThread(entry.threadId, { interactionId: entry.interactionId, includeTrace: entry.trace });
       if (entry.disposed) return;
       this.paint(entry, thread);
     } catch (err) {
       this.o.showError(err, 'Open Answer', () => this.load(entry));
       if (!entry.thread && !entry.disposed)
-        entry.panel.webview.html = answerPage(entry.panel.webview, this.o.extensionUri, (entry.nonce = randomNonce()), `<p role="alert">${escapeHtml(t('The answer could not be loaded. See the notification for details.'))}</p>`, false);
+        entry.panel.webview.html = answerPage(
+          entry.panel.webview,
+          this.o.extensionUri,
+          (entry.nonce = randomNonce()),
+          `<p role="alert">${escapeHtml(t('The answer could not be loaded. See the notification for details.'))}</p>`,
+          false,
+        );
     }
   }
 
   private paint(entry: PanelEntry, thread: Thread): void {
     entry.thread = thread;
     const list = thread.interactions;
-    const interaction = (entry.interactionId && list.find((i) => i.interaction_id === entry.interactionId)) || list[list.length - 1];
+    const interaction =
+      (entry.interactionId && list.find((i) => i.interaction_id === entry.interactionId)) || list[list.length - 1];
     entry.interaction = interaction;
     const title = typeof thread.title === 'string' && thread.title.trim() ? thread.title.trim() : t('Research Answer');
     entry.panel.title = title.length > 60 ? `${title.slice(0, 59)}…` : title;
     const cite = this.o.citations?.();
     entry.rendered = renderAnswerDetailed(interaction?.response, interaction?.citations, {
       labels: {
-        references: t('References'), citation: t('Citation'), openPaper: t('Open Paper'), copyQuote: t('Copy Quote'), section: t('Section'), image: t('Image'), untitled: t('Untitled paper'),
-        insertCitation: t('Insert Citation'), copyBibtex: t('Copy BibTeX'), copyReference: t('Copy Reference'),
+        references: t('References'),
+        citation: t('Citation'),
+        openPaper: t('Open Paper'),
+        copyQuote: t('Copy Quote'),
+        section: t('Section'),
+        image: t('Image'),
+        untitled: t('Untitled paper'),
+        insertCitation: t('Insert Citation'),
+        copyBibtex: t('Copy BibTeX'),
+        copyReference: t('Copy Reference'),
       },
       citeActions: cite !== undefined,
     });
@@ -251,7 +316,13 @@ export class AnswerPanels extends Disposable {
     }
     entry.nonce = randomNonce();
     const body = answerBody({
-      threadId: entry.threadId, thread, interaction, rendered: entry.rendered, trace: entry.trace, seed: entry.seed, insertAnswer: cite !== undefined,
+      threadId: entry.threadId,
+      thread,
+      interaction,
+      rendered: entry.rendered,
+      trace: entry.trace,
+      seed: entry.seed,
+      insertAnswer: cite !== undefined,
     });
     entry.seed = undefined;
     entry.panel.webview.html = answerPage(entry.panel.webview, this.o.extensionUri, entry.nonce, body);
@@ -337,7 +408,8 @@ export class AnswerPanels extends Disposable {
       this.refused.push(`${action}: unknown reference`);
       return;
     }
-    const context = action === 'insertCitation' ? 'Insert Citation' : action === 'copyBibtex' ? 'Copy BibTeX' : 'Copy Reference';
+    const context =
+      action === 'insertCitation' ? 'Insert Citation' : action === 'copyBibtex' ? 'Copy BibTeX' : 'Copy Reference';
     await this.guard(context, () => this.citeActions()?.run(action, ref));
   }
 

@@ -12,14 +12,21 @@ import { showInfo, statusMessage } from '../platform/notify';
 const t = (s: string, ...args: (string | number)[]): string => vscode.l10n.t(s, ...args);
 
 /** Asks where to save (unless `target` is given) and writes the answer there whole; undefined when nothing was written. */
-export async function exportAnswer(answer: { thread: Thread; interaction: Interaction | undefined } | undefined, target?: vscode.Uri): Promise<vscode.Uri | undefined> {
+export async function exportAnswer(
+  answer: { thread: Thread; interaction: Interaction | undefined } | undefined,
+  target?: vscode.Uri,
+): Promise<vscode.Uri | undefined> {
   if (!answer) {
     void showInfo(t('Open an answer first, then export it.'));
     return undefined;
   }
   const i = answer.interaction;
   const text = exportAnswerMarkdown(i?.response, i?.citations, { title: answer.thread.title, url: answer.thread.url });
-  const base = (answer.thread.title ?? 'answer').replace(/[^\p{L}\p{N} _-]+/gu, '').trim().slice(0, 60) || 'answer';
+  const base =
+    (answer.thread.title ?? 'answer')
+      .replace(/[^\p{L}\p{N} _-]+/gu, '')
+      .trim()
+      .slice(0, 60) || 'answer';
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
   const uri =
     target ??

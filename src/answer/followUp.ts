@@ -22,7 +22,13 @@ export type SendFollowUp = (threadId: string, text: string, mode: FollowUpMode) 
  * Sends the page's follow-up and posts its states ('sending', then 'failed' with the reason); true when the service
  * accepted it (the caller then shows the new run). A sender that throws gets 'failed' posted before the error goes on.
  */
-export async function sendFollowUp(send: SendFollowUp, threadId: string, text: string, mode: FollowUpMode, post: (m: HostMessage) => void): Promise<boolean> {
+export async function sendFollowUp(
+  send: SendFollowUp,
+  threadId: string,
+  text: string,
+  mode: FollowUpMode,
+  post: (m: HostMessage) => void,
+): Promise<boolean> {
   if (!text.trim()) {
     post({ type: 'followUp', state: 'failed', message: t('Write a question first.') });
     return false;
@@ -39,7 +45,9 @@ export async function sendFollowUp(send: SendFollowUp, threadId: string, text: s
   // The page keeps the text; it says why (an uncertain send says it may have arrived after all).
   const message =
     out.outcome === 'conflict'
-      ? t('The latest interaction is still running. Your follow-up is kept here; send it again when the answer is done.')
+      ? t(
+          'The latest interaction is still running. Your follow-up is kept here; send it again when the answer is done.',
+        )
       : out.outcome === 'busy'
         ? t('A follow-up to this thread is already being sent; your text is kept here.')
         : (out.message ?? t('The follow-up was not sent; your text is kept here.'));

@@ -52,7 +52,14 @@ export function answerBody(o: AnswerBodyInput): string {
     ? `<section class="trace" aria-label="${e(t('Agent trace'))}"><h2>${e(t('Agent trace'))}</h2><pre>${e(typeof thread.trace === 'string' ? thread.trace : t('No trace available.'))}</pre></section>`
     : '';
   const seed = o.seed;
-  const initial = JSON.stringify({ threadId: o.threadId, interactionId: interaction?.interaction_id, trace: o.trace, draft: seed?.draft, mode: seed?.mode, resetDraft: seed?.resetDraft }).replace(/</g, '\\u003c');
+  const initial = JSON.stringify({
+    threadId: o.threadId,
+    interactionId: interaction?.interaction_id,
+    trace: o.trace,
+    draft: seed?.draft,
+    mode: seed?.mode,
+    resetDraft: seed?.resetDraft,
+  }).replace(/</g, '\\u003c');
   return `<header class="thread-header">
 <h1 id="thread-title">${e(thread.title ?? t('Research Answer'))}</h1>
 <dl class="meta">
@@ -86,7 +93,13 @@ ${trace}
 }
 
 /** The whole page; `script` false for the loading/error notes (nothing to interact with, no 'ready'). */
-export function answerPage(webview: vscode.Webview, extensionUri: vscode.Uri, nonce: string, body: string, script = true): string {
+export function answerPage(
+  webview: vscode.Webview,
+  extensionUri: vscode.Uri,
+  nonce: string,
+  body: string,
+  script = true,
+): string {
   const css = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', 'answer.css'));
   const js = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'webview.js'));
   const src = webview.cspSource;
@@ -109,5 +122,7 @@ ${script ? `<script nonce="${nonce}" src="${js.toString()}"></script>` : ''}
 
 /** A nonce for the page's Content-Security-Policy (letters and digits, from 18 random bytes). */
 export function randomNonce(): string {
-  return randomBytes(18).toString('base64').replace(/[^A-Za-z0-9]/g, '');
+  return randomBytes(18)
+    .toString('base64')
+    .replace(/[^A-Za-z0-9]/g, '');
 }

@@ -28,8 +28,7 @@ export const CITE_ACTIONS: readonly CiteAction[] = ['insertCitation', 'copyBibte
 
 /** Host → webview. */
 export type HostMessage =
-  | { type: 'followUp'; state: 'sending' | 'running' | 'failed' | 'done'; message?: string }
-  | { type: 'restoreScroll' };
+  { type: 'followUp'; state: 'sending' | 'running' | 'failed' | 'done'; message?: string } | { type: 'restoreScroll' };
 
 /** What the webview keeps with getState/setState (and the serializer gets back after a reload). */
 export interface AnswerViewState {
@@ -73,17 +72,20 @@ export function parseWebviewMessage(raw: unknown): { message: WebviewMessage } |
     case 'copyBibtex':
     case 'copyReference': {
       const n = raw.n;
-      if (!only(raw, ['type', 'n']) || typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > 9999) return { problem: `${t}: bad n` };
+      if (!only(raw, ['type', 'n']) || typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > 9999)
+        return { problem: `${t}: bad n` };
       return { message: { type: t, n } };
     }
     case 'copyQuote': {
       const m = raw.marker;
-      if (!only(raw, ['type', 'marker']) || typeof m !== 'string' || !MARKER.test(m)) return { problem: 'copyQuote: bad marker' };
+      if (!only(raw, ['type', 'marker']) || typeof m !== 'string' || !MARKER.test(m))
+        return { problem: 'copyQuote: bad marker' };
       return { message: { type: t, marker: m } };
     }
     case 'selectInteraction': {
       const id = raw.interactionId;
-      if (!only(raw, ['type', 'interactionId']) || !isThreadId(id)) return { problem: 'selectInteraction: bad interactionId' };
+      if (!only(raw, ['type', 'interactionId']) || !isThreadId(id))
+        return { problem: 'selectInteraction: bad interactionId' };
       return { message: { type: t, interactionId: id } };
     }
     case 'toggleTrace': {
@@ -93,7 +95,8 @@ export function parseWebviewMessage(raw: unknown): { message: WebviewMessage } |
     }
     case 'followUp': {
       const { text, mode } = raw;
-      if (!only(raw, ['type', 'text', 'mode']) || typeof text !== 'string' || (mode !== 'pro' && mode !== 'deep')) return { problem: 'followUp: bad fields' };
+      if (!only(raw, ['type', 'text', 'mode']) || typeof text !== 'string' || (mode !== 'pro' && mode !== 'deep'))
+        return { problem: 'followUp: bad fields' };
       if (text.length > FOLLOW_UP_MAX) return { problem: 'followUp: text too long' };
       return { message: { type: t, text, mode } };
     }

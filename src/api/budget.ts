@@ -22,12 +22,54 @@ export const CALLS_PER_PAPERS = 100;
 export const ADDITIONAL_CALL_USD = 0.05;
 
 export const PLANS: Readonly<Record<PlanId, Plan>> = {
-  none: { id: 'none', label: 'No account (MCP only)', includedCalls: Infinity, maxCallsWithAdditional: undefined, maxPageSize: 3, additionalUsage: false },
-  free: { id: 'free', label: 'Free', includedCalls: 30, maxCallsWithAdditional: 30, maxPageSize: 10, additionalUsage: false },
-  pro: { id: 'pro', label: 'Pro', includedCalls: 500, maxCallsWithAdditional: 1000, maxPageSize: 300, additionalUsage: true },
-  teams: { id: 'teams', label: 'Teams', includedCalls: 500, maxCallsWithAdditional: 1000, maxPageSize: 300, additionalUsage: true },
-  enterprise: { id: 'enterprise', label: 'Enterprise', includedCalls: 500, maxCallsWithAdditional: 1000, maxPageSize: undefined, additionalUsage: true },
-  deep: { id: 'deep', label: 'Deep', includedCalls: 2000, maxCallsWithAdditional: 10000, maxPageSize: 750, additionalUsage: true },
+  none: {
+    id: 'none',
+    label: 'No account (MCP only)',
+    includedCalls: Infinity,
+    maxCallsWithAdditional: undefined,
+    maxPageSize: 3,
+    additionalUsage: false,
+  },
+  free: {
+    id: 'free',
+    label: 'Free',
+    includedCalls: 30,
+    maxCallsWithAdditional: 30,
+    maxPageSize: 10,
+    additionalUsage: false,
+  },
+  pro: {
+    id: 'pro',
+    label: 'Pro',
+    includedCalls: 500,
+    maxCallsWithAdditional: 1000,
+    maxPageSize: 300,
+    additionalUsage: true,
+  },
+  teams: {
+    id: 'teams',
+    label: 'Teams',
+    includedCalls: 500,
+    maxCallsWithAdditional: 1000,
+    maxPageSize: 300,
+    additionalUsage: true,
+  },
+  enterprise: {
+    id: 'enterprise',
+    label: 'Enterprise',
+    includedCalls: 500,
+    maxCallsWithAdditional: 1000,
+    maxPageSize: undefined,
+    additionalUsage: true,
+  },
+  deep: {
+    id: 'deep',
+    label: 'Deep',
+    includedCalls: 2000,
+    maxCallsWithAdditional: 10000,
+    maxPageSize: 750,
+    additionalUsage: true,
+  },
 };
 
 /** Calls charged for a search that returned `resultCount` papers: one per 100, rounded up, minimum 1. */
@@ -43,7 +85,9 @@ export function callsForSearch(resultCount: number): number {
  */
 export function inferPlanFromPageSize(requested: number, applied: number): PlanId[] | undefined {
   if (!(applied < requested)) return undefined;
-  const exact = Object.values<Plan>(PLANS).filter((p) => p.maxPageSize === applied).map((p) => p.id);
+  const exact = Object.values<Plan>(PLANS)
+    .filter((p) => p.maxPageSize === applied)
+    .map((p) => p.id);
   if (exact.length) return applied === 300 ? [...exact, 'enterprise'] : exact;
   return ['enterprise'];
 }

@@ -5,18 +5,45 @@
  */
 import type * as z from 'zod/mini';
 import { callsForSearch } from './budget';
-import { ApiError, errorFromResponse, isApiError, scrubError, validationError, type ApiErrorKind, type ValidationIssue } from './errors';
 import {
-  listQueryString, searchQueryString, threadQueryString, threadRequestJson, validateInteractionId, validateListParams,
-  validateSearchParams, validateThreadId, validateThreadRequest,
+  ApiError,
+  errorFromResponse,
+  isApiError,
+  scrubError,
+  validationError,
+  type ApiErrorKind,
+  type ValidationIssue,
+} from './errors';
+import {
+  listQueryString,
+  searchQueryString,
+  threadQueryString,
+  threadRequestJson,
+  validateInteractionId,
+  validateListParams,
+  validateSearchParams,
+  validateThreadId,
+  validateThreadRequest,
   type SearchParams,
 } from './params';
 import { confirmCreatedThread, matchCreatedThread, matchNewInteraction, type Outcome } from './reconcile';
 import { backoffMs, parseRetryAfter, shouldRetry } from './retry';
 import { realClock, Scheduler, type Priority, type RateClass } from './scheduler';
 import {
-  defaultMaxWaitSeconds, DEFAULT_POLL_AFTER_SECONDS, paperGaps, parseBody, parseSearchResponse, SearchResponseSchema, ThreadDispatchSchema,
-  ThreadListSchema, ThreadSchema, type Interaction, type SearchResponse, type Thread, type ThreadDispatch, type ThreadList,
+  defaultMaxWaitSeconds,
+  DEFAULT_POLL_AFTER_SECONDS,
+  paperGaps,
+  parseBody,
+  parseSearchResponse,
+  SearchResponseSchema,
+  ThreadDispatchSchema,
+  ThreadListSchema,
+  ThreadSchema,
+  type Interaction,
+  type SearchResponse,
+  type Thread,
+  type ThreadDispatch,
+  type ThreadList,
 } from './schemas';
 import { Transport, type RawResponse } from './transport';
 import type { Client, ClientOptions, GetThreadOptions, ListThreadsOptions, Logger } from './clientContract';
@@ -43,7 +70,8 @@ interface Call<S extends z.ZodMiniType> {
 /** Poll interval a caller may choose (see `WaitForThreadOptions.pollAfterSeconds`). */
 const POLL_OPTION_SECONDS = { ...POLL_AFTER_BOUNDS, min: 0.1 } as const;
 /** Said of a search that failed after it may have been charged: the writer decides whether to try again. */
-const MAY_HAVE_COST = 'The search may already have been charged (a call from the monthly pool): searching again may cost another call.';
+const MAY_HAVE_COST =
+  'The search may already have been charged (a call from the monthly pool): searching again may cost another call.';
 const TRANSIENT: ReadonlySet<ApiErrorKind> = new Set(['server', 'network', 'timeout', 'rate_limited']);
 
 function check(issues: ValidationIssue[]): void {
@@ -82,8 +110,16 @@ export function createClient(options: ClientOptions): Client {
       throw new ApiError('unauthorized', 'The API key could not be read from secure storage. Set the key again.');
     }
     key = key?.trim();
-    if (!key) throw new ApiError('unauthorized', 'No API key is set. Add your key before calling the service (nothing was sent).');
-    if (!/^[\x21-\x7e]+$/.test(key)) throw new ApiError('unauthorized', 'The API key contains characters that cannot be sent in a header. Paste the key again.');
+    if (!key)
+      throw new ApiError(
+        'unauthorized',
+        'No API key is set. Add your key before calling the service (nothing was sent).',
+      );
+    if (!/^[\x21-\x7e]+$/.test(key))
+      throw new ApiError(
+        'unauthorized',
+        'The API key contains characters that cannot be sent in a header. Paste the key again.',
+      );
     return key;
   }
 
@@ -91,15 +127,28 @@ export function createClient(options: ClientOptions): Client {
     if (isApiError(e)) return e;
     if (c.signal?.aborted) return new ApiError('aborted', `The request ${where} was cancelled before it was sent.`);
     // Not an error of the transport (which names every failure): nothing says the request stayed here.
-    return new ApiError('network', `The request ${where} failed.`, { mayHaveTakenEffect: c.method === 'POST' || !!c.billable });
+    return new ApiError('network', `The request ${where} failed.`, {
+      mayHaveTakenEffect: c.method === 'POST' || !!c.billable,
+    });
   }
 
   /** The answer as data, or the error it stands for (a non-2xx, or a 2xx that cannot be read). */
-  function answer<S extends z.ZodMiniType>(c: Call<S>, res: RawResponse, where: string, key: string): z.output<S> | ApiError {
+  function answer<S extends z.ZodMiniType>(
+    c: Call<S>,
+    res: RawResponse,
+    where: string,
+    key: string,
+  ): z.output<S> | ApiError {
     if (res.status >= 200 && res.status < 300) {
       // The status is kept: a thread POST that was accepted but is unreadable gets reconciled.
-      if (res.unreadable) return new ApiError('invalid_response', `The service's answer to ${where} is unusable: ${res.unreadable}.`, { status: res.status });
-      if (res.notJson) return new ApiError('invalid_response', `The service's answer to ${where} was not JSON.`, { status: res.status });
+      if (res.unreadable)
+        return new ApiError('invalid_response', `The service's answer to ${where} is unusable: ${res.unreadable}.`, {
+          status: res.status,
+        });
+      if (res.notJson)
+        return new ApiError('invalid_response', `The service's answer to ${where} was not JSON.`, {
+          status: res.status,
+        });
       try {
         return c.parse ? c.parse(res.body, where) : parseBody(c.schema, res.body, where);
       } catch (e) {
@@ -108,7 +157,11 @@ export function createClient(options: ClientOptions): Client {
       }
     }
     return errorFromResponse(res.status, res.body, {
-      method: c.method, path: c.path, retryAfterSeconds: parseRetryAfter(res.headers['retry-after']), secret: key, unreadable: res.unreadable,
+      method: c.method,
+      path: c.path,
+      retryAfterSeconds: parseRetryAfter(res.headers['retry-after']),
+      secret: key,
+      unreadable: res.unreadable,
     });
   }
 
@@ -118,7 +171,8 @@ export function createClient(options: ClientOptions): Client {
     const shown = target.length > 400 ? `${target.slice(0, 399)}…` : target;
     if (c.signal?.aborted) throw new ApiError('aborted', `The request ${where} was cancelled before it was sent.`);
     const key = await readKey();
-    const headers: Record<string, string> = options.authScheme === 'bearer' ? { authorization: `Bearer ${key}` } : { 'x-api-key': key };
+    const headers: Record<string, string> =
+      options.authScheme === 'bearer' ? { authorization: `Bearer ${key}` } : { 'x-api-key': key };
     if (c.body !== undefined) headers['content-type'] = 'application/json';
     const effectful = c.method === 'POST' || !!c.billable;
 
@@ -129,7 +183,16 @@ export function createClient(options: ClientOptions): Client {
         if (scheduler.intervalOf(c.cls)) await scheduler.acquire(c.cls, c.priority, c.signal);
         started = clock.now();
         const res = await transport
-          .send({ method: c.method, path: c.path, query: c.query ?? '', headers, body: c.body, signal: c.signal, secret: key, effectful })
+          .send({
+            method: c.method,
+            path: c.path,
+            query: c.query ?? '',
+            headers,
+            body: c.body,
+            signal: c.signal,
+            secret: key,
+            effectful,
+          })
           .finally(() => scheduler.done(c.cls));
         const ms = Math.round(clock.now() - started);
         let out: z.output<S> | ApiError;
@@ -138,23 +201,34 @@ export function createClient(options: ClientOptions): Client {
         } catch {
           // Anything unexpected while reading an answer is the answer's fault: never a network
           // error, never retried.
-          out = new ApiError('invalid_response', `The service's answer to ${where} (HTTP ${res.status}) could not be read.`, { status: res.status });
+          out = new ApiError(
+            'invalid_response',
+            `The service's answer to ${where} (HTTP ${res.status}) could not be read.`,
+            { status: res.status },
+          );
         }
         if (!isApiError(out)) {
-          if (sink) log[c.cls === 'search' ? 'info' : 'debug'](`${c.method} ${shown} ${res.status} ${ms}ms${c.note ? c.note(out) : ''}`);
+          if (sink)
+            log[c.cls === 'search' ? 'info' : 'debug'](
+              `${c.method} ${shown} ${res.status} ${ms}ms${c.note ? c.note(out) : ''}`,
+            );
           return out;
         }
         error = out;
         // The service saw it: after a 5xx or an unusable answer it may have created or charged something.
-        if (effectful && (error.kind === 'server' || error.kind === 'invalid_response')) error = new ApiError(error.kind, error.message, { ...error, mayHaveTakenEffect: true });
+        if (effectful && (error.kind === 'server' || error.kind === 'invalid_response'))
+          error = new ApiError(error.kind, error.message, { ...error, mayHaveTakenEffect: true });
       } catch (e) {
         error = toApiError(e, c, where);
       }
-      if (c.billable && error.mayHaveTakenEffect) error = new ApiError(error.kind, `${error.message.replace(/\.?$/, '.')} ${MAY_HAVE_COST}`, { ...error });
+      if (c.billable && error.mayHaveTakenEffect)
+        error = new ApiError(error.kind, `${error.message.replace(/\.?$/, '.')} ${MAY_HAVE_COST}`, { ...error });
       error = scrubError(error, key);
       const ms = Math.round(clock.now() - started);
       const retry = shouldRetry(c, error, retries, maxRetries);
-      log[retry ? 'info' : 'warn'](`${c.method} ${shown} ${error.status ?? error.kind} ${ms}ms${retry ? ` (retry ${retries + 1})` : ''}`);
+      log[retry ? 'info' : 'warn'](
+        `${c.method} ${shown} ${error.status ?? error.kind} ${ms}ms${retry ? ` (retry ${retries + 1})` : ''}`,
+      );
       if (!retry) throw error;
       try {
         await clock.sleep(backoffMs(retries, error.retryAfterSeconds, options.random), c.signal);
@@ -167,27 +241,48 @@ export function createClient(options: ClientOptions): Client {
   async function doSearch(path: string, params: SearchParams, signal?: AbortSignal): Promise<SearchResponse> {
     check(validateSearchParams(params));
     const data = await call({
-      method: 'GET', path, query: searchQueryString(params), cls: 'search', schema: SearchResponseSchema, parse: parseSearchResponse, signal, billable: true,
+      method: 'GET',
+      path,
+      query: searchQueryString(params),
+      cls: 'search',
+      schema: SearchResponseSchema,
+      parse: parseSearchResponse,
+      signal,
+      billable: true,
       note: (d) => ` results=${d.results.length} charged=${callsForSearch(d.results.length)}`,
     });
     const gaps = options.logger ? paperGaps(data.results) : undefined;
     if (gaps?.size)
-      log.debug(`${path}: results lack spec-required fields (passed through): ${[...gaps].map(([f, n]) => `${f} ×${n}`).join(', ')}`);
+      log.debug(
+        `${path}: results lack spec-required fields (passed through): ${[...gaps].map(([f, n]) => `${f} ×${n}`).join(', ')}`,
+      );
     return data;
   }
 
   async function getThread(threadId: string, o: GetThreadOptions & { priority?: Priority } = {}): Promise<Thread> {
     check([...validateThreadId(threadId), ...validateInteractionId(o.interactionId)]);
     return call({
-      method: 'GET', path: `/v1/threads/${threadId}`, query: threadQueryString(o), cls: 'poll', priority: o.priority ?? 'foreground',
-      schema: ThreadSchema, signal: o.signal,
+      method: 'GET',
+      path: `/v1/threads/${threadId}`,
+      query: threadQueryString(o),
+      cls: 'poll',
+      priority: o.priority ?? 'foreground',
+      schema: ThreadSchema,
+      signal: o.signal,
     });
   }
 
   async function listThreads(o: ListThreadsOptions = {}): Promise<ThreadList> {
     const params = { query: o.query, limit: o.limit, offset: o.offset };
     check(validateListParams(params));
-    return call({ method: 'GET', path: '/v1/threads', query: listQueryString(params), cls: 'list', schema: ThreadListSchema, signal: o.signal });
+    return call({
+      method: 'GET',
+      path: '/v1/threads',
+      query: listQueryString(params),
+      cls: 'list',
+      schema: ThreadListSchema,
+      signal: o.signal,
+    });
   }
 
   function remember(d: ThreadDispatch): ThreadDispatch {
@@ -199,9 +294,16 @@ export function createClient(options: ClientOptions): Client {
     const m: ThreadMode = i.mode ?? mode ?? 'pro';
     const anyPoll = hints[m]?.poll ?? hints.pro?.poll ?? hints.deep?.poll;
     return {
-      thread_id: thread.thread_id, interaction_id: i.interaction_id, status: i.status, mode: m, url: thread.url,
-      poll_after_seconds: anyPoll ?? DEFAULT_POLL_AFTER_SECONDS, max_wait_seconds: hints[m]?.maxWait ?? defaultMaxWaitSeconds(m),
-      created_at: null, title: thread.title, reconciled: true,
+      thread_id: thread.thread_id,
+      interaction_id: i.interaction_id,
+      status: i.status,
+      mode: m,
+      url: thread.url,
+      poll_after_seconds: anyPoll ?? DEFAULT_POLL_AFTER_SECONDS,
+      max_wait_seconds: hints[m]?.maxWait ?? defaultMaxWaitSeconds(m),
+      created_at: null,
+      title: thread.title,
+      reconciled: true,
     };
   }
 
@@ -216,12 +318,22 @@ export function createClient(options: ClientOptions): Client {
   }
 
   function uncertain(what: string, cause: ApiError, reason: string, threadId?: string): ApiError {
-    const kind = cause.kind === 'timeout' || cause.kind === 'server' || cause.kind === 'invalid_response' ? cause.kind : 'network';
-    return new ApiError(kind, `${what} failed (${cause.message.replace(/\.$/, '')}) and the client could not tell whether it took effect (${reason}). It may have been created: check the threads list before trying again.`, { status: cause.status, threadId, mayHaveTakenEffect: true });
+    const kind =
+      cause.kind === 'timeout' || cause.kind === 'server' || cause.kind === 'invalid_response' ? cause.kind : 'network';
+    return new ApiError(
+      kind,
+      `${what} failed (${cause.message.replace(/\.$/, '')}) and the client could not tell whether it took effect (${reason}). It may have been created: check the threads list before trying again.`,
+      { status: cause.status, threadId, mayHaveTakenEffect: true },
+    );
   }
 
   /** Send a thread POST; on an ambiguous failure reconcile, retry once only when positively not created. */
-  async function postWithReconcile(what: string, send: () => Promise<ThreadDispatch>, reconcile: (startedAt: number) => Promise<Outcome<ThreadDispatch>>, threadId?: string): Promise<ThreadDispatch> {
+  async function postWithReconcile(
+    what: string,
+    send: () => Promise<ThreadDispatch>,
+    reconcile: (startedAt: number) => Promise<Outcome<ThreadDispatch>>,
+    threadId?: string,
+  ): Promise<ThreadDispatch> {
     for (let attempt = 0; ; attempt++) {
       const startedAt = now().getTime();
       try {
@@ -231,11 +343,16 @@ export function createClient(options: ClientOptions): Client {
         // cancelled one is not: the writer asked to stop, not for more requests).
         if (!isApiError(e) || !e.mayHaveTakenEffect || e.kind === 'aborted') throw e;
         // A 2xx whose body could not be read did take effect: find it, but never send again.
-        const acceptedUnreadable = e.kind === 'invalid_response' && e.status !== undefined && e.status >= 200 && e.status < 300;
-        log.warn(`${what}: ${e.kind}${e.status ? ` ${e.status}` : ''}; checking whether it took effect before anything else`);
+        const acceptedUnreadable =
+          e.kind === 'invalid_response' && e.status !== undefined && e.status >= 200 && e.status < 300;
+        log.warn(
+          `${what}: ${e.kind}${e.status ? ` ${e.status}` : ''}; checking whether it took effect before anything else`,
+        );
         const outcome = await reconcile(startedAt);
         if (outcome.kind === 'found') {
-          log.info(`${what}: it had taken effect (thread ${outcome.value.thread_id}); returning it instead of sending again`);
+          log.info(
+            `${what}: it had taken effect (thread ${outcome.value.thread_id}); returning it instead of sending again`,
+          );
           return outcome.value;
         }
         // Only a request the service has answered (a 5xx) can be over: after a timeout or a
@@ -265,7 +382,9 @@ export function createClient(options: ClientOptions): Client {
     quickSearch(params, o = {}) {
       if (!warnedQuickSearch) {
         warnedQuickSearch = true;
-        log.warn(`quickSearch uses GET /v1/quick_search, which is deprecated and removed on ${QUICK_SEARCH_REMOVAL_DATE}; use search (GET /v1/search) instead.`);
+        log.warn(
+          `quickSearch uses GET /v1/quick_search, which is deprecated and removed on ${QUICK_SEARCH_REMOVAL_DATE}; use search (GET /v1/search) instead.`,
+        );
       }
       return doSearch('/v1/quick_search', params, o.signal);
     },
@@ -277,24 +396,38 @@ export function createClient(options: ClientOptions): Client {
       // Snapshot first (listing is free of the monthly pool): after an ambiguous failure, a thread id
       // that was not listed before is the evidence of creation, whatever title the service gave it.
       const before = await tryRead(() => listThreads({ limit: 100, offset: 0, signal }));
-      if (before instanceof ApiError && (before.kind === 'unauthorized' || before.kind === 'payment_required')) throw before;
+      if (before instanceof ApiError && (before.kind === 'unauthorized' || before.kind === 'payment_required'))
+        throw before;
       return postWithReconcile(
         'Creating the thread',
-        () => call({ method: 'POST', path: '/v1/threads', body: json, cls: 'search', schema: ThreadDispatchSchema, signal }),
+        () =>
+          call({
+            method: 'POST',
+            path: '/v1/threads',
+            body: json,
+            cls: 'search',
+            schema: ThreadDispatchSchema,
+            signal,
+          }),
         async (startedAt) => {
           const after = await tryRead(() => listThreads({ limit: 100, offset: 0, signal }));
-          if (after instanceof ApiError) return { kind: 'unknown', reason: `the threads list could not be read: ${after.kind}` };
+          if (after instanceof ApiError)
+            return { kind: 'unknown', reason: `the threads list could not be read: ${after.kind}` };
           const match = matchCreatedThread(before instanceof ApiError ? undefined : before, after, startedAt);
           if (match.kind !== 'found') return match;
           const thread = await tryRead(() => getThread(match.value.thread_id, { signal }));
-          if (thread instanceof ApiError) return { kind: 'unknown', reason: `the new thread could not be polled: ${thread.kind}` };
+          if (thread instanceof ApiError)
+            return { kind: 'unknown', reason: `the new thread could not be polled: ${thread.kind}` };
           const first = confirmCreatedThread(thread, body.input_message);
-          return first.kind === 'found' ? { kind: 'found', value: reconciledDispatch(thread, first.value, body.mode) } : first;
+          return first.kind === 'found'
+            ? { kind: 'found', value: reconciledDispatch(thread, first.value, body.mode) }
+            : first;
         },
       );
     },
 
-    getThread: (threadId, o = {}) => getThread(threadId, { includeTrace: o.includeTrace, interactionId: o.interactionId, signal: o.signal }),
+    getThread: (threadId, o = {}) =>
+      getThread(threadId, { includeTrace: o.includeTrace, interactionId: o.interactionId, signal: o.signal }),
 
     async addInteraction(threadId, body, o = {}) {
       check([...validateThreadId(threadId), ...validateThreadRequest(body)]);
@@ -305,13 +438,25 @@ export function createClient(options: ClientOptions): Client {
       if (before instanceof ApiError && !TRANSIENT.has(before.kind) && before.kind !== 'invalid_response') throw before;
       return postWithReconcile(
         'Sending the follow-up',
-        () => call({ method: 'POST', path: `/v1/threads/${threadId}/interactions`, body: json, cls: 'search', schema: ThreadDispatchSchema, signal }),
+        () =>
+          call({
+            method: 'POST',
+            path: `/v1/threads/${threadId}/interactions`,
+            body: json,
+            cls: 'search',
+            schema: ThreadDispatchSchema,
+            signal,
+          }),
         async () => {
-          if (before instanceof ApiError) return { kind: 'unknown', reason: 'the thread could not be read before sending' };
+          if (before instanceof ApiError)
+            return { kind: 'unknown', reason: 'the thread could not be read before sending' };
           const after = await tryRead(() => getThread(threadId, { signal }));
-          if (after instanceof ApiError) return { kind: 'unknown', reason: `the thread could not be polled: ${after.kind}` };
+          if (after instanceof ApiError)
+            return { kind: 'unknown', reason: `the thread could not be polled: ${after.kind}` };
           const match = matchNewInteraction(before, after);
-          return match.kind === 'found' ? { kind: 'found', value: reconciledDispatch(after, match.value, body.mode) } : match;
+          return match.kind === 'found'
+            ? { kind: 'found', value: reconciledDispatch(after, match.value, body.mode) }
+            : match;
         },
         threadId,
       );
@@ -328,7 +473,10 @@ export function createClient(options: ClientOptions): Client {
         o.pollAfterSeconds !== undefined
           ? boundedSeconds(o.pollAfterSeconds, POLL_OPTION_SECONDS)
           : boundedSeconds(dispatch?.poll_after_seconds, POLL_AFTER_BOUNDS);
-      const askedMax = boundedSeconds(o.maxWaitSeconds ?? dispatch?.max_wait_seconds, { ...MAX_WAIT_BOUNDS, fallback: NaN });
+      const askedMax = boundedSeconds(o.maxWaitSeconds ?? dispatch?.max_wait_seconds, {
+        ...MAX_WAIT_BOUNDS,
+        fallback: NaN,
+      });
       let maxWait = Number.isNaN(askedMax) ? undefined : askedMax;
       const start = clock.now();
       for (;;) {
@@ -343,17 +491,28 @@ export function createClient(options: ClientOptions): Client {
         if (polled) {
           o.onUpdate?.(polled);
           // Given a dispatch, the answer is only final once the thread shows that interaction.
-          const known = !dispatch || !polled.interactions.length || polled.interactions.some((i) => i.interaction_id === dispatch.interaction_id);
+          const known =
+            !dispatch ||
+            !polled.interactions.length ||
+            polled.interactions.some((i) => i.interaction_id === dispatch.interaction_id);
           if (polled.status !== 'running' && known) return polled;
           maxWait ??= defaultMaxWaitSeconds(polled.interactions.at(-1)?.mode);
         }
         const remaining = start + (maxWait ?? 600) * 1000 - clock.now();
         if (remaining <= 0)
-          throw new ApiError('timeout', `Thread ${threadId} is still running after ${maxWait ?? 600} s, the suggested polling ceiling. It keeps running on the service: check it again later or open it from the threads list.`, { threadId });
+          throw new ApiError(
+            'timeout',
+            `Thread ${threadId} is still running after ${maxWait ?? 600} s, the suggested polling ceiling. It keeps running on the service: check it again later or open it from the threads list.`,
+            { threadId },
+          );
         try {
           await clock.sleep(Math.min(pollAfter * 1000, remaining), o.signal);
         } catch {
-          throw new ApiError('aborted', `Waiting for thread ${threadId} was cancelled (the thread keeps running on the service).`, { threadId });
+          throw new ApiError(
+            'aborted',
+            `Waiting for thread ${threadId} was cancelled (the thread keeps running on the service).`,
+            { threadId },
+          );
         }
       }
     },

@@ -83,8 +83,13 @@ export function isApiError(e: unknown): e is ApiError {
  */
 export function sanitizeServiceText(text: string, max = 300): string {
   const head = text.length > max * 4 ? text.slice(0, max * 4) : text;
-  // eslint-disable-next-line no-control-regex
-  const clean = defangLinks(head.replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]+/g, ' ').replace(/\s+/g, ' ').trim());
+  const clean = defangLinks(
+    head
+      // eslint-disable-next-line no-control-regex
+      .replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]+/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim(),
+  );
   return clean.length > max ? `${clean.slice(0, max - 1)}…` : clean;
 }
 
@@ -106,7 +111,11 @@ function charPattern(ch: string): string {
   const cp = ch.codePointAt(0)!;
   const alts = [escapeRe(ch), `\\\\${escapeRe(ch)}`, `&#0{0,4}${cp};`, `&#x0{0,4}${cp.toString(16)};`];
   alts.push([...Buffer.from(ch, 'utf8')].map((b) => `%(?:25)?${hex(b, 2)}`).join(''));
-  alts.push(cp > 0xffff ? `\\\\u${hex(0xd800 + ((cp - 0x10000) >> 10), 4)}\\\\u${hex(0xdc00 + ((cp - 0x10000) & 0x3ff), 4)}` : `\\\\u${hex(cp, 4)}`);
+  alts.push(
+    cp > 0xffff
+      ? `\\\\u${hex(0xd800 + ((cp - 0x10000) >> 10), 4)}\\\\u${hex(0xdc00 + ((cp - 0x10000) & 0x3ff), 4)}`
+      : `\\\\u${hex(cp, 4)}`,
+  );
   for (const name of NAMED_ENTITY[ch] ?? []) alts.push(`&${name};`);
   return `(?:${alts.join('|')})`;
 }
@@ -140,7 +149,8 @@ let compiled: { secret: string; re: RegExp; cores: string[] } | undefined;
  */
 export function redact(text: string, secret: string | undefined): string {
   if (!secret || secret.length < 4) return text;
-  if (compiled?.secret !== secret) compiled = { secret, re: new RegExp([...secret].map(charPattern).join(''), 'gi'), cores: base64Cores(secret) };
+  if (compiled?.secret !== secret)
+    compiled = { secret, re: new RegExp([...secret].map(charPattern).join(''), 'gi'), cores: base64Cores(secret) };
   let out = text.replace(compiled.re, REDACTED);
   for (const core of compiled.cores) if (out.includes(core)) out = out.split(core).join(REDACTED);
   return out;
@@ -167,19 +177,32 @@ export function serviceText(raw: string, secret: string | undefined, max = 300):
  */
 export function scrubError(e: ApiError, secret: string | undefined): ApiError {
   const clean = (t: string) => defangLinks(redact(t, secret));
-  const detail = e.detail?.map((d) => ({ loc: d.loc.map((l) => (typeof l === 'string' ? clean(l) : l)), msg: clean(d.msg), type: clean(d.type) }));
-  return new ApiError(e.kind, clean(e.message), { ...e, code: e.code === undefined ? undefined : clean(e.code), detail });
+  const detail = e.detail?.map((d) => ({
+    loc: d.loc.map((l) => (typeof l === 'string' ? clean(l) : l)),
+    msg: clean(d.msg),
+    type: clean(d.type),
+  }));
+  return new ApiError(e.kind, clean(e.message), {
+    ...e,
+    code: e.code === undefined ? undefined : clean(e.code),
+    detail,
+  });
 }
 
 const DATE = /\b(\d{4}-\d{2}-\d{2})\b/;
 const QUOTA_WORDS = /\b(month|monthly|included|resets?|quota|pool)\b/i;
 
 /** Decide which of the two 429s a message describes (unknown → per-second). */
-export function classify429(message: string, code?: string): { kind: 'quota_exhausted' | 'rate_limited'; resetDate?: string } {
+export function classify429(
+  message: string,
+  code?: string,
+): { kind: 'quota_exhausted' | 'rate_limited'; resetDate?: string } {
   if (code === 'rate_limited' || code === 'too_many_requests') return { kind: 'rate_limited' };
   if (code === 'quota_exhausted' || QUOTA_WORDS.test(message)) {
     const date = DATE.exec(message)?.[1];
-    return date && !Number.isNaN(Date.parse(`${date}T00:00:00Z`)) ? { kind: 'quota_exhausted', resetDate: date } : { kind: 'quota_exhausted' };
+    return date && !Number.isNaN(Date.parse(`${date}T00:00:00Z`))
+      ? { kind: 'quota_exhausted', resetDate: date }
+      : { kind: 'quota_exhausted' };
   }
   return { kind: 'rate_limited' };
 }
@@ -204,9 +227,11 @@ function serviceIssues(raw: unknown, secret: string | undefined): { issues: Vali
     const o = x as Record<string, unknown>;
     if (!Array.isArray(o.loc) || typeof o.msg !== 'string' || typeof o.type !== 'string') continue;
     if (++total > MAX_ISSUES) continue;
-    const parts = (o.loc as unknown[]).slice(0, MAX_LOC_PARTS).map((l) =>
-      typeof l === 'string' ? serviceText(l, secret, 80) : typeof l === 'number' && Number.isFinite(l) ? l : '…',
-    );
+    const parts = (o.loc as unknown[])
+      .slice(0, MAX_LOC_PARTS)
+      .map((l) =>
+        typeof l === 'string' ? serviceText(l, secret, 80) : typeof l === 'number' && Number.isFinite(l) ? l : '…',
+      );
     if (o.loc.length > MAX_LOC_PARTS) parts.push('…');
     issues.push({ loc: parts, msg: serviceText(o.msg, secret, 160), type: serviceText(o.type, secret, 60) });
   }
@@ -215,7 +240,10 @@ function serviceIssues(raw: unknown, secret: string | undefined): { issues: Vali
 
 /** One line naming the offending fields, e.g. `query.month_min: …; body.input_message: …` (the first ten, then how many more). */
 export function describeIssues(issues: ValidationIssue[], total = issues.length): string {
-  const named = issues.slice(0, ISSUES_IN_MESSAGE).map((i) => `${i.loc.join('.')}: ${sanitizeServiceText(i.msg, 160)}`).join('; ');
+  const named = issues
+    .slice(0, ISSUES_IN_MESSAGE)
+    .map((i) => `${i.loc.join('.')}: ${sanitizeServiceText(i.msg, 160)}`)
+    .join('; ');
   return total > ISSUES_IN_MESSAGE ? `${named}; and ${total - ISSUES_IN_MESSAGE} more` : named;
 }
 
@@ -240,42 +268,84 @@ export interface ResponseContext {
  * Service text is redacted, bounded and sanitised here; nothing in it is walked recursively.
  */
 export function errorFromResponse(status: number, body: unknown, ctx: ResponseContext): ApiError {
-  const obj = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined;
+  const obj =
+    typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined;
   const code = typeof obj?.code === 'string' ? serviceText(obj.code, ctx.secret, 60) : undefined;
   const rawDetail = obj?.detail ?? obj?.message ?? obj?.error ?? (typeof body === 'string' ? body : undefined);
   const text = typeof rawDetail === 'string' ? serviceText(rawDetail, ctx.secret) : undefined;
-  const said = text ? ` The service said: "${text}"` : ctx.unreadable ? ` Its answer could not be read (${ctx.unreadable}).` : '';
+  const said = text
+    ? ` The service said: "${text}"`
+    : ctx.unreadable
+      ? ` Its answer could not be read (${ctx.unreadable}).`
+      : '';
   const base = { status, code, retryAfterSeconds: ctx.retryAfterSeconds };
   const where = `${ctx.method} ${ctx.path}`;
 
   switch (true) {
     case status === 401:
-      return new ApiError('unauthorized', `The API key was not accepted (missing, invalid or revoked). Check the key, or create a new one in the dashboard.${said}`, base);
+      return new ApiError(
+        'unauthorized',
+        `The API key was not accepted (missing, invalid or revoked). Check the key, or create a new one in the dashboard.${said}`,
+        base,
+      );
     case status === 402:
-      return new ApiError('payment_required', `Billing is past due: calls are paused until payment is resolved in the account dashboard.${said}`, base);
+      return new ApiError(
+        'payment_required',
+        `Billing is past due: calls are paused until payment is resolved in the account dashboard.${said}`,
+        base,
+      );
     case status === 403:
-      return new ApiError('feature_not_allowed', `Your plan does not include this feature (full-text excerpts and deep mode need a paid plan).${said}`, base);
+      return new ApiError(
+        'feature_not_allowed',
+        `Your plan does not include this feature (full-text excerpts and deep mode need a paid plan).${said}`,
+        base,
+      );
     case status === 404 || status === 410:
-      return new ApiError('not_found', `Not found: ${where} (HTTP ${status}). The thread may not exist for this key, or the endpoint was removed.${said}`, base);
+      return new ApiError(
+        'not_found',
+        `Not found: ${where} (HTTP ${status}). The thread may not exist for this key, or the endpoint was removed.${said}`,
+        base,
+      );
     case status === 409:
-      return new ApiError('conflict', `The thread's latest interaction is still running; wait until it is idle or failed, then send the follow-up.${said}`, base);
+      return new ApiError(
+        'conflict',
+        `The thread's latest interaction is still running; wait until it is idle or failed, then send the follow-up.${said}`,
+        base,
+      );
     case status === 422 || status === 400: {
       const { issues, total } = serviceIssues(rawDetail, ctx.secret);
-      const why = issues.length ? describeIssues(issues, total) : text ?? (ctx.unreadable ? `no details could be read (${ctx.unreadable})` : 'no details given');
-      return new ApiError('validation', `The service rejected the request as invalid: ${why}`, { ...base, detail: issues });
+      const why = issues.length
+        ? describeIssues(issues, total)
+        : (text ?? (ctx.unreadable ? `no details could be read (${ctx.unreadable})` : 'no details given'));
+      return new ApiError('validation', `The service rejected the request as invalid: ${why}`, {
+        ...base,
+        detail: issues,
+      });
     }
     case status === 429: {
       const c = classify429(text ?? '', code);
       if (c.kind === 'quota_exhausted') {
         const when = c.resetDate ? `on ${c.resetDate}` : 'on the 1st of next month';
-        return new ApiError('quota_exhausted', `All included calls for this month are used; usage resets ${when}. Additional usage can be enabled in the dashboard on paid plans.${said}`, { ...base, resetDate: c.resetDate });
+        return new ApiError(
+          'quota_exhausted',
+          `All included calls for this month are used; usage resets ${when}. Additional usage can be enabled in the dashboard on paid plans.${said}`,
+          { ...base, resetDate: c.resetDate },
+        );
       }
-      return new ApiError('rate_limited', `Too many requests per second for this key; slow down and try again in a moment.${said}`, base);
+      return new ApiError(
+        'rate_limited',
+        `Too many requests per second for this key; slow down and try again in a moment.${said}`,
+        base,
+      );
     }
     case status >= 500:
       return new ApiError('server', `The service failed (HTTP ${status}) on ${where}.${said}`, base);
     case status >= 300 && status < 400:
-      return new ApiError('invalid_response', `The service answered ${where} with a redirect (HTTP ${status}). Redirects are not followed so the key never leaves the configured base URL; check the base URL setting.`, base);
+      return new ApiError(
+        'invalid_response',
+        `The service answered ${where} with a redirect (HTTP ${status}). Redirects are not followed so the key never leaves the configured base URL; check the base URL setting.`,
+        base,
+      );
     default:
       return new ApiError('invalid_response', `Unexpected HTTP ${status} from ${where}.${said}`, base);
   }

@@ -135,19 +135,35 @@ const domainSet = new Set<string>(DOMAIN_CODES);
 const present = (v: unknown): boolean => v !== undefined && v !== null;
 /** A list value given as an array or as one comma-separated string, split into trimmed items. */
 const items = (v: unknown): unknown[] | undefined =>
-  typeof v === 'string' ? v.split(',').map((s) => s.trim()).filter(Boolean) : Array.isArray(v) ? (v as unknown[]) : undefined;
+  typeof v === 'string'
+    ? v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : Array.isArray(v)
+      ? (v as unknown[])
+      : undefined;
 
 /** Check one value; `loc` is built only when there is an issue (this runs on every request). */
-function checkField(rule: Rule, value: unknown, prefix: (string | number)[], key: string, out: ValidationIssue[]): void {
+function checkField(
+  rule: Rule,
+  value: unknown,
+  prefix: (string | number)[],
+  key: string,
+  out: ValidationIssue[],
+): void {
   const loc = () => [...prefix, key];
   const issue = (msg: string, type: string, at = loc()): void => {
     out.push({ loc: at, msg, type });
   };
   switch (rule.t) {
     case 'int':
-      if (typeof value !== 'number' || !Number.isSafeInteger(value)) return issue('Input should be a valid integer', 'int_type');
-      if (rule.min !== undefined && value < rule.min) return issue(`Input should be greater than or equal to ${rule.min}`, 'greater_than_equal');
-      if (rule.max !== undefined && value > rule.max) return issue(`Input should be less than or equal to ${rule.max}`, 'less_than_equal');
+      if (typeof value !== 'number' || !Number.isSafeInteger(value))
+        return issue('Input should be a valid integer', 'int_type');
+      if (rule.min !== undefined && value < rule.min)
+        return issue(`Input should be greater than or equal to ${rule.min}`, 'greater_than_equal');
+      if (rule.max !== undefined && value > rule.max)
+        return issue(`Input should be less than or equal to ${rule.max}`, 'less_than_equal');
       return;
     case 'bool':
       if (typeof value !== 'boolean') issue('Input should be a valid boolean', 'bool_type');
@@ -158,7 +174,11 @@ function checkField(rule: Rule, value: unknown, prefix: (string | number)[], key
     case 'studyTypes': {
       if (!Array.isArray(value)) return issue('Input should be a valid list of study types', 'list_type');
       (value as unknown[]).forEach((s, i) => {
-        if (typeof s !== 'string' || !studyTypeSet.has(s)) issue(`Unknown study type ${JSON.stringify(s)}; expected one of the service's study types`, 'enum', [...loc(), i]);
+        if (typeof s !== 'string' || !studyTypeSet.has(s))
+          issue(`Unknown study type ${JSON.stringify(s)}; expected one of the service's study types`, 'enum', [
+            ...loc(),
+            i,
+          ]);
       });
       return;
     }
@@ -166,19 +186,28 @@ function checkField(rule: Rule, value: unknown, prefix: (string | number)[], key
       const list = items(value);
       if (!list) return issue('Input should be a list of domain codes or a comma-separated string', 'string_type');
       const bad = list.filter((d) => typeof d !== 'string' || !domainSet.has(d));
-      if (bad.length) issue(`Unknown domain code(s) ${bad.map((b) => JSON.stringify(b)).join(', ')}; expected ${DOMAIN_CODES.join(', ')}`, 'enum');
+      if (bad.length)
+        issue(
+          `Unknown domain code(s) ${bad.map((b) => JSON.stringify(b)).join(', ')}; expected ${DOMAIN_CODES.join(', ')}`,
+          'enum',
+        );
       return;
     }
     case 'country': {
       const list = items(value);
       if (!list) return issue('Input should be a list of country codes or a comma-separated string', 'string_type');
       const bad = list.filter((c) => typeof c !== 'string' || !COUNTRY.test(c.trim()));
-      if (bad.length) issue(`Country codes must be ISO 3166-1 alpha-2 (two letters): ${bad.map((b) => JSON.stringify(b)).join(', ')}`, 'value_error');
+      if (bad.length)
+        issue(
+          `Country codes must be ISO 3166-1 alpha-2 (two letters): ${bad.map((b) => JSON.stringify(b)).join(', ')}`,
+          'value_error',
+        );
       return;
     }
     case 'names': {
       if (typeof value === 'string') return;
-      if (!Array.isArray(value)) return issue('Input should be a list of names or a comma-separated string', 'string_type');
+      if (!Array.isArray(value))
+        return issue('Input should be a list of names or a comma-separated string', 'string_type');
       if ((value as unknown[]).some((n) => typeof n !== 'string' || n.includes(',') || !n.trim()))
         issue('Each name must be a non-empty string without commas (the list is sent comma-separated)', 'value_error');
       return;
@@ -187,10 +216,20 @@ function checkField(rule: Rule, value: unknown, prefix: (string | number)[], key
 }
 
 /** Check fields against a rule table, flag unknown keys, then the cross-field rules of the filters. */
-function checkObject(rules: Record<string, Rule>, obj: Record<string, unknown>, prefix: (string | number)[], out: ValidationIssue[]): void {
+function checkObject(
+  rules: Record<string, Rule>,
+  obj: Record<string, unknown>,
+  prefix: (string | number)[],
+  out: ValidationIssue[],
+): void {
   for (const [key, value] of Object.entries(obj)) {
     const rule = rules[key];
-    if (!rule) out.push({ loc: [...prefix, key], msg: 'Unknown parameter (not sent: a misspelt filter would be ignored silently)', type: 'extra_forbidden' });
+    if (!rule)
+      out.push({
+        loc: [...prefix, key],
+        msg: 'Unknown parameter (not sent: a misspelt filter would be ignored silently)',
+        type: 'extra_forbidden',
+      });
     else if (present(value)) checkField(rule, value, prefix, key, out);
   }
   const int = (k: string): number | undefined => {
@@ -198,19 +237,30 @@ function checkObject(rules: Record<string, Rule>, obj: Record<string, unknown>, 
     return typeof v === 'number' && Number.isSafeInteger(v) ? v : undefined;
   };
   const at = (k: string) => [...prefix, k];
-  if (present(obj.month_min) && !present(obj.year_min)) out.push({ loc: at('month_min'), msg: 'month_min requires year_min', type: 'value_error' });
-  if (present(obj.month_max) && !present(obj.year_max)) out.push({ loc: at('month_max'), msg: 'month_max requires year_max', type: 'value_error' });
+  if (present(obj.month_min) && !present(obj.year_min))
+    out.push({ loc: at('month_min'), msg: 'month_min requires year_min', type: 'value_error' });
+  if (present(obj.month_max) && !present(obj.year_max))
+    out.push({ loc: at('month_max'), msg: 'month_max requires year_max', type: 'value_error' });
   for (const [lo, hi] of RANGE_PAIRS) {
     const a = int(lo);
     const b = int(hi);
-    if (a !== undefined && b !== undefined && a > b) out.push({ loc: at(lo), msg: `${lo} must not exceed ${hi} (nothing could match)`, type: 'value_error' });
+    if (a !== undefined && b !== undefined && a > b)
+      out.push({ loc: at(lo), msg: `${lo} must not exceed ${hi} (nothing could match)`, type: 'value_error' });
   }
   const [ym, yM, mm, mM] = [int('year_min'), int('year_max'), int('month_min'), int('month_max')];
   if (ym !== undefined && ym === yM && mm !== undefined && mM !== undefined && mm > mM)
-    out.push({ loc: at('month_min'), msg: 'month_min must not exceed month_max within the same year', type: 'value_error' });
+    out.push({
+      loc: at('month_min'),
+      msg: 'month_min must not exceed month_max within the same year',
+      type: 'value_error',
+    });
 }
 
-const RANGE_PAIRS = [['year_min', 'year_max'], ['sjr_min', 'sjr_max'], ['duration_min', 'duration_max']] as const;
+const RANGE_PAIRS = [
+  ['year_min', 'year_max'],
+  ['sjr_min', 'sjr_max'],
+  ['duration_min', 'duration_max'],
+] as const;
 
 const asRecord = (v: unknown): Record<string, unknown> | undefined =>
   typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
@@ -221,11 +271,25 @@ export function validateSearchParams(params: SearchParams): ValidationIssue[] {
   const obj = asRecord(params);
   if (!obj) return [{ loc: ['query'], msg: 'Search parameters should be an object', type: 'dict_type' }];
   if (!present(obj.query)) out.push({ loc: ['query', 'query'], msg: 'Field required', type: 'missing' });
-  else if (typeof obj.query === 'string' && !obj.query.trim()) out.push({ loc: ['query', 'query'], msg: 'The query must contain text', type: 'string_too_short' });
+  else if (typeof obj.query === 'string' && !obj.query.trim())
+    out.push({ loc: ['query', 'query'], msg: 'The query must contain text', type: 'string_too_short' });
   checkObject(SEARCH_RULES, obj, ['query'], out);
-  const page = typeof obj.page === 'number' && Number.isSafeInteger(obj.page) ? obj.page : present(obj.page) ? undefined : 0;
-  const size = typeof obj.page_size === 'number' && Number.isSafeInteger(obj.page_size) ? obj.page_size : present(obj.page_size) ? undefined : DEFAULT_PAGE_SIZE;
-  if (page !== undefined && size !== undefined && page >= 0 && page <= 49 && size >= 1 && (page + 1) * size > MAX_RESULTS_PER_QUERY) {
+  const page =
+    typeof obj.page === 'number' && Number.isSafeInteger(obj.page) ? obj.page : present(obj.page) ? undefined : 0;
+  const size =
+    typeof obj.page_size === 'number' && Number.isSafeInteger(obj.page_size)
+      ? obj.page_size
+      : present(obj.page_size)
+        ? undefined
+        : DEFAULT_PAGE_SIZE;
+  if (
+    page !== undefined &&
+    size !== undefined &&
+    page >= 0 &&
+    page <= 49 &&
+    size >= 1 &&
+    (page + 1) * size > MAX_RESULTS_PER_QUERY
+  ) {
     const msg = `(page + 1) × page_size must not exceed ${MAX_RESULTS_PER_QUERY} (got (${page} + 1) × ${size} = ${(page + 1) * size})`;
     out.push({ loc: ['query', 'page_size'], msg, type: 'value_error' });
     if (present(obj.page)) out.push({ loc: ['query', 'page'], msg, type: 'value_error' });
@@ -238,14 +302,18 @@ function checkAttachments(value: unknown, prefix: (string | number)[], out: Vali
   if (!obj) return void out.push({ loc: prefix, msg: 'Attachments should be an object or null', type: 'dict_type' });
   for (const [key, v] of Object.entries(obj)) {
     const loc = [...prefix, key];
-    if (key !== 'paper_ids' && key !== 'collection_ids') out.push({ loc, msg: 'Unknown attachment field', type: 'extra_forbidden' });
+    if (key !== 'paper_ids' && key !== 'collection_ids')
+      out.push({ loc, msg: 'Unknown attachment field', type: 'extra_forbidden' });
     else if (!present(v)) continue;
     else if (!Array.isArray(v)) out.push({ loc, msg: 'Input should be a valid list', type: 'list_type' });
     else {
       const max = key === 'paper_ids' ? MAX_PAPER_IDS : MAX_COLLECTION_IDS;
       if (v.length > max) out.push({ loc, msg: `At most ${max} ${key} (got ${v.length})`, type: 'too_long' });
       (v as unknown[]).forEach((id, i) => {
-        const ok = key === 'paper_ids' ? typeof id === 'string' && id.length > 0 : (typeof id === 'string' && id.length > 0) || typeof id === 'number';
+        const ok =
+          key === 'paper_ids'
+            ? typeof id === 'string' && id.length > 0
+            : (typeof id === 'string' && id.length > 0) || typeof id === 'number';
         if (!ok) out.push({ loc: [...loc, i], msg: 'Input should be a non-empty identifier', type: 'string_type' });
       });
     }
@@ -259,11 +327,22 @@ export function validateThreadRequest(body: ThreadRequest): ValidationIssue[] {
   if (!obj) return [{ loc: ['body'], msg: 'The body should be an object', type: 'dict_type' }];
   const msg = obj.input_message;
   if (!present(msg)) out.push({ loc: ['body', 'input_message'], msg: 'Field required', type: 'missing' });
-  else if (typeof msg !== 'string') out.push({ loc: ['body', 'input_message'], msg: 'Input should be a valid string', type: 'string_type' });
+  else if (typeof msg !== 'string')
+    out.push({ loc: ['body', 'input_message'], msg: 'Input should be a valid string', type: 'string_type' });
   else {
     const len = [...msg].length;
-    if (!msg.trim()) out.push({ loc: ['body', 'input_message'], msg: 'The message must contain text (at least 1 character)', type: 'string_too_short' });
-    else if (len > MAX_INPUT_MESSAGE) out.push({ loc: ['body', 'input_message'], msg: `At most ${MAX_INPUT_MESSAGE} characters (got ${len})`, type: 'string_too_long' });
+    if (!msg.trim())
+      out.push({
+        loc: ['body', 'input_message'],
+        msg: 'The message must contain text (at least 1 character)',
+        type: 'string_too_short',
+      });
+    else if (len > MAX_INPUT_MESSAGE)
+      out.push({
+        loc: ['body', 'input_message'],
+        msg: `At most ${MAX_INPUT_MESSAGE} characters (got ${len})`,
+        type: 'string_too_long',
+      });
   }
   if (present(obj.mode) && !(THREAD_MODES as readonly unknown[]).includes(obj.mode))
     out.push({ loc: ['body', 'mode'], msg: "Input should be 'pro' or 'deep'", type: 'enum' });
@@ -274,25 +353,43 @@ export function validateThreadRequest(body: ThreadRequest): ValidationIssue[] {
   }
   if (present(obj.attachments)) checkAttachments(obj.attachments, ['body', 'attachments'], out);
   for (const key of Object.keys(obj))
-    if (!['input_message', 'mode', 'filters', 'attachments'].includes(key)) out.push({ loc: ['body', key], msg: 'Unknown field', type: 'extra_forbidden' });
+    if (!['input_message', 'mode', 'filters', 'attachments'].includes(key))
+      out.push({ loc: ['body', key], msg: 'Unknown field', type: 'extra_forbidden' });
   return out;
 }
 
 export function validateThreadId(threadId: unknown): ValidationIssue[] {
   return typeof threadId === 'string' && threadId.length <= MAX_ID_LENGTH && THREAD_ID.test(threadId)
     ? []
-    : [{ loc: ['path', 'thread_id'], msg: `thread_id must match ^[A-Za-z0-9_-]+$ and have at most ${MAX_ID_LENGTH} characters`, type: 'string_pattern_mismatch' }];
+    : [
+        {
+          loc: ['path', 'thread_id'],
+          msg: `thread_id must match ^[A-Za-z0-9_-]+$ and have at most ${MAX_ID_LENGTH} characters`,
+          type: 'string_pattern_mismatch',
+        },
+      ];
 }
 
 export function validateInteractionId(interactionId: unknown): ValidationIssue[] {
-  return interactionId === undefined || (typeof interactionId === 'string' && interactionId.length > 0 && interactionId.length <= MAX_ID_LENGTH)
+  return interactionId === undefined ||
+    (typeof interactionId === 'string' && interactionId.length > 0 && interactionId.length <= MAX_ID_LENGTH)
     ? []
-    : [{ loc: ['query', 'interaction_id'], msg: `interaction_id should be a non-empty string of at most ${MAX_ID_LENGTH} characters`, type: 'string_type' }];
+    : [
+        {
+          loc: ['query', 'interaction_id'],
+          msg: `interaction_id should be a non-empty string of at most ${MAX_ID_LENGTH} characters`,
+          type: 'string_type',
+        },
+      ];
 }
 
 export function validateListParams(params: ListThreadsParams): ValidationIssue[] {
   const out: ValidationIssue[] = [];
-  const rules: Record<string, Rule> = { query: { t: 'string' }, limit: { t: 'int', min: 1, max: 100 }, offset: { t: 'int', min: 0 } };
+  const rules: Record<string, Rule> = {
+    query: { t: 'string' },
+    limit: { t: 'int', min: 1, max: 100 },
+    offset: { t: 'int', min: 0 },
+  };
   for (const key of ['query', 'limit', 'offset'] as const) {
     const rule = rules[key];
     if (rule && present(params[key])) checkField(rule, params[key], ['query'], key, out);
@@ -332,7 +429,10 @@ export const listQueryString = (p: ListThreadsParams): string =>
   toQueryString({ query: { t: 'string' }, limit: { t: 'int' }, offset: { t: 'int' } }, p);
 
 export const threadQueryString = (p: { includeTrace?: boolean; interactionId?: string }): string =>
-  toQueryString({ include_trace: { t: 'bool' }, interaction_id: { t: 'string' } }, { include_trace: p.includeTrace, interaction_id: p.interactionId });
+  toQueryString(
+    { include_trace: { t: 'bool' }, interaction_id: { t: 'string' } },
+    { include_trace: p.includeTrace, interaction_id: p.interactionId },
+  );
 
 /** JSON body with filters normalised: study_types as an array, other lists comma-separated strings, absent omitted. */
 export function threadRequestJson(body: ThreadRequest): Record<string, unknown> {

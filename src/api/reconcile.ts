@@ -30,7 +30,11 @@ const time = (t: ThreadSummary): number => (t.last_activity_at ? Date.parse(t.la
  * - none, and the after page would show a thread created by the request (no further page, or its
  *   last entry is older than the request start minus the tolerance) → `absent`; else `unknown`.
  */
-export function matchCreatedThread(before: ThreadList | undefined, after: ThreadList, sentAtMs: number): Outcome<ThreadSummary> {
+export function matchCreatedThread(
+  before: ThreadList | undefined,
+  after: ThreadList,
+  sentAtMs: number,
+): Outcome<ThreadSummary> {
   if (!before) return { kind: 'unknown', reason: 'the threads list could not be read before sending' };
   const since = sentAtMs - CLOCK_TOLERANCE_MS;
   const known = new Set(before.threads.map((t) => t.thread_id));
@@ -44,7 +48,8 @@ export function matchCreatedThread(before: ThreadList | undefined, after: Thread
     candidates.set(t.thread_id, t);
   }
   if (candidates.size === 1) return { kind: 'found', value: [...candidates.values()][0]! };
-  if (candidates.size > 1) return { kind: 'unknown', reason: `${candidates.size} new threads appeared since the list was read` };
+  if (candidates.size > 1)
+    return { kind: 'unknown', reason: `${candidates.size} new threads appeared since the list was read` };
   const last = after.threads.at(-1);
   if (!after.has_more || (last && time(last) < since)) return { kind: 'absent' };
   return { kind: 'unknown', reason: 'the first page of the threads list does not reach back to the request' };
@@ -58,9 +63,11 @@ export function matchCreatedThread(before: ThreadList | undefined, after: Thread
 export function confirmCreatedThread(thread: Thread, message: string): Outcome<Interaction> {
   const ids = new Set(thread.interactions.map((i) => i.interaction_id));
   const first = thread.interactions[0];
-  if (!first || ids.size !== 1) return { kind: 'unknown', reason: 'the new thread does not have exactly one interaction' };
+  if (!first || ids.size !== 1)
+    return { kind: 'unknown', reason: 'the new thread does not have exactly one interaction' };
   const shown = (first as { input_message?: unknown }).input_message;
-  if (typeof shown === 'string' && shown.trim() !== message.trim()) return { kind: 'unknown', reason: 'the new thread holds another message' };
+  if (typeof shown === 'string' && shown.trim() !== message.trim())
+    return { kind: 'unknown', reason: 'the new thread holds another message' };
   return { kind: 'found', value: first };
 }
 
@@ -72,10 +79,12 @@ export function confirmCreatedThread(thread: Thread, message: string): Outcome<I
  * several new, running without a new id) → `unknown`.
  */
 export function matchNewInteraction(before: Thread, after: Thread): Outcome<Interaction> {
-  if (!before.interactions.length) return { kind: 'unknown', reason: 'the thread showed no interactions before sending' };
+  if (!before.interactions.length)
+    return { kind: 'unknown', reason: 'the thread showed no interactions before sending' };
   const now = new Map(after.interactions.map((i) => [i.interaction_id, i]));
   const seen = new Set(before.interactions.map((i) => i.interaction_id));
-  if ([...seen].some((id) => !now.has(id))) return { kind: 'unknown', reason: 'interactions shown before sending are missing now' };
+  if ([...seen].some((id) => !now.has(id)))
+    return { kind: 'unknown', reason: 'interactions shown before sending are missing now' };
   const added = [...now.values()].filter((i) => !seen.has(i.interaction_id));
   if (added.length === 1) return { kind: 'found', value: added[0]! };
   if (added.length > 1) return { kind: 'unknown', reason: `${added.length} new interactions appeared` };

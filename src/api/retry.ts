@@ -24,7 +24,12 @@ export const RETRY_AFTER_MAX_SECONDS = 60;
 const BASE_DELAY_MS = 500;
 const MAX_DELAY_MS = 8000;
 
-export function shouldRetry(request: RetryRequest, error: ApiError, retriesSoFar: number, maxRetries = MAX_RETRIES): boolean {
+export function shouldRetry(
+  request: RetryRequest,
+  error: ApiError,
+  retriesSoFar: number,
+  maxRetries = MAX_RETRIES,
+): boolean {
   if (retriesSoFar >= Math.min(maxRetries, MAX_RETRIES)) return false;
   if (error.kind === 'rate_limited') return true;
   if (request.method !== 'GET' || request.billable) return error.kind === 'network' && !error.mayHaveTakenEffect;
@@ -52,8 +57,13 @@ export function parseRetryAfter(value: string | string[] | undefined, nowMs = Da
  * Wait before retry number `retriesSoFar + 1`: Retry-After when given (and sane), otherwise
  * exponential backoff 0.5 s, 1 s, 2 s … capped at 8 s, with up to 25 % jitter taken off.
  */
-export function backoffMs(retriesSoFar: number, retryAfterSeconds?: number, random: () => number = Math.random): number {
-  if (retryAfterSeconds !== undefined && retryAfterSeconds >= 0 && retryAfterSeconds <= RETRY_AFTER_MAX_SECONDS) return retryAfterSeconds * 1000;
+export function backoffMs(
+  retriesSoFar: number,
+  retryAfterSeconds?: number,
+  random: () => number = Math.random,
+): number {
+  if (retryAfterSeconds !== undefined && retryAfterSeconds >= 0 && retryAfterSeconds <= RETRY_AFTER_MAX_SECONDS)
+    return retryAfterSeconds * 1000;
   const base = Math.min(BASE_DELAY_MS * 2 ** retriesSoFar, MAX_DELAY_MS);
   return Math.round(base * (1 - 0.25 * random()));
 }

@@ -34,10 +34,13 @@ export const realClock: Clock = {
         clearTimeout(timer);
         reject(abortReason(signal!));
       };
-      const timer = setTimeout(() => {
-        signal?.removeEventListener('abort', onAbort);
-        resolve();
-      }, Math.max(0, ms));
+      const timer = setTimeout(
+        () => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve();
+        },
+        Math.max(0, ms),
+      );
       signal?.addEventListener('abort', onAbort, { once: true });
     }),
 };
@@ -69,7 +72,10 @@ export class Scheduler {
   private readonly lanes: Record<RateClass, Lane>;
   private seq = 0;
 
-  constructor(limits: RateLimits = {}, private readonly clock: Clock = realClock) {
+  constructor(
+    limits: RateLimits = {},
+    private readonly clock: Clock = realClock,
+  ) {
     const lane = (c: RateClass): Lane => {
       const rate = limits[c] ?? DEFAULT_RATE_LIMITS[c];
       const intervalMs = Number.isFinite(rate) && rate > 0 ? Math.ceil(1000 / rate) + INTERVAL_MARGIN_MS : 0;

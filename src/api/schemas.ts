@@ -99,7 +99,16 @@ function checkPaperInPlace(p: unknown): boolean {
 
 /** Fields the spec marks required on a paper result. */
 export const REQUIRED_PAPER_FIELDS = [
-  'abstract', 'authors', 'doi', 'journal_name', 'pages', 'publish_year', 'title', 'url', 'volume', 'citation_count',
+  'abstract',
+  'authors',
+  'doi',
+  'journal_name',
+  'pages',
+  'publish_year',
+  'title',
+  'url',
+  'volume',
+  'citation_count',
 ] as const;
 
 const envelope = {
@@ -108,14 +117,21 @@ const envelope = {
   is_end: z.nullish(z.boolean()),
   next_page: num,
 };
-const withDefaults = <T extends { page?: number | null; page_size?: number | null; is_end?: boolean | null; next_page?: number | null }>(r: T) => ({
+const withDefaults = <
+  T extends { page?: number | null; page_size?: number | null; is_end?: boolean | null; next_page?: number | null },
+>(
+  r: T,
+) => ({
   ...r,
   page: r.page ?? 0,
   page_size: r.page_size ?? 20,
   is_end: r.is_end ?? (r.next_page === null || r.next_page === undefined),
 });
 
-export const SearchResponseSchema = z.pipe(z.looseObject({ results: z.array(PaperSchema), ...envelope }), z.transform(withDefaults));
+export const SearchResponseSchema = z.pipe(
+  z.looseObject({ results: z.array(PaperSchema), ...envelope }),
+  z.transform(withDefaults),
+);
 export type SearchResponse = z.output<typeof SearchResponseSchema>;
 
 /** Count, per spec-required field, the results that lack it (null or absent). */
@@ -212,7 +228,10 @@ export const ThreadDispatchSchema = z.pipe(
   z.transform((d) => ({
     ...d,
     poll_after_seconds: boundedSeconds(d.poll_after_seconds, POLL_AFTER_BOUNDS),
-    max_wait_seconds: boundedSeconds(d.max_wait_seconds, { ...MAX_WAIT_BOUNDS, fallback: defaultMaxWaitSeconds(d.mode) }),
+    max_wait_seconds: boundedSeconds(d.max_wait_seconds, {
+      ...MAX_WAIT_BOUNDS,
+      fallback: defaultMaxWaitSeconds(d.mode),
+    }),
     /** True when the POST failed ambiguously and the client found the thread/interaction it had created. */
     reconciled: false,
   })),
@@ -227,14 +246,34 @@ const isNum = (v: unknown) => v === undefined || v === null || (typeof v === 'nu
  * schema (which then throws `invalid_response` naming the first mismatch).
  */
 export function parseSearchResponse(body: unknown, where: string): SearchResponse {
-  const r = body as { results?: unknown; page?: unknown; page_size?: unknown; is_end?: unknown; next_page?: unknown } | null;
+  const r = body as {
+    results?: unknown;
+    page?: unknown;
+    page_size?: unknown;
+    is_end?: unknown;
+    next_page?: unknown;
+  } | null;
   if (
-    typeof r === 'object' && r !== null && !Array.isArray(r) && Array.isArray(r.results) &&
-    isNum(r.page) && isNum(r.page_size) && isNum(r.next_page) &&
+    typeof r === 'object' &&
+    r !== null &&
+    !Array.isArray(r) &&
+    Array.isArray(r.results) &&
+    isNum(r.page) &&
+    isNum(r.page_size) &&
+    isNum(r.next_page) &&
     (r.is_end === undefined || r.is_end === null || typeof r.is_end === 'boolean') &&
     (r.results as unknown[]).every(checkPaperInPlace)
   )
-    return withDefaults(r as { [k: string]: unknown; results: Paper[]; page?: number | null; page_size?: number | null; is_end?: boolean | null; next_page?: number | null });
+    return withDefaults(
+      r as {
+        [k: string]: unknown;
+        results: Paper[];
+        page?: number | null;
+        page_size?: number | null;
+        is_end?: boolean | null;
+        next_page?: number | null;
+      },
+    );
   return parseBody(SearchResponseSchema, body, where);
 }
 
@@ -244,5 +283,8 @@ export function parseBody<S extends z.ZodMiniType>(schema: S, body: unknown, whe
   if (r.success) return r.data;
   const first = r.error.issues[0];
   const path = first?.path.length ? first.path.join('.') : '(body)';
-  throw new ApiError('invalid_response', `The service's answer to ${where} did not have the expected shape (${path}: ${first?.message ?? 'invalid'}). The service may have changed; try again later or update the extension.`);
+  throw new ApiError(
+    'invalid_response',
+    `The service's answer to ${where} did not have the expected shape (${path}: ${first?.message ?? 'invalid'}). The service may have changed; try again later or update the extension.`,
+  );
 }

@@ -55,9 +55,18 @@ export const MAX_JSON_DEPTH = 64;
  * Failures that happen before any byte of the request is written (no connection, no address,
  * a refused or failed TLS handshake): the service cannot have seen the request.
  */
-const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH', 'EADDRNOTAVAIL', 'UND_ERR_CONNECT_TIMEOUT']);
+const NOT_SENT_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ENETUNREACH',
+  'EHOSTUNREACH',
+  'EADDRNOTAVAIL',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
 const TLS_CODE = /^(ERR_TLS_|ERR_SSL_)|CERT|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)/;
-const codeOf = (e: unknown): string | undefined => (typeof e === 'object' && e !== null && 'code' in e && typeof e.code === 'string' ? e.code : undefined);
+const codeOf = (e: unknown): string | undefined =>
+  typeof e === 'object' && e !== null && 'code' in e && typeof e.code === 'string' ? e.code : undefined;
 function neverSent(e: unknown): boolean {
   const code = codeOf(e);
   if (code && (NOT_SENT_CODES.has(code) || TLS_CODE.test(code))) return true;
@@ -87,7 +96,8 @@ export function nestsDeeper(text: string, limit: number): boolean {
   return false;
 }
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT']);
-const isTimeout = (e: unknown) => typeof e === 'object' && e !== null && 'code' in e && TIMEOUT_CODES.has(String(e.code));
+const isTimeout = (e: unknown) =>
+  typeof e === 'object' && e !== null && 'code' in e && TIMEOUT_CODES.has(String(e.code));
 
 /** Validate and normalise a base URL: http(s), no credentials, no query, no trailing slash. */
 export function normalizeBaseUrl(baseUrl: string): string {
@@ -116,7 +126,13 @@ function proxyFromEnv(): boolean {
  */
 function parse(head: Pick<RawResponse, 'status' | 'headers'>, text: string): RawResponse {
   if (text === '') return { ...head, body: undefined, notJson: false };
-  if (nestsDeeper(text, MAX_JSON_DEPTH)) return { ...head, body: undefined, notJson: false, unreadable: `nested too deeply (more than ${MAX_JSON_DEPTH} levels)` };
+  if (nestsDeeper(text, MAX_JSON_DEPTH))
+    return {
+      ...head,
+      body: undefined,
+      notJson: false,
+      unreadable: `nested too deeply (more than ${MAX_JSON_DEPTH} levels)`,
+    };
   try {
     return { ...head, body: JSON.parse(text) as unknown, notJson: false };
   } catch {
@@ -134,7 +150,9 @@ export class Transport {
     this.base = normalizeBaseUrl(opts.baseUrl);
     this.origin = new URL(this.base).origin;
     this.owned = !opts.dispatcher;
-    this.dispatcher = opts.dispatcher ?? (opts.proxy ? new ProxyAgent(opts.proxy) : proxyFromEnv() ? new EnvHttpProxyAgent() : new Agent());
+    this.dispatcher =
+      opts.dispatcher ??
+      (opts.proxy ? new ProxyAgent(opts.proxy) : proxyFromEnv() ? new EnvHttpProxyAgent() : new Agent());
   }
 
   async send(a: Attempt): Promise<RawResponse> {
@@ -153,13 +171,29 @@ export class Transport {
     // `reached`: the service answered (headers arrived), so it saw the request whatever failed next.
     const fail = (e: unknown, reached: boolean): never => {
       const mayHaveTakenEffect = !!a.effectful && (reached || !neverSent(e));
-      const post = a.method === 'POST' ? ' It may already have taken effect: check the threads list before sending it again.' : '';
-      if (a.signal?.aborted) throw new ApiError('aborted', `The request ${where} was cancelled.${mayHaveTakenEffect ? post : ''}`, { mayHaveTakenEffect });
-      if (timedOut || isTimeout(e)) throw new ApiError('timeout', `No answer from the service within ${this.opts.timeoutMs < 1000 ? `${this.opts.timeoutMs} ms` : `${Math.round(this.opts.timeoutMs / 1000)} s`} (${where}).`, { mayHaveTakenEffect });
+      const post =
+        a.method === 'POST' ? ' It may already have taken effect: check the threads list before sending it again.' : '';
+      if (a.signal?.aborted)
+        throw new ApiError('aborted', `The request ${where} was cancelled.${mayHaveTakenEffect ? post : ''}`, {
+          mayHaveTakenEffect,
+        });
+      if (timedOut || isTimeout(e))
+        throw new ApiError(
+          'timeout',
+          `No answer from the service within ${this.opts.timeoutMs < 1000 ? `${this.opts.timeoutMs} ms` : `${Math.round(this.opts.timeoutMs / 1000)} s`} (${where}).`,
+          { mayHaveTakenEffect },
+        );
       if (e instanceof ApiError) throw e;
       const code = codeOf(e) ?? 'connection failed';
       const sent = !reached && neverSent(e) ? '; nothing was sent' : '';
-      throw new ApiError('network', redact(`Could not reach the service at ${this.origin} (${code}) for ${where}${sent}. Check the connection, proxy settings and base URL.`, a.secret), { mayHaveTakenEffect });
+      throw new ApiError(
+        'network',
+        redact(
+          `Could not reach the service at ${this.origin} (${code}) for ${where}${sent}. Check the connection, proxy settings and base URL.`,
+          a.secret,
+        ),
+        { mayHaveTakenEffect },
+      );
     };
     let res: Dispatcher.ResponseData;
     try {
@@ -181,7 +215,12 @@ export class Transport {
         await res.body.dump();
         return { ...head, body: undefined, notJson: false };
       }
-      const tooLarge = { ...head, body: undefined, notJson: false, unreadable: `too large (over ${MAX_BODY_BYTES / 1024 / 1024} MB)` };
+      const tooLarge = {
+        ...head,
+        body: undefined,
+        notJson: false,
+        unreadable: `too large (over ${MAX_BODY_BYTES / 1024 / 1024} MB)`,
+      };
       const length = Number(res.headers['content-length']);
       if (length > MAX_BODY_BYTES) {
         res.body.destroy();

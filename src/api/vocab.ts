@@ -33,8 +33,29 @@ export type StudyType = (typeof STUDY_TYPES)[number];
 
 /** Academic field short codes accepted by `domain`. */
 export const DOMAIN_CODES = [
-  'med', 'bio', 'cs', 'chem', 'psych', 'phys', 'mat', 'eng', 'env', 'bus', 'econ', 'math',
-  'poli', 'agri', 'edu', 'soc', 'geol', 'geog', 'hist', 'art', 'philo', 'law', 'ling',
+  'med',
+  'bio',
+  'cs',
+  'chem',
+  'psych',
+  'phys',
+  'mat',
+  'eng',
+  'env',
+  'bus',
+  'econ',
+  'math',
+  'poli',
+  'agri',
+  'edu',
+  'soc',
+  'geol',
+  'geog',
+  'hist',
+  'art',
+  'philo',
+  'law',
+  'ling',
 ] as const;
 export type DomainCode = (typeof DOMAIN_CODES)[number];
 

@@ -59,7 +59,7 @@ export function codeRegions(text: string): [number, number][] {
   let open = 0;
   let indented = false;
   let previousEmpty = false;
-  for (let start = 0; start < text.length; ) {
+  for (let start = 0; start < text.length;) {
     const nl = text.indexOf('\n', start);
     const end = nl < 0 ? text.length : nl;
     const head = text.slice(start, Math.min(end, start + 4));
@@ -105,7 +105,7 @@ export function codeRegions(text: string): [number, number][] {
   }
   const regions: [number, number][] = [];
   b = 0;
-  for (let i = 0; i < runs.length; ) {
+  for (let i = 0; i < runs.length;) {
     const j = nextSame[i]!;
     if (j < 0 || runs[j]!.block !== runs[i]!.block) {
       i++;
@@ -191,7 +191,11 @@ export function headingsAsParagraphs(markdown: string): string {
   /** Where the paragraph now being copied started in `out` (-1: none open). */
   let paragraph = -1;
   let offset = 0;
-  const blankIn = (prefix: string): string => prefix.replace(/(?:[-+*]|\d{1,9}[.)])[ \t]+$/u, '').replace(/[^>]/gu, ' ').trimEnd();
+  const blankIn = (prefix: string): string =>
+    prefix
+      .replace(/(?:[-+*]|\d{1,9}[.)])[ \t]+$/u, '')
+      .replace(/[^>]/gu, ' ')
+      .trimEnd();
   const separate = (prefix: string, cr: string): void => {
     const last = out[out.length - 1];
     if (last !== undefined && last.trim() !== '' && last.trim() !== '>') out.push(blankIn(prefix) + cr);
@@ -265,7 +269,11 @@ const markerKey = (item: string): string => {
 };
 
 /** Convert an answer's markers. */
-export function convertAnswer(response: string, citations: readonly Citation[], options: AnswerOptions): ConvertedAnswer {
+export function convertAnswer(
+  response: string,
+  citations: readonly Citation[],
+  options: AnswerOptions,
+): ConvertedAnswer {
   const byN = new Map<number, Citation>();
   for (const c of citations) if (!byN.has(c.n)) byN.set(c.n, c);
   // Each quote by its marker key, the first snippet of its citation that names it (as a search per marker found it).
@@ -305,7 +313,7 @@ export function convertAnswer(response: string, citations: readonly Citation[], 
   };
   const unemit = (count: number): void => {
     tail = tail.slice(0, tail.length - count);
-    for (let left = count; left > 0; ) {
+    for (let left = count; left > 0;) {
       const piece = out.pop()!;
       if (piece.length > left) out.push(piece.slice(0, piece.length - left));
       left -= Math.min(left, piece.length);
@@ -330,7 +338,9 @@ export function convertAnswer(response: string, citations: readonly Citation[], 
         notes.push(`[^${prefix}${item}]`);
         if (!noted.has(item)) {
           noted.add(item);
-          footnotes.push(`[^${prefix}${item}]: “${escapeStrayCitations(quote.replace(/\s+/gu, ' ').trim())}” ${formatCitation('pandoc', [key], options)}.`);
+          footnotes.push(
+            `[^${prefix}${item}]: “${escapeStrayCitations(quote.replace(/\s+/gu, ' ').trim())}” ${formatCitation('pandoc', [key], options)}.`,
+          );
         }
       } else if (!keys.has(key)) {
         keys.add(key);
@@ -340,13 +350,24 @@ export function convertAnswer(response: string, citations: readonly Citation[], 
     }
     if (!keys.size && !notes.length) continue;
     const list = [...keys];
-    const cite = !list.length ? '' : options.flavour === 'plain' ? (options.plain ? options.plain(cited) : list.join(', ')) : citationOf(list);
+    const cite = !list.length
+      ? ''
+      : options.flavour === 'plain'
+        ? options.plain
+          ? options.plain(cited)
+          : list.join(', ')
+        : citationOf(list);
     emit(response.slice(copied, m.index));
     copied = m.index + whole.length;
     let lead = '';
     let trail = '';
     if (cite && options.flavour !== 'plain') {
-      const fit = fitCitation(options.flavour, cite, notes.length ? `${tail}[^]` : tail, response.slice(copied, copied + FIT_CONTEXT));
+      const fit = fitCitation(
+        options.flavour,
+        cite,
+        notes.length ? `${tail}[^]` : tail,
+        response.slice(copied, copied + FIT_CONTEXT),
+      );
       unemit(fit.remove);
       lead = fit.lead;
       trail = fit.trail;
@@ -380,14 +401,19 @@ export interface DocumentAnswerOptions extends Pick<CiteOptions, 'latexCommand' 
  * Markdown with its markers as citations (or footnotes with labels the document does not use yet); for LaTeX and
  * Typst the answer in the document's markup (markup.ts) with each marker group as one citation.
  */
-export function answerForDocument(response: string, citations: readonly Citation[], options: DocumentAnswerOptions): ConvertedAnswer {
+export function answerForDocument(
+  response: string,
+  citations: readonly Citation[],
+  options: DocumentAnswerOptions,
+): ConvertedAnswer {
   const { flavour, keys, newline } = options;
   if (flavour === 'pandoc') {
     return convertAnswer(escapeStrayCitations(headingsAsParagraphs(response)), citations, {
       flavour,
       keys,
       footnotes: options.footnotes,
-      footnoteLabelsInUse: options.footnotes && options.documentText ? footnoteLabelsIn(options.documentText) : undefined,
+      footnoteLabelsInUse:
+        options.footnotes && options.documentText ? footnoteLabelsIn(options.documentText) : undefined,
       newline,
     });
   }
@@ -403,7 +429,8 @@ export function answerForDocument(response: string, citations: readonly Citation
     },
   });
   const text = answerMarkup(converted.text, flavour, {
-    cite: (i) => formatCitation(flavour, groups[i] ?? [], { latexCommand: options.latexCommand, typstForm: options.typstForm }),
+    cite: (i) =>
+      formatCitation(flavour, groups[i] ?? [], { latexCommand: options.latexCommand, typstForm: options.typstForm }),
     newline,
   });
   return { ...converted, text };

@@ -86,9 +86,18 @@ export function ensureEntry(
 ): EnsureResult {
   const hit = findEntry(file, paper);
   if (hit) return { key: hit.key, existing: true };
-  const key = citeKey(paper, [...entryKeys(file), ...(options.reservedKeys ?? [])], options.keyScheme ?? DEFAULT_KEY_SCHEME);
+  const key = citeKey(
+    paper,
+    [...entryKeys(file), ...(options.reservedKeys ?? [])],
+    options.keyScheme ?? DEFAULT_KEY_SCHEME,
+  );
   const entryText = toBibtex(paper, key, options);
   const blocked = appendBlocker(file);
   if (blocked) return { key, existing: false, entryText, blocked };
-  return { key, existing: false, edit: { offset: file.text.length, length: 0, text: appendText(file.text, entryText, file.newline) }, entryText };
+  return {
+    key,
+    existing: false,
+    edit: { offset: file.text.length, length: 0, text: appendText(file.text, entryText, file.newline) },
+    entryText,
+  };
 }

@@ -15,17 +15,23 @@ export type Utf8Reading = { ok: true; text: string; bom: boolean } | { ok: false
 
 /** The text of UTF-8 bytes (a leading BOM noted, not part of the text), or why they are not UTF-8. */
 export function decodeUtf8(bytes: Uint8Array): Utf8Reading {
-  if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) return { ok: false, reason: 'utf16' };
+  if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff))
+    return { ok: false, reason: 'utf16' };
   const bom = bytes[0] === UTF8_BOM[0] && bytes[1] === UTF8_BOM[1] && bytes[2] === UTF8_BOM[2];
   try {
-    return { ok: true, text: new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bom ? bytes.subarray(3) : bytes), bom };
+    return {
+      ok: true,
+      text: new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bom ? bytes.subarray(3) : bytes),
+      bom,
+    };
   } catch {
     return { ok: false, reason: 'invalid' };
   }
 }
 
 /** Text for reading only (keys, hover): invalid sequences as U+FFFD, as VS Code shows them. Never for writing. */
-export const decodeLossy = (bytes: Uint8Array): string => new TextDecoder('utf-8').decode(bytes).replace(/^\uFEFF/u, '');
+export const decodeLossy = (bytes: Uint8Array): string =>
+  new TextDecoder('utf-8').decode(bytes).replace(/^\uFEFF/u, '');
 
 /** Whether the bytes are only ASCII (every ASCII-compatible encoding reads them the same). */
 export function isAscii(bytes: Uint8Array): boolean {

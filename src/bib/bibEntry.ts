@@ -12,7 +12,21 @@ import { asciiFold } from './names';
 import { tellApart, type PaperFacts } from './paperIdentity';
 
 /** The fields the editor decodes (hover, Copy Reference, title comparison); the others are never handed to the library. */
-const DECODED_FIELDS = ['title', 'author', 'journal', 'journaltitle', 'booktitle', 'howpublished', 'year', 'date', 'volume', 'pages', 'publisher', 'doi', 'url'];
+const DECODED_FIELDS = [
+  'title',
+  'author',
+  'journal',
+  'journaltitle',
+  'booktitle',
+  'howpublished',
+  'year',
+  'date',
+  'volume',
+  'pages',
+  'publisher',
+  'doi',
+  'url',
+];
 /**
  * Longer values are not decoded but shown as written (cut): the library's decoding is not linear on every input, and
  * no title, name list or venue is this long.
@@ -121,7 +135,12 @@ export function entryFields(file: BibFile, entry: BibEntry): Record<string, unkn
     fields = bibtexLibrary().parse(input).entries[0]?.fields;
   } catch {
     // What the library cannot read is shown as written.
-    fields = Object.fromEntries(DECODED_FIELDS.filter((f) => f !== 'author' && entry.raw[f] !== undefined).map((f) => [f, entry.raw[f]!.replace(/[{}]/gu, '')]));
+    fields = Object.fromEntries(
+      DECODED_FIELDS.filter((f) => f !== 'author' && entry.raw[f] !== undefined).map((f) => [
+        f,
+        entry.raw[f]!.replace(/[{}]/gu, ''),
+      ]),
+    );
   }
   // Composed accents (NFC), whatever form the parser builds them in.
   const decoded = fields ? (JSON.parse(JSON.stringify(fields).normalize('NFC')) as Record<string, unknown>) : {};
@@ -141,9 +160,16 @@ interface ParsedCreator {
  */
 export function entryToPaper(file: BibFile, entry: BibEntry): CitablePaper {
   const f = entryFields(file, entry);
-  const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() ? v.trim() : Array.isArray(v) && typeof v[0] === 'string' ? v.join(', ') : undefined);
+  const str = (v: unknown): string | undefined =>
+    typeof v === 'string' && v.trim()
+      ? v.trim()
+      : Array.isArray(v) && typeof v[0] === 'string'
+        ? v.join(', ')
+        : undefined;
   const authors = Array.isArray(f['author'])
-    ? (f['author'] as ParsedCreator[]).map((a) => a.name ?? [[a.prefix, a.lastName].filter(Boolean).join(' '), a.firstName].filter(Boolean).join(', '))
+    ? (f['author'] as ParsedCreator[]).map(
+        (a) => a.name ?? [[a.prefix, a.lastName].filter(Boolean).join(' '), a.firstName].filter(Boolean).join(', '),
+      )
     : undefined;
   const year = /\d{4}/u.exec(str(f['year']) ?? str(f['date']) ?? '')?.[0];
   const doi = entryDoi(entry);
@@ -201,14 +227,30 @@ export function titleKey(title: string): string {
     .replace(/[^\p{L}\p{N}]+/gu, '');
 }
 
-const LETTER_MACROS: Record<string, string> = { aa: 'a', AA: 'a', o: 'o', O: 'o', l: 'l', L: 'l', ss: 'ss', ae: 'ae', AE: 'ae', oe: 'oe', OE: 'oe', i: 'i', j: 'j' };
+const LETTER_MACROS: Record<string, string> = {
+  aa: 'a',
+  AA: 'a',
+  o: 'o',
+  O: 'o',
+  l: 'l',
+  L: 'l',
+  ss: 'ss',
+  ae: 'ae',
+  AE: 'ae',
+  oe: 'oe',
+  OE: 'oe',
+  i: 'i',
+  j: 'j',
+};
 
 /**
  * A rough ASCII form of a title, the same for a Unicode title and its LaTeX (`{\"u}` and `ü` → `u`, `{\o}` and
  * `ø` → `o`, other macros and all punctuation dropped): equal rough forms are necessary for equal titles.
  */
 function roughTitle(s: string, latex: boolean): string {
-  const t = latex ? s.replace(/\\([A-Za-z]+)\s*|\\./gu, (_m, name: string | undefined) => (name ? LETTER_MACROS[name] ?? '' : '')) : s;
+  const t = latex
+    ? s.replace(/\\([A-Za-z]+)\s*|\\./gu, (_m, name: string | undefined) => (name ? (LETTER_MACROS[name] ?? '') : ''))
+    : s;
   return asciiFold(t).toLowerCase();
 }
 
@@ -240,11 +282,14 @@ export function findEntry(file: BibFile, paper: CitablePaper & { id?: string }):
     const t = fields['title'];
     if (typeof t !== 'string' || titleKey(t) !== title) continue;
     const url = fieldText(fields['url']);
-    const journal = fieldText(fields['journal'] ?? fields['journaltitle'] ?? fields['booktitle'] ?? fields['howpublished']);
+    const journal = fieldText(
+      fields['journal'] ?? fields['journaltitle'] ?? fields['booktitle'] ?? fields['howpublished'],
+    );
     if (!tellApart(facts, { url: url && unescapeVerbatim(url), journal })) return e;
   }
   return undefined;
 }
 
 /** A decoded field as one string (the library gives some as lists). */
-const fieldText = (v: unknown): string | undefined => (typeof v === 'string' ? v : Array.isArray(v) && v.every((x) => typeof x === 'string') ? v.join(' ') : undefined);
+const fieldText = (v: unknown): string | undefined =>
+  typeof v === 'string' ? v : Array.isArray(v) && v.every((x) => typeof x === 'string') ? v.join(' ') : undefined;

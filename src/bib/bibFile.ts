@@ -74,7 +74,10 @@ const isBlocker = (code: BibDiagnosticCode): boolean => code === 'unclosed' || c
 export function parseBibFile(text: string): BibFile {
   // Line starts only when a diagnostic needs a range (most files have none).
   let lineIndex: LineIndex | undefined;
-  const lines = { range: (s: number, e: number) => (lineIndex ??= new LineIndex(text)).range(s, e), position: (o: number) => (lineIndex ??= new LineIndex(text)).position(o) };
+  const lines = {
+    range: (s: number, e: number) => (lineIndex ??= new LineIndex(text)).range(s, e),
+    position: (o: number) => (lineIndex ??= new LineIndex(text)).position(o),
+  };
   const entries: BibEntry[] = [];
   const directives: BibFile['directives'] = [];
   const brokenKeys: string[] = [];
@@ -82,7 +85,14 @@ export function parseBibFile(text: string): BibFile {
   const lineEnd = lineEnds(text);
   let omitted = 0;
   let blocker: BibDiagnostic | undefined;
-  const diag = (severity: BibDiagnostic['severity'], code: BibDiagnosticCode, message: string, start: number, end: number, key?: string): void => {
+  const diag = (
+    severity: BibDiagnostic['severity'],
+    code: BibDiagnosticCode,
+    message: string,
+    start: number,
+    end: number,
+    key?: string,
+  ): void => {
     const listed = diagnostics.length < MAX_LISTED_DIAGNOSTICS;
     if (!listed) omitted++;
     if (!listed && (blocker || !isBlocker(code))) return;
@@ -117,7 +127,13 @@ export function parseBibFile(text: string): BibFile {
       if (end < 0) {
         const stop = lineEnd(at);
         directives.push({ type, start: at, end: stop, unclosed: true });
-        diag('error', 'comment', '@comment is not closed: BibTeX reads it to the end of its line, Biber on into what follows.', at, stop);
+        diag(
+          'error',
+          'comment',
+          '@comment is not closed: BibTeX reads it to the end of its line, Biber on into what follows.',
+          at,
+          stop,
+        );
         i = Math.max(stop, bodyStart);
       } else {
         directives.push({ type, start: at, end: end + 1 });
@@ -131,12 +147,26 @@ export function parseBibFile(text: string): BibFile {
       const { key } = readKey(text, bodyStart);
       if (!directive && key) brokenKeys.push(key);
       const what = directive ? `@${type}` : `Entry ${key || `@${type}`}`;
-      diag('error', 'unclosed', `${what} is not closed: a brace is missing (or one too many opens). Entries after it are still read.`, at, limit === text.length ? text.length : trimEnd(text, limit, at), directive ? undefined : key);
+      diag(
+        'error',
+        'unclosed',
+        `${what} is not closed: a brace is missing (or one too many opens). Entries after it are still read.`,
+        at,
+        limit === text.length ? text.length : trimEnd(text, limit, at),
+        directive ? undefined : key,
+      );
       i = limit;
       continue;
     }
     const unpaired = (what: string, key?: string): void =>
-      diag('warning', 'quote', `${what}: a quoted value is not closed (Biber reads on until the next ").`, quote, Math.max(quote + 1, Math.min(end, lineEnd(quote))), key);
+      diag(
+        'warning',
+        'quote',
+        `${what}: a quoted value is not closed (Biber reads on until the next ").`,
+        quote,
+        Math.max(quote + 1, Math.min(end, lineEnd(quote))),
+        key,
+      );
     if (type === 'string' || type === 'preamble') {
       if (quote >= 0) unpaired(`@${type}`);
       directives.push({ type, start: at, end: end + 1 });
@@ -150,7 +180,14 @@ export function parseBibFile(text: string): BibFile {
       const bad = readFields(text, after, end, raw);
       if (quote >= 0) unpaired(`Entry ${key}`, key);
       else if (bad !== undefined)
-        diag('warning', 'fields', `Entry ${key}: cannot read the fields from here on (a missing comma, "=" or quote?).`, bad, Math.max(bad + 1, Math.min(end, lineEnd(bad))), key);
+        diag(
+          'warning',
+          'fields',
+          `Entry ${key}: cannot read the fields from here on (a missing comma, "=" or quote?).`,
+          bad,
+          Math.max(bad + 1, Math.min(end, lineEnd(bad))),
+          key,
+        );
       entries.push({ type, key, start: at, end: end + 1, keyStart, raw });
     }
     i = end + 1;
@@ -161,7 +198,15 @@ export function parseBibFile(text: string): BibFile {
     const first = seen.get(k);
     if (!first) seen.set(k, e);
     else if (diagnostics.length >= MAX_LISTED_DIAGNOSTICS) omitted++;
-    else diag('warning', 'duplicate', `Duplicate key ${e.key} (also at line ${lines.position(first.start).line + 1}).`, e.keyStart, e.keyStart + e.key.length, e.key);
+    else
+      diag(
+        'warning',
+        'duplicate',
+        `Duplicate key ${e.key} (also at line ${lines.position(first.start).line + 1}).`,
+        e.keyStart,
+        e.keyStart + e.key.length,
+        e.key,
+      );
   }
   const file: BibFile = { text, entries, directives, brokenKeys, diagnostics, omitted, newline: newlineOf(text) };
   if (blocker) file.blocker = blocker;
@@ -172,7 +217,8 @@ export function parseBibFile(text: string): BibFile {
  * Every key in a parsed file (as written): the entries' and those of entries that are not closed, which BibTeX may
  * still define. A new entry never takes one of them.
  */
-export const entryKeys = (file: BibFile): string[] => (file.brokenKeys.length ? [...file.entries.map((e) => e.key), ...file.brokenKeys] : file.entries.map((e) => e.key));
+export const entryKeys = (file: BibFile): string[] =>
+  file.brokenKeys.length ? [...file.entries.map((e) => e.key), ...file.brokenKeys] : file.entries.map((e) => e.key);
 
 /** The entry with this key (BibTeX keys compare case-insensitively). */
 export function entryByKey(file: BibFile, key: string): BibEntry | undefined {

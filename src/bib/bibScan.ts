@@ -68,7 +68,8 @@ export function closeOfEntry(text: string, from: number, close: string): { end: 
     // Like BibTeX itself, every brace counts, escaped or not.
     if (c === 123) depth++;
     else if (c === 125) {
-      if (depth === 0) return closeCode === 125 ? { end: j, limit: j, quote } : { end: -1, limit: nextEntryLine(text, j), quote };
+      if (depth === 0)
+        return closeCode === 125 ? { end: j, limit: j, quote } : { end: -1, limit: nextEntryLine(text, j), quote };
       depth--;
     } else if (c === closeCode && depth === 0) return { end: j, limit: j, quote };
     else if (c === 34 && depth === 0) quote = quote < 0 ? j : -1;
@@ -163,13 +164,20 @@ export function readKey(text: string, from: number): { key: string; keyStart: nu
 
 const isWs = (c: number): boolean => c === 32 || (c >= 9 && c <= 13) || c === 160;
 /** Characters that end a bare value (a number or a macro name). */
-const endsBare = (c: number): boolean => isWs(c) || c === 44 || c === 35 || c === 123 || c === 125 || c === 34 || c === 61;
+const endsBare = (c: number): boolean =>
+  isWs(c) || c === 44 || c === 35 || c === 123 || c === 125 || c === 34 || c === 61;
 
 /**
  * Read `name = value` pairs between `from` and `end`; returns the offset where reading failed, if it did. `spans`
  * receives each value's extent as written (braces, quotes and `#` included).
  */
-export function readFields(text: string, from: number, end: number, raw: Record<string, string>, spans?: Map<string, [number, number]>): number | undefined {
+export function readFields(
+  text: string,
+  from: number,
+  end: number,
+  raw: Record<string, string>,
+  spans?: Map<string, [number, number]>,
+): number | undefined {
   let j = from;
   const ws = (): void => {
     while (j < end && (isWs(text.charCodeAt(j)) || text.charCodeAt(j) === 44)) j++;

@@ -52,11 +52,20 @@ export function tidyBibliography(text: string, cited?: Iterable<string>, options
   const errors = file.diagnostics.filter((d) => d.severity === 'error');
   const blocked = appendBlocker(file);
   // Problems past the listed ones may be errors: not tidied either.
-  if (errors.length || blocked || file.omitted) return { text: undefined, ...(blocked ? { blocked } : {}), removed: [], keptDuplicates: [], uncited: [], diagnostics: file.diagnostics };
+  if (errors.length || blocked || file.omitted)
+    return {
+      text: undefined,
+      ...(blocked ? { blocked } : {}),
+      removed: [],
+      keptDuplicates: [],
+      uncited: [],
+      diagnostics: file.diagnostics,
+    };
   const nl = file.newline;
   const citedSet = cited ? new Set([...cited].map((k) => k.toLowerCase())) : undefined;
   const referred = new Set(file.entries.flatMap(parentKeys));
-  const needed = (e: BibEntry): boolean => referred.has(e.key.toLowerCase()) || (citedSet?.has(e.key.toLowerCase()) ?? false);
+  const needed = (e: BibEntry): boolean =>
+    referred.has(e.key.toLowerCase()) || (citedSet?.has(e.key.toLowerCase()) ?? false);
   // Leading text (comments) of each item: from the end of the previous item. Entries and directives are each in
   // text order: merged, not sorted.
   const directiveChunks: string[] = [];
@@ -67,7 +76,7 @@ export function tidyBibliography(text: string, cited?: Iterable<string>, options
     prev = end;
     return (lead ? lead + nl : '') + text.slice(start, end);
   };
-  for (let e = 0, d = 0; e < file.entries.length || d < file.directives.length; ) {
+  for (let e = 0, d = 0; e < file.entries.length || d < file.directives.length;) {
     const entry = file.entries[e];
     const directive = file.directives[d];
     if (entry && (!directive || entry.start < directive.start)) {
@@ -108,7 +117,10 @@ export function tidyBibliography(text: string, cited?: Iterable<string>, options
   const trailing = text.slice(prev).trim();
   kept.sort((a, b) => (a.sortKey < b.sortKey ? -1 : a.sortKey > b.sortKey ? 1 : a.entry.start - b.entry.start));
   const ordered = childrenFirst(kept);
-  const uncited = citedSet && !options.everyKeyCited ? ordered.map((k) => k.entry.key).filter((k) => !citedSet.has(k.toLowerCase())) : [];
+  const uncited =
+    citedSet && !options.everyKeyCited
+      ? ordered.map((k) => k.entry.key).filter((k) => !citedSet.has(k.toLowerCase()))
+      : [];
   const parts = [...directiveChunks, ...ordered.map((k) => k.chunk), ...(trailing ? [trailing] : [])];
   return {
     text: parts.length ? parts.join(nl + nl) + nl : '',
@@ -125,7 +137,8 @@ export function tidyBibliography(text: string, cited?: Iterable<string>, options
  * keep their order at the end.
  */
 function childrenFirst<T extends { entry: BibEntry; sortKey: string }>(sorted: readonly T[]): T[] {
-  if (!sorted.some((s) => s.entry.raw['crossref'] !== undefined || s.entry.raw['xref'] !== undefined)) return [...sorted];
+  if (!sorted.some((s) => s.entry.raw['crossref'] !== undefined || s.entry.raw['xref'] !== undefined))
+    return [...sorted];
   const index = new Map<string, number>();
   sorted.forEach((s, i) => {
     if (!index.has(s.sortKey)) index.set(s.sortKey, i);
@@ -162,7 +175,7 @@ class MinHeap {
   push(v: number): void {
     const a = this.a;
     a.push(v);
-    for (let i = a.length - 1; i > 0; ) {
+    for (let i = a.length - 1; i > 0;) {
       const p = (i - 1) >> 1;
       if (a[p]! <= a[i]!) break;
       [a[p], a[i]] = [a[i]!, a[p]!];
@@ -175,7 +188,7 @@ class MinHeap {
     const last = a.pop()!;
     if (a.length) {
       a[0] = last;
-      for (let i = 0; ; ) {
+      for (let i = 0; ;) {
         const l = 2 * i + 1;
         const r = l + 1;
         let m = i;

@@ -26,8 +26,20 @@ import { pdflatexCannot, protect as protectTex, texText, texWords, type TexTarge
 export type CitablePaper = Partial<
   Pick<
     Paper,
-    | 'title' | 'authors' | 'journal_name' | 'publish_year' | 'volume' | 'pages' | 'doi' | 'url' | 'publisher_name'
-    | 'study_type' | 'takeaway' | 'sjr_best_quartile' | 'publish_date' | 'is_preprint'
+    | 'title'
+    | 'authors'
+    | 'journal_name'
+    | 'publish_year'
+    | 'volume'
+    | 'pages'
+    | 'doi'
+    | 'url'
+    | 'publisher_name'
+    | 'study_type'
+    | 'takeaway'
+    | 'sjr_best_quartile'
+    | 'publish_date'
+    | 'is_preprint'
   >
 >;
 
@@ -43,7 +55,8 @@ export interface BibtexOptions {
   newline?: string;
 }
 
-const PREPRINT_VENUE = /\b(?:arxiv|biorxiv|medrxiv|chemrxiv|psyarxiv|socarxiv|edarxiv|ssrn|preprints?|research ?square|osf|zenodo|authorea|techrxiv|qeios)\b/iu;
+const PREPRINT_VENUE =
+  /\b(?:arxiv|biorxiv|medrxiv|chemrxiv|psyarxiv|socarxiv|edarxiv|ssrn|preprints?|research ?square|osf|zenodo|authorea|techrxiv|qeios)\b/iu;
 
 export type EntryType = 'article' | 'misc';
 /** The entry type for a paper (see the file comment). */
@@ -100,8 +113,10 @@ function keepsCapitals(word: string, first: boolean, protect: 'capitals' | 'acro
  */
 export function pdflatexCannotTypeset(paper: CitablePaper, via: 'bibtex' | 'biber'): string[] {
   const out = new Set<string>();
-  for (const t of [paper.title, paper.journal_name, paper.publisher_name]) if (t) for (const c of pdflatexCannot(t, via)) out.add(c);
-  for (const a of paper.authors ?? []) if (typeof a === 'string') for (const c of pdflatexCannot(a, via, 'name')) out.add(c);
+  for (const t of [paper.title, paper.journal_name, paper.publisher_name])
+    if (t) for (const c of pdflatexCannot(t, via)) out.add(c);
+  for (const a of paper.authors ?? [])
+    if (typeof a === 'string') for (const c of pdflatexCannot(a, via, 'name')) out.add(c);
   return [...out];
 }
 
@@ -160,7 +175,16 @@ function escapePages(pages: string, target: TexTarget): string {
  */
 // eslint-disable-next-line no-control-regex
 const CONTROLS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/gu;
-const TEXT_FIELDS = ['title', 'journal_name', 'volume', 'pages', 'doi', 'url', 'publisher_name', 'publish_date'] as const;
+const TEXT_FIELDS = [
+  'title',
+  'journal_name',
+  'volume',
+  'pages',
+  'doi',
+  'url',
+  'publisher_name',
+  'publish_date',
+] as const;
 
 /** A lone surrogate: not a character, and no encoding can write it (UTF-8 would write U+FFFD). */
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/gu;
@@ -191,7 +215,8 @@ export function toBibtex(given: CitablePaper, key: string, options: BibtexOption
   const authors = (paper.authors ?? []).map(parseName).filter((n) => n.family);
   const target = options.target ?? 'tex';
   if (authors.length) fields.push(['author', authors.map((a) => nameToBibtex(a, target)).join(' and ')]);
-  if (paper.title && squash(paper.title)) fields.push(['title', escapeTitle(paper.title, options.protectTitle, target)]);
+  if (paper.title && squash(paper.title))
+    fields.push(['title', escapeTitle(paper.title, options.protectTitle, target)]);
   const venue = squash(paper.journal_name ?? '');
   if (venue) fields.push([type === 'article' ? 'journal' : 'howpublished', escapeText(venue, target)]);
   const year = yearOf(paper);
@@ -199,7 +224,8 @@ export function toBibtex(given: CitablePaper, key: string, options: BibtexOption
   const month = monthOf(paper.publish_date);
   if (paper.volume && squash(paper.volume)) fields.push(['volume', escapeText(paper.volume, target)]);
   if (paper.pages && squash(paper.pages)) fields.push(['pages', escapePages(paper.pages, target)]);
-  if (paper.publisher_name && squash(paper.publisher_name)) fields.push(['publisher', escapeText(paper.publisher_name, target)]);
+  if (paper.publisher_name && squash(paper.publisher_name))
+    fields.push(['publisher', escapeText(paper.publisher_name, target)]);
   const doi = normaliseDoi(paper.doi);
   if (doi) fields.push(['doi', escapeVerbatim(doi)]);
   if (paper.url && /^https?:\/\//iu.test(paper.url.trim())) fields.push(['url', escapeVerbatim(paper.url)]);

@@ -95,6 +95,7 @@ export function newlineOf(text: string): '\n' | '\r\n' {
 /** Apply edits (non-overlapping, any order) to a text. */
 export function applyEdits(text: string, edits: readonly TextEdit[]): string {
   let out = text;
-  for (const e of [...edits].sort((a, b) => b.offset - a.offset)) out = out.slice(0, e.offset) + e.text + out.slice(e.offset + e.length);
+  for (const e of [...edits].sort((a, b) => b.offset - a.offset))
+    out = out.slice(0, e.offset) + e.text + out.slice(e.offset + e.length);
   return out;
 }

@@ -12,7 +12,12 @@ import { asciiFold, parseName } from './names';
 
 export const DEFAULT_KEY_SCHEME = '{author}{year}{title}';
 /** Schemes offered in the setting's enum; any template is accepted. */
-export const KEY_SCHEMES = ['{author}{year}{title}', '{author}_{year}', '{author}{year}', '{Author}{year}{Title}'] as const;
+export const KEY_SCHEMES = [
+  '{author}{year}{title}',
+  '{author}_{year}',
+  '{author}{year}',
+  '{Author}{year}{Title}',
+] as const;
 
 const STOP = new Set(
   (
@@ -105,6 +110,10 @@ export function disambiguate(base: string, existing: Iterable<string>): string {
 }
 
 /** A new key for a paper, free among `existing`. */
-export function citeKey(paper: CitablePaper, existing: Iterable<string> = [], scheme: string = DEFAULT_KEY_SCHEME): string {
+export function citeKey(
+  paper: CitablePaper,
+  existing: Iterable<string> = [],
+  scheme: string = DEFAULT_KEY_SCHEME,
+): string {
   return disambiguate(baseKey(paper, scheme), existing);
 }

@@ -70,7 +70,9 @@ export function latexTable(tokens: readonly Token[], open: number): { text: stri
     else if (t.type === 'inline' && row) {
       const cell = inline(t.children ?? [], 'latex').replace(/\n/gu, ' ');
       // A cell's first word is hyphenated only after some glue (\hspace{0pt}); a citation needs none.
-      row.cells.push(`\\raggedright ${cell.startsWith(PH_OPEN) ? '' : '\\hspace{0pt}'}${header ? `\\textbf{${cell}}` : cell}`);
+      row.cells.push(
+        `\\raggedright ${cell.startsWith(PH_OPEN) ? '' : '\\hspace{0pt}'}${header ? `\\textbf{${cell}}` : cell}`,
+      );
       const plain = t.content.replace(PLACEHOLDER, CITATION).trim();
       const scale = header ? BOLD : 1;
       let word = 1;
@@ -83,7 +85,9 @@ export function latexTable(tokens: readonly Token[], open: number): { text: stri
   const { widths, budget } = columnWidths(rows, cols);
   const gaps = `${2 * cols}\\tabcolsep`;
   // Thousandths of the text width left by the gaps, rounded down so that they never add up to more.
-  const spec = widths.map((w) => `p{\\dimexpr(\\linewidth-${gaps})*${Math.max(1, Math.floor((1000 * w) / budget))}/1000\\relax}`).join('');
+  const spec = widths
+    .map((w) => `p{\\dimexpr(\\linewidth-${gaps})*${Math.max(1, Math.floor((1000 * w) / budget))}/1000\\relax}`)
+    .join('');
   const tabulars: string[][] = [];
   let lines = Infinity;
   for (const r of rows) {
@@ -99,7 +103,10 @@ export function latexTable(tokens: readonly Token[], open: number): { text: stri
     tabulars[tabulars.length - 1]!.push(`${cells.join(' & ')} \\tabularnewline\n${r.header ? '\\hline\n' : ''}`);
   }
   const text = tabulars
-    .map((body, k) => `\\noindent\\begin{tabular}{${spec}}\n${k === 0 ? '\\hline\n' : ''}${body.join('')}${k === tabulars.length - 1 ? '\\hline\n' : ''}\\end{tabular}\n\n`)
+    .map(
+      (body, k) =>
+        `\\noindent\\begin{tabular}{${spec}}\n${k === 0 ? '\\hline\n' : ''}${body.join('')}${k === tabulars.length - 1 ? '\\hline\n' : ''}\\end{tabular}\n\n`,
+    )
     .join('');
   return { text, end };
 }

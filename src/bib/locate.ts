@@ -24,7 +24,9 @@ export function latexBibliographies(text: string): string[] {
   const t = stripLatexComments(text);
   const out: string[] = [];
   // An argument holds no brace or bracket: an unclosed one is never read past the next command.
-  for (const m of t.matchAll(/\\(bibliography|addbibresource|addglobalbib|addsectionbib)\s*(?:\[[^[\]]*\]\s*)?\{([^{}]*)\}/gu)) {
+  for (const m of t.matchAll(
+    /\\(bibliography|addbibresource|addglobalbib|addsectionbib)\s*(?:\[[^[\]]*\]\s*)?\{([^{}]*)\}/gu,
+  )) {
     const names = m[1] === 'bibliography' ? m[2]!.split(',') : [m[2]!];
     for (const raw of names) {
       const n = raw.trim();
@@ -69,7 +71,13 @@ export function yamlBibliographies(yaml: string): string[] {
     const m = /^bibliography\s*:\s*(.*)$/u.exec(lines[i]!);
     if (!m) continue;
     const v = m[1]!.replace(/^#.*$/u, '').trim();
-    if (v.startsWith('[')) return uniq(v.replace(/^\[|\]\s*(?:#.*)?$/gu, '').split(',').map(unquote));
+    if (v.startsWith('['))
+      return uniq(
+        v
+          .replace(/^\[|\]\s*(?:#.*)?$/gu, '')
+          .split(',')
+          .map(unquote),
+      );
     if (v && v !== '|' && v !== '>') return uniq([unquote(v)]);
     const out: string[] = [];
     for (let j = i + 1; j < lines.length; j++) {

@@ -20,7 +20,15 @@
 import MarkdownIt from 'markdown-it';
 import { plainParagraphs, splitForMarkdown } from '../render/escape';
 import { latexTable } from './latexTable';
-import { inline, latexProse, markupText, pairQuotes, PLACEHOLDER, typstLineStart, type MarkupFlavour } from './markupText';
+import {
+  inline,
+  latexProse,
+  markupText,
+  pairQuotes,
+  PLACEHOLDER,
+  typstLineStart,
+  type MarkupFlavour,
+} from './markupText';
 import { FIT_CONTEXT, fitCitation } from './syntax';
 
 export interface MarkupOptions {
@@ -41,9 +49,13 @@ function md(): MarkdownIt.MarkdownIt {
  * `verbatim`) typewriter lines through the text escaper, spaces kept as ties so columns stay aligned.
  */
 function latexCode(content: string): string {
-  if (/^[\x20-\x7e\t\n\r]*$/u.test(content)) return `\\begin{verbatim}\n${content.replace(/\\end\{verbatim\}/gu, '\\end {verbatim}')}\\end{verbatim}\n\n`;
+  if (/^[\x20-\x7e\t\n\r]*$/u.test(content))
+    return `\\begin{verbatim}\n${content.replace(/\\end\{verbatim\}/gu, '\\end {verbatim}')}\\end{verbatim}\n\n`;
   // Spaces become ties before escaping: a space the escaper writes belongs to its macro.
-  const lines = content.replace(/\r?\n$/u, '').split(/\r?\n/u).map((l) => l.replace(/\t/gu, '    ').split(' ').map(latexProse).join('~') || '\\mbox{}');
+  const lines = content
+    .replace(/\r?\n$/u, '')
+    .split(/\r?\n/u)
+    .map((l) => l.replace(/\t/gu, '    ').split(' ').map(latexProse).join('~') || '\\mbox{}');
   return `\\par\\noindent{\\ttfamily ${lines.join('\\\\\n')}\\par}\n\n`;
 }
 
@@ -68,7 +80,9 @@ export function answerMarkup(markdown: string, flavour: MarkupFlavour, options: 
       case 'heading_open': {
         const level = Number(t.tag.slice(1));
         const body = inline(tokens[i + 1]?.children ?? [], flavour).replace(/\n/gu, ' ');
-        block(latex ? `${LATEX_HEADINGS[level - 1] ?? '\\paragraph'}{${body}}\n\n` : `${'='.repeat(level)} ${body}\n\n`);
+        block(
+          latex ? `${LATEX_HEADINGS[level - 1] ?? '\\paragraph'}{${body}}\n\n` : `${'='.repeat(level)} ${body}\n\n`,
+        );
         i += 2;
         break;
       }
@@ -140,7 +154,8 @@ export function answerMarkup(markdown: string, flavour: MarkupFlavour, options: 
           break;
         }
         let cols = 0;
-        for (let j = i + 1; j < tokens.length && tokens[j]!.type !== 'tr_close'; j++) if (tokens[j]!.type === 'th_open' || tokens[j]!.type === 'td_open') cols++;
+        for (let j = i + 1; j < tokens.length && tokens[j]!.type !== 'tr_close'; j++)
+          if (tokens[j]!.type === 'th_open' || tokens[j]!.type === 'td_open') cols++;
         table = { cols: Math.max(1, cols), header: false };
         block(`#table(\n  columns: ${table.cols},\n`);
         break;
@@ -171,7 +186,12 @@ export function answerMarkup(markdown: string, flavour: MarkupFlavour, options: 
     }
   }
   // Past the Markdown limit: plain paragraphs, escaped like any other text.
-  for (const p of plainParagraphs(rest)) block(latex ? `${markupText(p, flavour, pairQuotes(p))}\n\n` : `${markupText(p, flavour).split('\n').map(typstLineStart).join('\n')}\n\n`);
+  for (const p of plainParagraphs(rest))
+    block(
+      latex
+        ? `${markupText(p, flavour, pairQuotes(p))}\n\n`
+        : `${markupText(p, flavour).split('\n').map(typstLineStart).join('\n')}\n\n`,
+    );
   let result = out.join('').replace(/\n{3,}/gu, '\n\n');
   // Trailing white space becomes one line break (trimEnd: a `\s+$` pattern rereads every run of spaces to its end).
   const trimmed = result.trimEnd();
@@ -189,7 +209,12 @@ function withCitations(text: string, flavour: MarkupFlavour, cite: (i: number) =
     const c = cite(Number(m[1]));
     const end = m.index + m[0].length;
     // A placeholder right before stands for a citation: it counts as text to be set apart from.
-    const fit = fitCitation(flavour, c, text.slice(Math.max(0, m.index - FIT_CONTEXT), m.index), text.slice(end, end + FIT_CONTEXT));
+    const fit = fitCitation(
+      flavour,
+      c,
+      text.slice(Math.max(0, m.index - FIT_CONTEXT), m.index),
+      text.slice(end, end + FIT_CONTEXT),
+    );
     // The spaces a tie replaces lie after the last placeholder (which ends in a non-space).
     out.push(text.slice(copied, m.index - fit.remove), fit.lead, c, fit.trail);
     copied = end;

@@ -96,7 +96,8 @@ export function pairQuotes(context: string): Quotes {
   for (let i = context.indexOf('"'); i >= 0; i = context.indexOf('"', i + 1)) {
     const prev = context[i - 1];
     const next = context[i + 1];
-    const opens = (prev === undefined || /[\s([{<\u2013\u2014/-]/u.test(prev)) && next !== undefined && !/\s/u.test(next);
+    const opens =
+      (prev === undefined || /[\s([{<\u2013\u2014/-]/u.test(prev)) && next !== undefined && !/\s/u.test(next);
     kinds.push('lone');
     if (open >= 0 && !opens) {
       kinds[open] = 'open';
@@ -116,7 +117,8 @@ export function escapeTypst(s: string): string {
 const typstString = (s: string): string => `"${s.replace(/[\\"]/gu, (c) => `\\${c}`).replace(/\r?\n/gu, ' ')}"`;
 
 /** Typst: a line of a paragraph that would start a heading, list, term or enumeration is escaped. */
-export const typstLineStart = (line: string): string => line.replace(/^(\s*)(=+|[-+/]|\d+\.)(?=\s|$)/u, (_m, ws: string, mark: string) =>
+export const typstLineStart = (line: string): string =>
+  line.replace(/^(\s*)(=+|[-+/]|\d+\.)(?=\s|$)/u, (_m, ws: string, mark: string) =>
     /^\d/u.test(mark) ? `${ws}${mark.slice(0, -1)}\\.` : `${ws}\\${mark}`,
   );
 

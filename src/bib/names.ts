@@ -20,7 +20,8 @@ export interface PersonName {
  * pandoc and Typst print such names family first without a space, BibTeX and biblatex given first, so a split name
  * comes out reordered ("裕子 田中", "शर्माप्रिया"). Such names are kept whole, as the service wrote them.
  */
-const UNSPLIT_SCRIPT = /(?=\p{L})[^\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}\p{Script=Hebrew}\p{Script=Arabic}]/u;
+const UNSPLIT_SCRIPT =
+  /(?=\p{L})[^\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}\p{Script=Hebrew}\p{Script=Arabic}]/u;
 /**
  * Words that make an author an organisation ("Global Burden of Disease Collaborators", "The CREATINE Trial
  * Investigators", "WHO Task Force on …"): such a name is written braced whole, or BibTeX would take its last word
@@ -29,17 +30,89 @@ const UNSPLIT_SCRIPT = /(?=\p{L})[^\p{Script=Latin}\p{Script=Greek}\p{Script=Cyr
 const ORG = new RegExp(
   '&|(?<![\\p{L}\\p{N}])(?:' +
     [
-      'groups?', 'consortium', 'consortia', 'collaborat\\w*', 'organi[sz]ations?', 'society', 'associations?', 'committees?',
-      'investigators', 'trialists', 'team', 'institutes?', 'institution', 'networks?', 'council', 'agency', 'foundation',
-      'universit(?:y|ies|é|ät|at|ad|ade|à)', 'working', 'study', 'task force', 'party', 'panel', 'alliance', 'initiative',
-      'program(?:me)?', 'ministry', 'department', 'office', 'cent(?:er|re)', 'commission', 'board', 'union',
-      'federation', 'registry', 'project', 'partnership', 'coalition', 'unit', 'services?', 'bureau', 'secretariat',
-      'authority', 'college', 'academy', 'hospital', 'clinic', 'laborator(?:y|ies)', 'forum', 'surveillance',
+      'groups?',
+      'consortium',
+      'consortia',
+      'collaborat\\w*',
+      'organi[sz]ations?',
+      'society',
+      'associations?',
+      'committees?',
+      'investigators',
+      'trialists',
+      'team',
+      'institutes?',
+      'institution',
+      'networks?',
+      'council',
+      'agency',
+      'foundation',
+      'universit(?:y|ies|é|ät|at|ad|ade|à)',
+      'working',
+      'study',
+      'task force',
+      'party',
+      'panel',
+      'alliance',
+      'initiative',
+      'program(?:me)?',
+      'ministry',
+      'department',
+      'office',
+      'cent(?:er|re)',
+      'commission',
+      'board',
+      'union',
+      'federation',
+      'registry',
+      'project',
+      'partnership',
+      'coalition',
+      'unit',
+      'services?',
+      'bureau',
+      'secretariat',
+      'authority',
+      'college',
+      'academy',
+      'hospital',
+      'clinic',
+      'laborator(?:y|ies)',
+      'forum',
+      'surveillance',
       // The same in the languages organisations sign papers in most.
-      'minist[eè]re', 'ministerio', 'ministero', 'ministerium', 'soci[ée]t[ée]', 'sociedad', 'società', 'gesellschaft',
-      'verein', 'verband', 'institut', 'instituto', 'istituto', 'universit[äà]t', 'universidade', 'universidad',
-      'consorcio', 'groupe', 'grupo', 'gruppo', 'arbeitsgruppe', 'comité', 'comit[eê]', 'commissione', 'kommission',
-      'общество', 'институт', 'университет', 'министерство', 'ассоциация', 'группа', 'центр',
+      'minist[eè]re',
+      'ministerio',
+      'ministero',
+      'ministerium',
+      'soci[ée]t[ée]',
+      'sociedad',
+      'società',
+      'gesellschaft',
+      'verein',
+      'verband',
+      'institut',
+      'instituto',
+      'istituto',
+      'universit[äà]t',
+      'universidade',
+      'universidad',
+      'consorcio',
+      'groupe',
+      'grupo',
+      'gruppo',
+      'arbeitsgruppe',
+      'comité',
+      'comit[eê]',
+      'commissione',
+      'kommission',
+      'общество',
+      'институт',
+      'университет',
+      'министерство',
+      'ассоциация',
+      'группа',
+      'центр',
     ].join('|') +
     ')(?![\\p{L}\\p{N}])',
   'iu',
@@ -51,7 +124,8 @@ const ACRONYM_IN_PARENTHESES = /\((?:[\p{Lu}\d][\p{Lu}\d-]+)\)/u;
  * Words that make even a two-word name an organisation ("ATLAS Collaboration"); the others need three words or more,
  * since some are surnames too ("Maria Gruppo", "Anna Groupe").
  */
-const STRONG_ORG = /(?<![\p{L}\p{N}])(?:consorti(?:um|a)|collaborat\w*|investigators|trialists|committee|task force|network|alliance|initiative|ministry|society|association)(?![\p{L}\p{N}])/iu;
+const STRONG_ORG =
+  /(?<![\p{L}\p{N}])(?:consorti(?:um|a)|collaborat\w*|investigators|trialists|committee|task force|network|alliance|initiative|ministry|society|association)(?![\p{L}\p{N}])/iu;
 
 /** Normalise white space (tabs, newlines, NBSP) to single spaces and trim. */
 export const squash = (s: string): string => s.replace(/\s+/gu, ' ').trim();
@@ -67,7 +141,8 @@ export function parseName(raw: string): PersonName {
   const whole = squash(raw);
   if (!whole) return { family: '', literal: true };
   const words = whole.split(' ').length;
-  if ((ORG.test(whole) && (words > 2 || STRONG_ORG.test(whole))) || (ACRONYM_IN_PARENTHESES.test(whole) && words > 1)) return { family: whole, literal: true };
+  if ((ORG.test(whole) && (words > 2 || STRONG_ORG.test(whole))) || (ACRONYM_IN_PARENTHESES.test(whole) && words > 1))
+    return { family: whole, literal: true };
   // "King, Jr., Martin Luther" and "Martin Luther King Jr." (or "…King, Jr."): the suffix is set apart first.
   const parts = whole.split(/\s*,\s*/u);
   let suffix: string | undefined;
@@ -108,7 +183,11 @@ function parseParts(name: string): PersonName {
   if (v < 0) return clean({ family: words[words.length - 1]!, given: words.slice(0, -1).join(' ') });
   let e = v;
   while (e < words.length - 1 && isParticle(words[e]!)) e++;
-  return clean({ family: words.slice(e).join(' '), given: words.slice(0, v).join(' '), particle: words.slice(v, e).join(' ') });
+  return clean({
+    family: words.slice(e).join(' '),
+    given: words.slice(0, v).join(' '),
+    particle: words.slice(v, e).join(' '),
+  });
 }
 
 function clean(n: PersonName): PersonName {
@@ -127,8 +206,28 @@ export function familyFirst(n: PersonName): string {
 }
 
 const FOLD: Record<string, string> = {
-  ß: 'ss', ẞ: 'SS', æ: 'ae', Æ: 'AE', œ: 'oe', Œ: 'OE', ø: 'o', Ø: 'O', ł: 'l', Ł: 'L', đ: 'd', Đ: 'D', ð: 'd', Ð: 'D',
-  þ: 'th', Þ: 'TH', ı: 'i', ħ: 'h', Ħ: 'H', ŋ: 'ng', Ŋ: 'NG', ĸ: 'k',
+  ß: 'ss',
+  ẞ: 'SS',
+  æ: 'ae',
+  Æ: 'AE',
+  œ: 'oe',
+  Œ: 'OE',
+  ø: 'o',
+  Ø: 'O',
+  ł: 'l',
+  Ł: 'L',
+  đ: 'd',
+  Đ: 'D',
+  ð: 'd',
+  Ð: 'D',
+  þ: 'th',
+  Þ: 'TH',
+  ı: 'i',
+  ħ: 'h',
+  Ħ: 'H',
+  ŋ: 'ng',
+  Ŋ: 'NG',
+  ĸ: 'k',
 };
 
 /**

@@ -18,7 +18,27 @@ export interface PaperFacts {
 }
 
 /** Words of a venue that abbreviations drop ("Journal of Sleep Research" = "J Sleep Res"). */
-const VENUE_STOP_WORDS = new Set(['of', 'the', 'and', 'for', 'in', 'on', 'a', 'an', 'de', 'des', 'du', 'la', 'le', 'der', 'die', 'und', 'fur', 'y', 'et']);
+const VENUE_STOP_WORDS = new Set([
+  'of',
+  'the',
+  'and',
+  'for',
+  'in',
+  'on',
+  'a',
+  'an',
+  'de',
+  'des',
+  'du',
+  'la',
+  'le',
+  'der',
+  'die',
+  'und',
+  'fur',
+  'y',
+  'et',
+]);
 
 /** A venue's words: accents dropped, lower case, letters and digits only, without the words abbreviations drop. */
 function venueWords(venue: string): string[] {
@@ -56,7 +76,10 @@ export function urlKey(url: string | null | undefined): string | undefined {
     const p = new URL(u);
     return `${p.host.toLowerCase()}${p.pathname.replace(/\/+$/u, '')}${p.search}`;
   } catch {
-    return u.replace(/^[a-z]+:\/\//iu, '').replace(/#.*$/su, '').replace(/\/+$/u, '');
+    return u
+      .replace(/^[a-z]+:\/\//iu, '')
+      .replace(/#.*$/su, '')
+      .replace(/\/+$/u, '');
   }
 }
 

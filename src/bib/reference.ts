@@ -43,7 +43,10 @@ function apaName(n: PersonName): string {
  * text), not to the list's own `, &` and `. . .`.
  */
 export function apaAuthors(authors: readonly string[], escape: (name: string) => string = (name) => name): string {
-  const names = authors.map(parseName).filter((n) => n.family).map((n) => escape(apaName(n)));
+  const names = authors
+    .map(parseName)
+    .filter((n) => n.family)
+    .map((n) => escape(apaName(n)));
   if (names.length === 0) return '';
   if (names.length === 1) return names[0]!;
   if (names.length <= 20) return `${names.slice(0, -1).join(', ')}, & ${names[names.length - 1]!}`;
@@ -79,7 +82,11 @@ export function formatReference(paper: CitablePaper, format: ReferenceFormat = '
     parts.push(`${source}.`);
   }
   const doi = normaliseDoi(paper.doi);
-  const link = doi ? `https://doi.org/${doi}` : paper.url && /^https?:\/\//iu.test(paper.url.trim()) ? paper.url.trim() : '';
+  const link = doi
+    ? `https://doi.org/${doi}`
+    : paper.url && /^https?:\/\//iu.test(paper.url.trim())
+      ? paper.url.trim()
+      : '';
   if (link) parts.push(md ? `<${link.replace(/[<>\s]/gu, encodeURIComponent)}>` : link);
   return parts.join(' ');
 }

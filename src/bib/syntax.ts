@@ -120,7 +120,9 @@ const PANDOC_GROUP = /\[([^[\]]*)\]/gu;
 const PANDOC_KEY = /(^|[^\w.@])-?@([\w][\w:.#$%&\-+?<>~/]*[\w])|(^|[^\w.@])-?@(\w)|(^|[^\w.@])-?@\{([^{}\s]+)\}/gu;
 /** The key of a PANDOC_KEY match and where it starts in the match (after `@`, or after `@{`). */
 const pandocKeyOf = (k: RegExpMatchArray): { key: string; at: number } =>
-  k[6] !== undefined ? { key: k[6], at: k[0].length - k[6].length - 1 } : { key: k[2] ?? k[4]!, at: k[0].length - (k[2] ?? k[4]!).length };
+  k[6] !== undefined
+    ? { key: k[6], at: k[0].length - k[6].length - 1 }
+    : { key: k[2] ?? k[4]!, at: k[0].length - (k[2] ?? k[4]!).length };
 /**
  * Typst: `@key` with an optional supplement `[…]` (one level of brackets inside), or `#cite(<key>, …)` (one level of
  * parentheses inside). A label holds no `<` or `>`.
@@ -137,7 +139,8 @@ export function findCitations(text: string, flavour: CiteFlavour): CitationSpan[
       const braceOpen = start + m[0].length - m[2]!.length - 2;
       const keys: KeySpan[] = [];
       const re = /[^,\s]+/gu;
-      for (const k of m[2]!.matchAll(re)) keys.push({ key: k[0], start: braceOpen + 1 + k.index, end: braceOpen + 1 + k.index + k[0].length });
+      for (const k of m[2]!.matchAll(re))
+        keys.push({ key: k[0], start: braceOpen + 1 + k.index, end: braceOpen + 1 + k.index + k[0].length });
       out.push({ flavour, start, end: start + m[0].length, keys, insertAt: start + m[0].length - 1 });
     }
   } else if (flavour === 'pandoc') {
@@ -171,15 +174,33 @@ export function findCitations(text: string, flavour: CiteFlavour): CitationSpan[
     for (const m of text.matchAll(TYPST_CITE)) {
       if (m[4] !== undefined) {
         const s = m.index + m[0].indexOf('<') + 1;
-        out.push({ flavour, start: m.index, end: m.index + m[0].length, keys: [{ key: m[4], start: s, end: s + m[4].length }], insertAt: m.index + m[0].length });
+        out.push({
+          flavour,
+          start: m.index,
+          end: m.index + m[0].length,
+          keys: [{ key: m[4], start: s, end: s + m[4].length }],
+          insertAt: m.index + m[0].length,
+        });
       } else if (m[5] !== undefined) {
         const s = m.index + m[0].indexOf('"') + 1;
         const key = m[5].replace(/\\(.)/gsu, '$1');
-        out.push({ flavour, start: m.index, end: m.index + m[0].length, keys: [{ key, start: s, end: s + m[5].length }], insertAt: m.index + m[0].length });
+        out.push({
+          flavour,
+          start: m.index,
+          end: m.index + m[0].length,
+          keys: [{ key, start: s, end: s + m[5].length }],
+          insertAt: m.index + m[0].length,
+        });
       } else {
         const start = m.index + m[1]!.length;
         const key = m[2]!;
-        out.push({ flavour, start, end: m.index + m[0].length, keys: [{ key, start: start + 1, end: start + 1 + key.length }], insertAt: m.index + m[0].length });
+        out.push({
+          flavour,
+          start,
+          end: m.index + m[0].length,
+          keys: [{ key, start: start + 1, end: start + 1 + key.length }],
+          insertAt: m.index + m[0].length,
+        });
       }
     }
   }
@@ -207,7 +228,13 @@ export function citationAt(text: string, offset: number, flavour: CiteFlavour): 
 }
 
 function shift(s: CitationSpan, d: number): CitationSpan {
-  return { ...s, start: s.start + d, end: s.end + d, insertAt: s.insertAt + d, keys: s.keys.map((k) => ({ key: k.key, start: k.start + d, end: k.end + d })) };
+  return {
+    ...s,
+    start: s.start + d,
+    end: s.end + d,
+    insertAt: s.insertAt + d,
+    keys: s.keys.map((k) => ({ key: k.key, start: k.start + d, end: k.end + d })),
+  };
 }
 
 /** The key under the cursor (hover, Ctrl+click), multi-key and multi-line citations included. */
@@ -247,7 +274,8 @@ const WORD = /[\p{L}\p{N}]/u;
  * LaTeX that starts a run of text rather than ending a word: an alignment tab (a table cell) and commands that start
  * an item or a paragraph. A tie after them would put a space at the start of that text (`\item~\cite{a}`).
  */
-const STARTS_TEXT = /(?:^|[^\\])(?:\\\\)*(?:&|\\(?:item|par|noindent|indent|centering|raggedright|raggedleft|hline|newline|linebreak|smallskip|medskip|bigskip))$/u;
+const STARTS_TEXT =
+  /(?:^|[^\\])(?:\\\\)*(?:&|\\(?:item|par|noindent|indent|centering|raggedright|raggedleft|hline|newline|linebreak|smallskip|medskip|bigskip))$/u;
 /** Characters Typst reads as more of a label (`is_id_continue` of its lexer, and `.`/`:` inside a label). */
 const TYPST_LABEL_RUN = /^[\p{XID_Continue}\-.:]*/u;
 const TYPST_ID_START = /[\p{XID_Start}_]/u;
@@ -273,7 +301,8 @@ export function fitCitation(flavour: CiteFlavour, citation: string, before: stri
   const last = before[before.length - 1];
   if (flavour === 'latex') {
     let run = 0;
-    while (run < before.length && (before[before.length - 1 - run] === ' ' || before[before.length - 1 - run] === '\t')) run++;
+    while (run < before.length && (before[before.length - 1 - run] === ' ' || before[before.length - 1 - run] === '\t'))
+      run++;
     const prev = before[before.length - 1 - run];
     if (prev !== undefined && !/[\n\r~\\([{]/u.test(prev) && !STARTS_TEXT.test(before.slice(0, before.length - run))) {
       fit.remove = run;
@@ -281,7 +310,8 @@ export function fitCitation(flavour: CiteFlavour, citation: string, before: stri
     }
   } else if (last !== undefined && !/\s/u.test(last) && !OPENING.test(last)) {
     // A straight quote after a space or a bracket opens a quotation: the citation starts inside it.
-    const opensQuote = (last === '"' || last === "'") && (before.length < 2 || /[\s([{]/u.test(before[before.length - 2]!));
+    const opensQuote =
+      (last === '"' || last === "'") && (before.length < 2 || /[\s([{]/u.test(before[before.length - 2]!));
     if (!opensQuote) fit.lead = ' ';
   }
   const next = after[0];
@@ -303,7 +333,12 @@ export function fitCitation(flavour: CiteFlavour, citation: string, before: stri
 
 /** fitCitation for a citation written at `offset` of `text`. */
 export function fitCitationAt(flavour: CiteFlavour, citation: string, text: string, offset: number): CitationFit {
-  return fitCitation(flavour, citation, text.slice(Math.max(0, offset - FIT_CONTEXT), offset), text.slice(offset, offset + FIT_CONTEXT));
+  return fitCitation(
+    flavour,
+    citation,
+    text.slice(Math.max(0, offset - FIT_CONTEXT), offset),
+    text.slice(offset, offset + FIT_CONTEXT),
+  );
 }
 
 /**
@@ -320,12 +355,18 @@ export function insertCitation(
 ): InsertResult {
   if (flavour === 'plain') {
     const reference = options.reference ?? key;
-    return { edit: { offset, length: 0, text: reference }, extended: false, already: false, end: offset + reference.length };
+    return {
+      edit: { offset, length: 0, text: reference },
+      extended: false,
+      already: false,
+      end: offset + reference.length,
+    };
   }
   const loc = options.locator?.trim() ? formatLocator(options.locator, flavour) : '';
   const at = citationAt(text, offset, flavour);
   if (at && !at.bare && !(flavour === 'latex' && loc)) {
-    if (at.keys.some((k) => k.key === key)) return { edit: { offset: at.end, length: 0, text: '' }, extended: false, already: true, end: at.end };
+    if (at.keys.some((k) => k.key === key))
+      return { edit: { offset: at.end, length: 0, text: '' }, extended: false, already: true, end: at.end };
     let add: string;
     let trail = '';
     if (flavour === 'latex') {
@@ -337,7 +378,12 @@ export function insertCitation(
       // A Typst citation is extended after its end: what follows must not run into the new key.
       trail = fitCitationAt('typst', add, text, at.insertAt).trail;
     }
-    return { edit: { offset: at.insertAt, length: 0, text: add + trail }, extended: true, already: false, end: at.insertAt + add.length };
+    return {
+      edit: { offset: at.insertAt, length: 0, text: add + trail },
+      extended: true,
+      already: false,
+      end: at.insertAt + add.length,
+    };
   }
   const cite = formatCitation(flavour, [key], options);
   const fit = fitCitationAt(flavour, cite, text, offset);

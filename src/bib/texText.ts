@@ -130,25 +130,106 @@ const QUOTES: Readonly<Record<string, string>> = {
  * pandoc reads their macro as another character: ϱ, √, ∗, ∖.
  */
 const MATH: Readonly<Record<string, string>> = {
-  α: 'alpha', β: 'beta', γ: 'gamma', δ: 'delta', ε: 'varepsilon', ϵ: 'epsilon', ζ: 'zeta', η: 'eta', θ: 'theta',
-  ϑ: 'vartheta', ι: 'iota', κ: 'kappa', λ: 'lambda', μ: 'mu', ν: 'nu', ξ: 'xi', π: 'pi', ϖ: 'varpi', ρ: 'rho',
-  σ: 'sigma', ς: 'varsigma', τ: 'tau', υ: 'upsilon', φ: 'varphi', ϕ: 'phi', χ: 'chi', ψ: 'psi', ω: 'omega',
-  Γ: 'Gamma', Δ: 'Delta', Θ: 'Theta', Λ: 'Lambda', Ξ: 'Xi', Π: 'Pi', Σ: 'Sigma', Υ: 'Upsilon', Φ: 'Phi', Ψ: 'Psi',
+  α: 'alpha',
+  β: 'beta',
+  γ: 'gamma',
+  δ: 'delta',
+  ε: 'varepsilon',
+  ϵ: 'epsilon',
+  ζ: 'zeta',
+  η: 'eta',
+  θ: 'theta',
+  ϑ: 'vartheta',
+  ι: 'iota',
+  κ: 'kappa',
+  λ: 'lambda',
+  μ: 'mu',
+  ν: 'nu',
+  ξ: 'xi',
+  π: 'pi',
+  ϖ: 'varpi',
+  ρ: 'rho',
+  σ: 'sigma',
+  ς: 'varsigma',
+  τ: 'tau',
+  υ: 'upsilon',
+  φ: 'varphi',
+  ϕ: 'phi',
+  χ: 'chi',
+  ψ: 'psi',
+  ω: 'omega',
+  Γ: 'Gamma',
+  Δ: 'Delta',
+  Θ: 'Theta',
+  Λ: 'Lambda',
+  Ξ: 'Xi',
+  Π: 'Pi',
+  Σ: 'Sigma',
+  Υ: 'Upsilon',
+  Φ: 'Phi',
+  Ψ: 'Psi',
   Ω: 'Omega',
-  '≤': 'leq', '≥': 'geq', '≠': 'neq', '≈': 'approx', '≡': 'equiv', '∼': 'sim', '≃': 'simeq', '≅': 'cong',
-  '∝': 'propto', '∞': 'infty', '∂': 'partial', '∇': 'nabla', '∑': 'sum', '∏': 'prod', '∫': 'int',
-  '∈': 'in', '∉': 'notin', '⊂': 'subset', '⊃': 'supset', '⊆': 'subseteq', '⊇': 'supseteq', '∪': 'cup', '∩': 'cap',
-  '∀': 'forall', '∃': 'exists', '∅': 'emptyset', '∧': 'wedge', '∨': 'vee', '⇒': 'Rightarrow', '⇐': 'Leftarrow',
-  '⇔': 'Leftrightarrow', '↔': 'leftrightarrow', '↦': 'mapsto', '⋅': 'cdot', '∘': 'circ', '∓': 'mp',
-  '≪': 'll', '≫': 'gg', '′': 'prime', '∠': 'angle', '⊥': 'perp', '∥': 'parallel', '⊕': 'oplus',
-  '⊗': 'otimes', ℓ: 'ell', ℏ: 'hbar', ℵ: 'aleph',
+  '≤': 'leq',
+  '≥': 'geq',
+  '≠': 'neq',
+  '≈': 'approx',
+  '≡': 'equiv',
+  '∼': 'sim',
+  '≃': 'simeq',
+  '≅': 'cong',
+  '∝': 'propto',
+  '∞': 'infty',
+  '∂': 'partial',
+  '∇': 'nabla',
+  '∑': 'sum',
+  '∏': 'prod',
+  '∫': 'int',
+  '∈': 'in',
+  '∉': 'notin',
+  '⊂': 'subset',
+  '⊃': 'supset',
+  '⊆': 'subseteq',
+  '⊇': 'supseteq',
+  '∪': 'cup',
+  '∩': 'cap',
+  '∀': 'forall',
+  '∃': 'exists',
+  '∅': 'emptyset',
+  '∧': 'wedge',
+  '∨': 'vee',
+  '⇒': 'Rightarrow',
+  '⇐': 'Leftarrow',
+  '⇔': 'Leftrightarrow',
+  '↔': 'leftrightarrow',
+  '↦': 'mapsto',
+  '⋅': 'cdot',
+  '∘': 'circ',
+  '∓': 'mp',
+  '≪': 'll',
+  '≫': 'gg',
+  '′': 'prime',
+  '∠': 'angle',
+  '⊥': 'perp',
+  '∥': 'parallel',
+  '⊕': 'oplus',
+  '⊗': 'otimes',
+  ℓ: 'ell',
+  ℏ: 'hbar',
+  ℵ: 'aleph',
 };
 
 /** Where the characters of `MATH`, the accents and letter macros come from, for the tests. */
-export const TEX_TABLES = { accents: ACCENTS, letters: LETTERS, math: MATH, quotes: QUOTES, specials: SPECIALS } as const;
+export const TEX_TABLES = {
+  accents: ACCENTS,
+  letters: LETTERS,
+  math: MATH,
+  quotes: QUOTES,
+  specials: SPECIALS,
+} as const;
 
 /** Whether two characters side by side form a TeX ligature or a math delimiter (`--`, ` `` `, `''`, `<<`, `,,`, `!``, `$$`). */
-const ligature = (a: string, b: string): boolean => (a === b && '-`\'<>,$'.includes(a)) || ((a === '!' || a === '?') && b === '`');
+const ligature = (a: string, b: string): boolean =>
+  (a === b && "-`'<>,$".includes(a)) || ((a === '!' || a === '?') && b === '`');
 
 /**
  * Join LaTeX pieces so that each reads as written: `{}` after a control word (TeX would eat the next space or glue
@@ -163,7 +244,11 @@ export function joinTex(pieces: readonly string[], sep = ''): string {
     const next = sep || pieces[i + 1]!;
     const last = p.charCodeAt(p.length - 1);
     const letter = (last >= 65 && last <= 90) || (last >= 97 && last <= 122);
-    if ((letter && p.includes('\\') && /\\[A-Za-z]+$/u.test(p)) || (!sep && ligature(p[p.length - 1] ?? '', next[0] ?? ''))) out += '{}';
+    if (
+      (letter && p.includes('\\') && /\\[A-Za-z]+$/u.test(p)) ||
+      (!sep && ligature(p[p.length - 1] ?? '', next[0] ?? ''))
+    )
+      out += '{}';
     out += sep;
   }
   return out;
@@ -237,7 +322,8 @@ const units = (text: string): string[] => text.normalize('NFC').match(/\P{M}\p{M
  * letter or a pair in Latin text (β-alanine, αβ T cells) is math.
  */
 const GREEK_RUN = /\p{Script=Greek}+(?:\p{M}+\p{Script=Greek}*)*/gu;
-const isGreekWord = (run: string): boolean => run.normalize('NFC').length > 2 || [...run.normalize('NFC')].some((c) => !MATH[c]);
+const isGreekWord = (run: string): boolean =>
+  run.normalize('NFC').length > 2 || [...run.normalize('NFC')].some((c) => !MATH[c]);
 
 /**
  * Each character of `t` from `from` to `to` (or Greek word, kept whole for `tex`) and what it is written as; `t` is
@@ -248,7 +334,8 @@ const MARK = /^\p{M}/u;
 const isMarkAt = (t: string, i: number): boolean => t.charCodeAt(i) >= 0x300 && MARK.test(t.slice(i, i + 2));
 /** ASCII written as it is that forms no ligature with a neighbour: letters, digits, space and `"()*+./:;=@[]|`. */
 const PLAIN = new Uint8Array(128);
-for (const c of ' "()*+./:;=@[]|0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz') PLAIN[c.charCodeAt(0)] = 1;
+for (const c of ' "()*+./:;=@[]|0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz')
+  PLAIN[c.charCodeAt(0)] = 1;
 const isPlainAscii = (c: number): boolean => c < 128 && PLAIN[c] === 1;
 const ALL_PLAIN = /^[ "()*+./:;=@[\]|0-9A-Za-z]*$/u;
 
@@ -285,7 +372,12 @@ function encode(
         const tex = unitTex(unit, target, context);
         // A name's first letter kept as UTF-8 (Đặng, Þórunn, Иван) is braced after \relax: BibTeX then takes it for one
         // letter (its initial is {\relax{}Þ}., not half of a UTF-8 sequence), and natbib's \Citet capitalises it whole.
-        const initial = context === 'name' && target === 'tex' && tex === unit && unit.charCodeAt(0) >= 0x80 && (i === 0 || t[i - 1] === ' ' || t[i - 1] === '-');
+        const initial =
+          context === 'name' &&
+          target === 'tex' &&
+          tex === unit &&
+          unit.charCodeAt(0) >= 0x80 &&
+          (i === 0 || t[i - 1] === ' ' || t[i - 1] === '-');
         each(unit, initial ? `{\\relax{}${unit}}` : tex);
       }
       i = j;
@@ -367,14 +459,17 @@ function loneBraces(t: string): Uint8Array {
   return lone;
 }
 
-
 /**
  * The characters of `text` that pdflatex with T1 fonts cannot typeset, distinct, in order of first appearance. Through
  * BibTeX, those `texText` keeps as UTF-8 (other scripts, letters the fonts lack). Through Biber, also the letters it
  * writes as accent macros over a letter LaTeX does not read as UTF-8 (ạ, ễ): Biber turns every such macro into UTF-8
  * before pdflatex sees it (it leaves math alone).
  */
-export function pdflatexCannot(text: string, via: 'bibtex' | 'biber' = 'bibtex', context: TexContext = 'text'): string[] {
+export function pdflatexCannot(
+  text: string,
+  via: 'bibtex' | 'biber' = 'bibtex',
+  context: TexContext = 'text',
+): string[] {
   const out = new Set<string>();
   const t = text.normalize('NFC');
   encode(t, 0, t.length, 'tex', bracesOf(t), context, (unit, tex) => {

@@ -50,7 +50,13 @@ import {
 import { citationSettings } from '../platform/settings';
 import { CitationError, StaleBibliography } from './errors';
 import { PdflatexNotes } from './latexNote';
-import type { BibliographyEntry, BibliographyService, CitePaper, LoadedBibliography, ResolvedBibliography } from './types';
+import type {
+  BibliographyEntry,
+  BibliographyService,
+  CitePaper,
+  LoadedBibliography,
+  ResolvedBibliography,
+} from './types';
 
 export const DIAGNOSTIC_SOURCE = 'Research Desk';
 
@@ -128,10 +134,18 @@ export class Bibliographies extends Disposable implements BibliographyService {
   async target(document: vscode.TextDocument): Promise<ResolvedBibliography | undefined> {
     const found = await this.find(document);
     const fromWorkspaceSetting = (): boolean => citationSettings(document.uri).defaultFromWorkspace;
-    if (found[0]) return (await this.permitWrite(found[0].uri, { fromWorkspaceSetting: found[0].source === 'default' && fromWorkspaceSetting() })) ? found[0] : undefined;
+    if (found[0])
+      return (await this.permitWrite(found[0].uri, {
+        fromWorkspaceSetting: found[0].source === 'default' && fromWorkspaceSetting(),
+      }))
+        ? found[0]
+        : undefined;
     const folder = vscode.workspace.getWorkspaceFolder(document.uri);
     const def = defaultBibliography(document, folder);
-    if (def) return (await this.permitWrite(def, { fromWorkspaceSetting: fromWorkspaceSetting() })) ? { uri: def, source: 'default' } : undefined;
+    if (def)
+      return (await this.permitWrite(def, { fromWorkspaceSetting: fromWorkspaceSetting() }))
+        ? { uri: def, source: 'default' }
+        : undefined;
     const picked = await this.pick(document);
     if (!picked) return undefined;
     if (!this.permissions.writableName(picked)) throw new CitationError(notBibMessage(picked));
@@ -186,7 +200,12 @@ export class Bibliographies extends Disposable implements BibliographyService {
    * writes with it. Throws CitationError, before anything is written, when the file may not be written (the writer
    * said no, not a .bib, an encoding we cannot write, an unclosed entry new ones would fall into).
    */
-  async addEntries(edit: vscode.WorkspaceEdit, bib: LoadedBibliography, papers: readonly CitePaper[], citing?: vscode.TextDocument): Promise<string[]> {
+  async addEntries(
+    edit: vscode.WorkspaceEdit,
+    bib: LoadedBibliography,
+    papers: readonly CitePaper[],
+    citing?: vscode.TextDocument,
+  ): Promise<string[]> {
     await loadBibtexLibrary();
     const settings = citationSettings(bib.uri);
     const target = texTargetFor(citing ? flavourOf(citing.languageId, citing.fileName) : 'latex');
@@ -197,7 +216,10 @@ export class Bibliographies extends Disposable implements BibliographyService {
     let added: BibFile = parseBibFile('');
     let taken: string[] | undefined;
     for (const paper of papers) {
-      const existing = (paper.key ? entryByKey(bib.file, paper.key) : undefined) ?? findEntry(bib.file, paper) ?? findEntry(added, paper);
+      const existing =
+        (paper.key ? entryByKey(bib.file, paper.key) : undefined) ??
+        findEntry(bib.file, paper) ??
+        findEntry(added, paper);
       if (existing) {
         keys.push(existing.key);
         continue;
@@ -213,7 +235,8 @@ export class Bibliographies extends Disposable implements BibliographyService {
     if (!texts.length) return keys;
     if (citing) this.added.set(edit, { citing, papers: fresh });
     const name = vscode.workspace.asRelativePath(bib.uri);
-    if (!(await this.permitWrite(bib.uri))) throw new CitationError(vscode.l10n.t('Nothing was written: writing to {0} was not allowed.', name));
+    if (!(await this.permitWrite(bib.uri)))
+      throw new CitationError(vscode.l10n.t('Nothing was written: writing to {0} was not allowed.', name));
     if (bib.unwritable) throw new CitationError(bib.unwritable);
     const blocked = appendBlocker(bib.file);
     if (blocked) throw new CitationError(`${blockedMessage(name, blocked)} ${vscode.l10n.t('Nothing was written.')}`);
@@ -221,9 +244,13 @@ export class Bibliographies extends Disposable implements BibliographyService {
     const appended = appendText(bib.text, texts.join('\n\n'), bib.file.newline);
     if (bib.origin === 'buffer') {
       const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === bib.uri.toString());
-      if (!open || open.getText() !== bib.text) throw new StaleBibliography(vscode.l10n.t('{0} changed while the citation was prepared; nothing was written. Try again.', name));
+      if (!open || open.getText() !== bib.text)
+        throw new StaleBibliography(
+          vscode.l10n.t('{0} changed while the citation was prepared; nothing was written. Try again.', name),
+        );
       // A buffer in another encoding is saved in it by VS Code: every character must have a place there.
-      if (!isUtf8(open.encoding) && !(await encodes(appended, open.encoding))) throw new CitationError(unencodableMessage(name, open.encoding));
+      if (!isUtf8(open.encoding) && !(await encodes(appended, open.encoding)))
+        throw new CitationError(unencodableMessage(name, open.encoding));
       edit.insert(bib.uri, open.positionAt(bib.text.length), appended);
       this.cache.expectAppend(bib, bib.text + appended);
       return keys;
@@ -233,12 +260,15 @@ export class Bibliographies extends Disposable implements BibliographyService {
     if (isUtf8(encoding)) tail = new TextEncoder().encode(appended);
     else {
       tail = await vscode.workspace.encode(appended, { encoding });
-      if ((await vscode.workspace.decode(tail, { encoding })) !== appended) throw new CitationError(unencodableMessage(name, encoding));
+      if ((await vscode.workspace.decode(tail, { encoding })) !== appended)
+        throw new CitationError(unencodableMessage(name, encoding));
     }
     const before = bib.exists ? bib.disk?.bytes : undefined;
-    if (bib.exists && !before) throw new CitationError(vscode.l10n.t('{0} could not be read; nothing was written.', name));
+    if (bib.exists && !before)
+      throw new CitationError(vscode.l10n.t('{0} could not be read; nothing was written.', name));
     const list = this.writes.get(edit) ?? [];
-    if (list.some((w) => w.uri.toString() === bib.uri.toString())) throw new CitationError(vscode.l10n.t('{0} is already written by this edit.', name));
+    if (list.some((w) => w.uri.toString() === bib.uri.toString()))
+      throw new CitationError(vscode.l10n.t('{0} is already written by this edit.', name));
     list.push({ uri: bib.uri, before, after: before ? concatBytes(before, tail) : tail, base: bib, appended });
     this.writes.set(edit, list);
     return keys;
@@ -269,7 +299,11 @@ export class Bibliographies extends Disposable implements BibliographyService {
       if (err instanceof CitationError) throw err;
       const first = writes[done.length];
       throw new CitationError(
-        vscode.l10n.t('{0} could not be written ({1}); nothing was changed.', first ? vscode.workspace.asRelativePath(first.uri) : '', err instanceof Error ? err.message : String(err)),
+        vscode.l10n.t(
+          '{0} could not be written ({1}); nothing was changed.',
+          first ? vscode.workspace.asRelativePath(first.uri) : '',
+          err instanceof Error ? err.message : String(err),
+        ),
       );
     }
     if (edit.size > 0 && !(await vscode.workspace.applyEdit(edit))) {
@@ -319,5 +353,4 @@ export class Bibliographies extends Disposable implements BibliographyService {
     this.chosen.clear();
     this.permissions.clear();
   }
-
 }

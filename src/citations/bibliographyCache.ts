@@ -50,7 +50,11 @@ export class BibliographyCache {
       stamp = 'absent';
       read = () => Promise.resolve({ text: '', exists: false, origin: 'absent' });
     } else if (stat.size > MAX_BIB_BYTES) {
-      const message = vscode.l10n.t('{0} is {1} MB: too large to read as a bibliography; nothing was written to it.', vscode.workspace.asRelativePath(bib.uri), Math.round(stat.size / 1048576));
+      const message = vscode.l10n.t(
+        '{0} is {1} MB: too large to read as a bibliography; nothing was written to it.',
+        vscode.workspace.asRelativePath(bib.uri),
+        Math.round(stat.size / 1048576),
+      );
       stamp = `large:${stat.mtime}:${stat.size}`;
       read = () => Promise.resolve({ text: '', exists: true, origin: 'disk', unwritable: message });
     } else {
@@ -64,7 +68,10 @@ export class BibliographyCache {
     }
     const got = await read();
     // After an append (ours, or the writer's typing at the end) only the new part is parsed.
-    const file = cached && canExtend(cached.loaded.file, got.text) ? extendParse(cached.loaded.file, got.text) : parseBibFile(got.text);
+    const file =
+      cached && canExtend(cached.loaded.file, got.text)
+        ? extendParse(cached.loaded.file, got.text)
+        : parseBibFile(got.text);
     const loaded: LoadedBibliography = { uri: bib.uri, source: bib.source, ...got, file };
     this.records.set(id, { stamp, loaded });
     this.publish(bib.uri, file.diagnostics);
@@ -108,7 +115,12 @@ export class BibliographyCache {
     const record = this.records.get(id);
     if (!pending || !record) return false;
     this.appended.delete(id);
-    if (record.loaded.file !== pending.base.file || record.stamp !== `open:${open.version - 1}` || !canExtend(pending.base.file, pending.text)) return false;
+    if (
+      record.loaded.file !== pending.base.file ||
+      record.stamp !== `open:${open.version - 1}` ||
+      !canExtend(pending.base.file, pending.text)
+    )
+      return false;
     const added = pending.text.slice(pending.base.text.length).split(/\r\n|\r|\n/u);
     if (open.lineCount !== countBreaks(pending.text) + 1) return false;
     // The appended lines (the last one is the empty line after the final break).
@@ -116,7 +128,10 @@ export class BibliographyCache {
       if (open.lineAt(open.lineCount - k).text !== added[added.length - k]) return false;
     }
     const file = extendParse(pending.base.file, pending.text);
-    this.records.set(id, { stamp: `open:${open.version}`, loaded: { ...pending.base, text: pending.text, exists: true, file } });
+    this.records.set(id, {
+      stamp: `open:${open.version}`,
+      loaded: { ...pending.base, text: pending.text, exists: true, file },
+    });
     this.publish(open.uri, file.diagnostics);
     return true;
   }
@@ -128,7 +143,10 @@ export class BibliographyCache {
     const text = w.base.text + w.appended;
     const file = w.base.exists && canExtend(w.base.file, text) ? extendParse(w.base.file, text) : parseBibFile(text);
     const disk: DiskBibliography = { bytes: w.after, encoding: w.base.disk?.encoding ?? 'utf8' };
-    this.records.set(w.uri.toString(), { stamp: `disk:${stat.mtime}:${stat.size}`, loaded: { ...w.base, text, exists: true, origin: 'disk', disk, file } });
+    this.records.set(w.uri.toString(), {
+      stamp: `disk:${stat.mtime}:${stat.size}`,
+      loaded: { ...w.base, text, exists: true, origin: 'disk', disk, file },
+    });
     this.publish(w.uri, file.diagnostics);
   }
 
@@ -162,7 +180,10 @@ async function readDisk(uri: vscode.Uri): Promise<Omit<LoadedBibliography, 'uri'
     text = decodeLossy(bytes);
     const why =
       utf8.reason === 'utf16'
-        ? vscode.l10n.t('{0} is UTF-16; Research Desk appends only to UTF-8 files and files in a one-byte encoding. Nothing was written.', name)
+        ? vscode.l10n.t(
+            '{0} is UTF-16; Research Desk appends only to UTF-8 files and files in a one-byte encoding. Nothing was written.',
+            name,
+          )
         : vscode.l10n.t(
             '{0} is not valid UTF-8 (Latin-1?), and writing to it as UTF-8 would damage its accented letters. Nothing was written. Set "files.encoding" for it (for example "[bibtex]": {"files.encoding": "iso88591"}) or convert it to UTF-8.',
             name,

@@ -24,7 +24,10 @@ const isAbsolute = (p: string): boolean => /^(?:[A-Za-z]:[\\/]|[\\/])/u.test(p);
  * The bibliographies the document uses, in that order of precedence (see above); `chosenFor` gives the file the
  * writer chose for it, if any. No prompt.
  */
-export async function findBibliographies(document: vscode.TextDocument, chosenFor: () => vscode.Uri | undefined): Promise<ResolvedBibliography[]> {
+export async function findBibliographies(
+  document: vscode.TextDocument,
+  chosenFor: () => vscode.Uri | undefined,
+): Promise<ResolvedBibliography[]> {
   const flavour = flavourOf(document.languageId, document.fileName);
   if (flavour === 'plain') return [];
   const folder = vscode.workspace.getWorkspaceFolder(document.uri);
@@ -62,13 +65,19 @@ export async function findBibliographies(document: vscode.TextDocument, chosenFo
   // main file's bibliographies, relative to the main file (where LaTeX runs).
   if (!out.length && flavour === 'latex' && !document.isUntitled) {
     const root = texRoot(document.getText());
-    const rootUri = root ? (isAbsolute(root) ? absoluteUri(document.uri, root) : vscode.Uri.joinPath(document.uri, '..', root.replace(/\\/gu, '/'))) : undefined;
+    const rootUri = root
+      ? isAbsolute(root)
+        ? absoluteUri(document.uri, root)
+        : vscode.Uri.joinPath(document.uri, '..', root.replace(/\\/gu, '/'))
+      : undefined;
     const rootText = rootUri && rootUri.toString() !== document.uri.toString() ? await readText(rootUri) : undefined;
     if (rootUri && rootText !== undefined) await declared(latexBibliographies(rootText), rootUri);
   }
   if (!out.length && quarto) {
     const dir = vscode.Uri.joinPath(quarto.uri, '..');
-    for (const p of located.fromProject) if (isBib(p)) add(isAbsolute(p) ? absoluteUri(quarto.uri, p) : vscode.Uri.joinPath(dir, p.replace(/\\/gu, '/')), 'quarto');
+    for (const p of located.fromProject)
+      if (isBib(p))
+        add(isAbsolute(p) ? absoluteUri(quarto.uri, p) : vscode.Uri.joinPath(dir, p.replace(/\\/gu, '/')), 'quarto');
   }
   if (!out.length) {
     const chosen = chosenFor();
@@ -82,11 +91,16 @@ export async function findBibliographies(document: vscode.TextDocument, chosenFo
 }
 
 /** The default bibliography setting's file for the document (absent: untitled, or outside every folder). */
-export function defaultBibliography(document: vscode.TextDocument, folder: vscode.WorkspaceFolder | undefined): vscode.Uri | undefined {
+export function defaultBibliography(
+  document: vscode.TextDocument,
+  folder: vscode.WorkspaceFolder | undefined,
+): vscode.Uri | undefined {
   if (document.isUntitled || !folder) return undefined;
   const setting = citationSettings(document.uri).defaultBibliography;
   if (!setting) return undefined;
-  return isAbsolute(setting) ? absoluteUri(folder.uri, setting) : vscode.Uri.joinPath(folder.uri, setting.replace(/\\/gu, '/'));
+  return isAbsolute(setting)
+    ? absoluteUri(folder.uri, setting)
+    : vscode.Uri.joinPath(folder.uri, setting.replace(/\\/gu, '/'));
 }
 
 function absoluteUri(like: vscode.Uri, p: string): vscode.Uri {
@@ -94,7 +108,10 @@ function absoluteUri(like: vscode.Uri, p: string): vscode.Uri {
 }
 
 /** The nearest `_quarto.yml` from the document's folder up to its workspace folder. */
-async function quartoYml(document: vscode.TextDocument, folder: vscode.WorkspaceFolder | undefined): Promise<{ uri: vscode.Uri; text: string } | undefined> {
+async function quartoYml(
+  document: vscode.TextDocument,
+  folder: vscode.WorkspaceFolder | undefined,
+): Promise<{ uri: vscode.Uri; text: string } | undefined> {
   if (document.isUntitled || !folder) return undefined;
   const root = folder.uri.toString().replace(/\/+$/u, '');
   let dir = vscode.Uri.joinPath(document.uri, '..');

@@ -67,14 +67,20 @@ export class WritePermissions {
     if (uri.scheme === 'untitled') return true;
     // A directory, a device or a pipe by a .bib name (a repository can hold such links): never written.
     const any = await Promise.resolve(vscode.workspace.fs.stat(uri)).catch(() => undefined);
-    if (any && !(any.type & vscode.FileType.File)) throw new CitationError(vscode.l10n.t('{0} is not a regular file; nothing was written.', shown(uri)));
+    if (any && !(any.type & vscode.FileType.File))
+      throw new CitationError(vscode.l10n.t('{0} is not a regular file; nothing was written.', shown(uri)));
     if (this.approved.has(id)) return true;
     const open = vscode.workspace.textDocuments.some((d) => d.uri.toString() === id && !d.isClosed);
     const exists = open || any !== undefined;
     const folder = vscode.workspace.getWorkspaceFolder(uri);
     const link = folder ? await throughLink(folder.uri, uri) : false;
     if (folder && !link && exists) return true;
-    const yes = await this.confirm(uri, { outside: !folder || link, link, create: !exists, fromWorkspaceSetting: context.fromWorkspaceSetting === true });
+    const yes = await this.confirm(uri, {
+      outside: !folder || link,
+      link,
+      create: !exists,
+      fromWorkspaceSetting: context.fromWorkspaceSetting === true,
+    });
     if (yes) this.approved.add(id);
     return yes;
   }
@@ -101,14 +107,21 @@ async function throughLink(root: vscode.Uri, uri: vscode.Uri): Promise<boolean> 
 
 /** The file is as it was read (same bytes; no unsaved changes started meanwhile), or StaleBibliography. */
 export async function checkUnchanged(w: PendingWrite): Promise<void> {
-  const stale = (): StaleBibliography => new StaleBibliography(vscode.l10n.t('{0} changed while the citation was prepared; nothing was written. Try again.', vscode.workspace.asRelativePath(w.uri)));
+  const stale = (): StaleBibliography =>
+    new StaleBibliography(
+      vscode.l10n.t(
+        '{0} changed while the citation was prepared; nothing was written. Try again.',
+        vscode.workspace.asRelativePath(w.uri),
+      ),
+    );
   if (vscode.workspace.textDocuments.some((d) => d.uri.toString() === w.uri.toString() && d.isDirty)) throw stale();
   const stat = await regularFile(w.uri);
   if (!w.before) {
     if (stat) throw stale();
     return;
   }
-  if (!stat || stat.size !== w.before.length || !sameBytes(await vscode.workspace.fs.readFile(w.uri), w.before)) throw stale();
+  if (!stat || stat.size !== w.before.length || !sameBytes(await vscode.workspace.fs.readFile(w.uri), w.before))
+    throw stale();
 }
 
 /** Undoes bytes written by `apply` (the file as it was, or deleted when it was created). */
@@ -133,26 +146,56 @@ export async function encodes(text: string, encoding: string): Promise<boolean> 
 }
 
 /** A path for the writer: relative inside the workspace, the whole path outside it. */
-const shown = (uri: vscode.Uri): string => (vscode.workspace.getWorkspaceFolder(uri) ? vscode.workspace.asRelativePath(uri) : uri.scheme === 'file' ? uri.fsPath : uri.path);
+const shown = (uri: vscode.Uri): string =>
+  vscode.workspace.getWorkspaceFolder(uri)
+    ? vscode.workspace.asRelativePath(uri)
+    : uri.scheme === 'file'
+      ? uri.fsPath
+      : uri.path;
 
 export function notBibMessage(uri: vscode.Uri, fromWorkspaceSetting?: boolean): string {
   return fromWorkspaceSetting
-    ? vscode.l10n.t('This workspace\'s setting "{0}" names {1}, which is not a BibTeX file (.bib). Research Desk writes only .bib files; nothing was written.', Settings.citationsDefaultBibliography, shown(uri))
-    : vscode.l10n.t('{0} is not a BibTeX file (.bib). Research Desk writes only .bib files; nothing was written.', shown(uri));
+    ? vscode.l10n.t(
+        'This workspace\'s setting "{0}" names {1}, which is not a BibTeX file (.bib). Research Desk writes only .bib files; nothing was written.',
+        Settings.citationsDefaultBibliography,
+        shown(uri),
+      )
+    : vscode.l10n.t(
+        '{0} is not a BibTeX file (.bib). Research Desk writes only .bib files; nothing was written.',
+        shown(uri),
+      );
 }
 
 export function unencodableMessage(name: string, encoding: string): string {
-  return vscode.l10n.t('The new entry has characters that {0} ({1}) cannot hold; nothing was written. Convert the file to UTF-8 to cite this paper there.', name, encoding);
+  return vscode.l10n.t(
+    'The new entry has characters that {0} ({1}) cannot hold; nothing was written. Convert the file to UTF-8 to cite this paper there.',
+    name,
+    encoding,
+  );
 }
 
 /** Why nothing is appended (or tidied), for the writer; the caller says what was not done. */
 export function blockedMessage(name: string, blocked: AppendBlocker): string {
-  const where = blocked.key ? vscode.l10n.t('entry {0} (line {1})', blocked.key, blocked.line) : vscode.l10n.t('line {0}', blocked.line);
+  const where = blocked.key
+    ? vscode.l10n.t('entry {0} (line {1})', blocked.key, blocked.line)
+    : vscode.l10n.t('line {0}', blocked.line);
   return blocked.reason === 'comment'
-    ? vscode.l10n.t('{0}: the @comment at line {1} is not closed, so Biber would read what follows as part of it. Close it (see Problems).', name, blocked.line)
+    ? vscode.l10n.t(
+        '{0}: the @comment at line {1} is not closed, so Biber would read what follows as part of it. Close it (see Problems).',
+        name,
+        blocked.line,
+      )
     : blocked.reason === 'quote'
-      ? vscode.l10n.t('{0}: a quoted value in {1} is not closed, so Biber would read what follows as part of it. Close it (see Problems).', name, where)
-      : vscode.l10n.t('{0}: {1} is not closed, so BibTeX would read what follows as part of it. Close it (see Problems).', name, where);
+      ? vscode.l10n.t(
+          '{0}: a quoted value in {1} is not closed, so Biber would read what follows as part of it. Close it (see Problems).',
+          name,
+          where,
+        )
+      : vscode.l10n.t(
+          '{0}: {1} is not closed, so BibTeX would read what follows as part of it. Close it (see Problems).',
+          name,
+          where,
+        );
 }
 
 /** The default question before writing to a file outside the workspace or creating one: a modal dialog. */
@@ -165,11 +208,17 @@ export async function askToWrite(uri: vscode.Uri, why: WriteQuestion): Promise<b
         ? vscode.l10n.t('It is outside the workspace folders.')
         : '',
     why.create ? vscode.l10n.t('It does not exist yet and will be created.') : '',
-    why.fromWorkspaceSetting ? vscode.l10n.t('The path comes from this workspace\'s settings (researchDesk.citations.defaultBibliography).') : '',
+    why.fromWorkspaceSetting
+      ? vscode.l10n.t("The path comes from this workspace's settings (researchDesk.citations.defaultBibliography).")
+      : '',
     vscode.l10n.t('You are asked once per file in this session.'),
   ]
     .filter(Boolean)
     .join(' ');
-  const choice = await vscode.window.showWarningMessage(vscode.l10n.t('Add the new bibliography entries to {0}?', shown(uri)), { modal: true, detail }, write);
+  const choice = await vscode.window.showWarningMessage(
+    vscode.l10n.t('Add the new bibliography entries to {0}?', shown(uri)),
+    { modal: true, detail },
+    write,
+  );
   return choice === write;
 }

@@ -55,9 +55,23 @@ export function asCitePaper(v: unknown): CitePaper | undefined {
   const r = v as Record<string, unknown>;
   if ('kind' in r) return undefined;
   const out: Record<string, unknown> = {};
-  const strs = ['title', 'journal_name', 'volume', 'pages', 'doi', 'url', 'publisher_name', 'study_type', 'takeaway', 'publish_date', 'id', 'key'];
+  const strs = [
+    'title',
+    'journal_name',
+    'volume',
+    'pages',
+    'doi',
+    'url',
+    'publisher_name',
+    'study_type',
+    'takeaway',
+    'publish_date',
+    'id',
+    'key',
+  ];
   for (const f of strs) if (typeof r[f] === 'string') out[f] = r[f];
-  for (const f of ['publish_year', 'sjr_best_quartile']) if (typeof r[f] === 'number' && Number.isFinite(r[f])) out[f] = r[f];
+  for (const f of ['publish_year', 'sjr_best_quartile'])
+    if (typeof r[f] === 'number' && Number.isFinite(r[f])) out[f] = r[f];
   if (typeof r['is_preprint'] === 'boolean') out['is_preprint'] = r['is_preprint'];
   if (Array.isArray(r['authors'])) out['authors'] = r['authors'].filter((a): a is string => typeof a === 'string');
   if (!out['title'] && !out['doi'] && !out['key']) return undefined;
@@ -78,7 +92,11 @@ export class CitationCommands extends Disposable {
   constructor(private readonly deps: CitationCommandsDeps) {
     super();
     this.picker = new PaperPicker(deps);
-    this.tidy = new TidyCommand({ bibliographies: deps.bibliographies, log: deps.log, lastEditor: () => this.lastEditor });
+    this.tidy = new TidyCommand({
+      bibliographies: deps.bibliographies,
+      log: deps.log,
+      lastEditor: () => this.lastEditor,
+    });
     this.register({ dispose: () => clearTimeout(this.preparing) });
     this.noteEditor(vscode.window.activeTextEditor);
     this.register(vscode.window.onDidChangeActiveTextEditor((e) => this.noteEditor(e)));
@@ -112,7 +130,9 @@ export class CitationCommands extends Disposable {
       this.preparing = undefined;
       if (document.isClosed || this.isDisposed) return;
       this.prepared = this.prepareNow(document).catch((err: unknown) => {
-        this.deps.log.warn(`Preparing the bibliography of ${vscode.workspace.asRelativePath(document.uri)} failed: ${err instanceof Error ? err.message : String(err)}`);
+        this.deps.log.warn(
+          `Preparing the bibliography of ${vscode.workspace.asRelativePath(document.uri)} failed: ${err instanceof Error ? err.message : String(err)}`,
+        );
       });
     }, PREPARE_DELAY_MS);
   }
@@ -123,13 +143,21 @@ export class CitationCommands extends Disposable {
     if (active && isWritingDocument(active.document)) return active;
     const last = this.lastEditor;
     if (!last || last.document.isClosed) return undefined;
-    const visible = vscode.window.visibleTextEditors.find((e) => e === last) ?? vscode.window.visibleTextEditors.find((e) => e.document === last.document);
+    const visible =
+      vscode.window.visibleTextEditors.find((e) => e === last) ??
+      vscode.window.visibleTextEditors.find((e) => e.document === last.document);
     if (visible) return visible;
     // Hidden behind another tab (the answer view in the same group): brought back; closed by the writer: not.
     const uri = last.document.uri.toString();
-    const group = vscode.window.tabGroups.all.find((g) => g.tabs.some((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === uri));
+    const group = vscode.window.tabGroups.all.find((g) =>
+      g.tabs.some((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === uri),
+    );
     if (!group) return undefined;
-    const shown = await vscode.window.showTextDocument(last.document, { viewColumn: group.viewColumn, preserveFocus: true, preview: false });
+    const shown = await vscode.window.showTextDocument(last.document, {
+      viewColumn: group.viewColumn,
+      preserveFocus: true,
+      preview: false,
+    });
     shown.selection = last.selection;
     return shown;
   }
@@ -157,7 +185,8 @@ export class CitationCommands extends Disposable {
 
   async insertCitation(...args: unknown[]): Promise<CitationCommandResult> {
     const editor = await this.targetEditor();
-    if (!editor) return failed(vscode.l10n.t('Open the document to cite into (a text editor) first, then run Insert Citation.'));
+    if (!editor)
+      return failed(vscode.l10n.t('Open the document to cite into (a text editor) first, then run Insert Citation.'));
     let papers = this.papersFrom(args);
     // No paper given (the palette, a keybinding, the editor's context menu, which passes the document's URI): pick.
     papers ??= await this.picker.pickPapers(editor.document, { many: true, title: vscode.l10n.t('Insert Citation') });
@@ -178,12 +207,16 @@ export class CitationCommands extends Disposable {
     const message = inBib
       ? vscode.l10n.t('{0} entry(ies) added to {1} ({2}).', last?.added ?? 0, bibName ?? '', keys.join(', '))
       : flavour === 'plain'
-        ? vscode.l10n.t('Inserted {0} reference(s) (this document has no citation syntax, so no bibliography was used).', papers.length)
+        ? vscode.l10n.t(
+            'Inserted {0} reference(s) (this document has no citation syntax, so no bibliography was used).',
+            papers.length,
+          )
         : last?.added
           ? vscode.l10n.t('Cited {0}; {1} entry(ies) added to {2}.', keys.join(', '), last.added, bibName ?? '')
           : vscode.l10n.t('Cited {0} (already in {1}).', keys.join(', '), bibName ?? '');
     statusMessage(message, 6000);
-    if (!inBib && last?.bib && (last.source === 'default' || last.source === 'chosen')) this.offerDeclaration(editor.document, last.bib);
+    if (!inBib && last?.bib && (last.source === 'default' || last.source === 'chosen'))
+      this.offerDeclaration(editor.document, last.bib);
     return { done: true, keys, bib: last?.bib, added: last?.added ?? 0, message };
   }
 
@@ -214,14 +247,22 @@ export class CitationCommands extends Disposable {
     if (!declarablePath(flavour, rel)) {
       // A path from a setting or a file name that would break out of the declaration: the writer declares it.
       void showWarning(
-        vscode.l10n.t('{0} does not declare {1}, and its path has characters Research Desk does not write into the document. Declare it yourself so the citations resolve.', vscode.workspace.asRelativePath(document.uri), vscode.workspace.asRelativePath(bib)),
+        vscode.l10n.t(
+          '{0} does not declare {1}, and its path has characters Research Desk does not write into the document. Declare it yourself so the citations resolve.',
+          vscode.workspace.asRelativePath(document.uri),
+          vscode.workspace.asRelativePath(bib),
+        ),
       );
       return;
     }
     const declare = vscode.l10n.t('Declare It');
     void vscode.window
       .showInformationMessage(
-        vscode.l10n.t('{0} does not declare {1}, so its citations will not resolve when it is built. Declare it in the document?', vscode.workspace.asRelativePath(document.uri), vscode.workspace.asRelativePath(bib)),
+        vscode.l10n.t(
+          '{0} does not declare {1}, so its citations will not resolve when it is built. Declare it in the document?',
+          vscode.workspace.asRelativePath(document.uri),
+          vscode.workspace.asRelativePath(bib),
+        ),
         declare,
       )
       .then((choice) => (choice === declare ? this.declare(document, bib) : undefined));
@@ -233,17 +274,24 @@ export class CitationCommands extends Disposable {
     const e = declarationEdit(document.getText(), flavourOf(document.languageId, document.fileName), rel);
     if (!e) return false;
     const edit = new vscode.WorkspaceEdit();
-    edit.replace(document.uri, new vscode.Range(document.positionAt(e.offset), document.positionAt(e.offset + e.length)), e.text);
+    edit.replace(
+      document.uri,
+      new vscode.Range(document.positionAt(e.offset), document.positionAt(e.offset + e.length)),
+      e.text,
+    );
     return vscode.workspace.applyEdit(edit);
   }
 
   async copyBibtex(...args: unknown[]): Promise<CitationCommandResult> {
     const papers = await this.papersOrPick(args, vscode.l10n.t('Copy BibTeX'));
-    if (!papers?.length) return papers ? failed(vscode.l10n.t('Select a paper first.')) : { done: false, message: 'cancelled' };
+    if (!papers?.length)
+      return papers ? failed(vscode.l10n.t('Select a paper first.')) : { done: false, message: 'cancelled' };
     await loadBibtexLibrary();
     const editor = vscode.window.activeTextEditor ?? this.lastEditor;
     const bibs: LoadedBibliography[] = [];
-    if (editor && !editor.document.isClosed) for (const b of await this.deps.bibliographies.find(editor.document)) bibs.push(await this.deps.bibliographies.load(b));
+    if (editor && !editor.document.isClosed)
+      for (const b of await this.deps.bibliographies.find(editor.document))
+        bibs.push(await this.deps.bibliographies.load(b));
     const settings = citationSettings(editor?.document.uri);
     const target = texTargetFor(editor ? flavourOf(editor.document.languageId, editor.document.fileName) : 'latex');
     const used: string[] = bibs.flatMap((b) => entryKeys(b.file));
@@ -266,7 +314,8 @@ export class CitationCommands extends Disposable {
 
   async copyReference(...args: unknown[]): Promise<CitationCommandResult> {
     const papers = await this.papersOrPick(args, vscode.l10n.t('Copy Reference (APA)'));
-    if (!papers?.length) return papers ? failed(vscode.l10n.t('Select a paper first.')) : { done: false, message: 'cancelled' };
+    if (!papers?.length)
+      return papers ? failed(vscode.l10n.t('Select a paper first.')) : { done: false, message: 'cancelled' };
     const value = papers.map((p) => formatReference(p, 'text')).join('\n');
     await vscode.env.clipboard.writeText(value);
     const message = vscode.l10n.t('Copied the reference of {0} paper(s).', papers.length);
@@ -278,7 +327,10 @@ export class CitationCommands extends Disposable {
     const given = this.papersFrom(args);
     if (given) return given;
     const editor = vscode.window.activeTextEditor ?? this.lastEditor;
-    return this.picker.pickPapers(editor && !editor.document.isClosed ? editor.document : undefined, { many: true, title });
+    return this.picker.pickPapers(editor && !editor.document.isClosed ? editor.document : undefined, {
+      many: true,
+      title,
+    });
   }
 
   tidyBibliography(arg?: unknown): Promise<CitationCommandResult> {

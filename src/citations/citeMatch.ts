@@ -87,7 +87,11 @@ export function shortAuthors(authors: readonly string[]): string {
 }
 
 /** "authors · year · journal", skipping what is unknown. */
-export function byline(authors: readonly string[], year: string | number | undefined | null, journal: string | undefined | null): string {
+export function byline(
+  authors: readonly string[],
+  year: string | number | undefined | null,
+  journal: string | undefined | null,
+): string {
   return [shortAuthors(authors), year ? String(year) : '', journal ?? ''].filter(Boolean).join(' · ');
 }
 

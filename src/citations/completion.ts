@@ -69,7 +69,8 @@ interface Prepared {
   recents?: { list: readonly CitePaper[]; scheme: string | undefined; candidates: RecentCandidate[] };
 }
 
-const sameFiles = (a: readonly BibFile[], b: readonly BibFile[]): boolean => a.length === b.length && a.every((f, i) => f === b[i]);
+const sameFiles = (a: readonly BibFile[], b: readonly BibFile[]): boolean =>
+  a.length === b.length && a.every((f, i) => f === b[i]);
 
 export class CiteCompletion {
   /** What each item of the last lists stands for (resolve fills in the exact metadata). */
@@ -81,7 +82,8 @@ export class CiteCompletion {
   /** The index of these entries (reused while every bibliography's parse is the same object). */
   private indexFor(entries: readonly BibliographyEntry[]): Prepared {
     const files: BibFile[] = [];
-    for (const e of entries) if (files[files.length - 1] !== e.bib.file && !files.includes(e.bib.file)) files.push(e.bib.file);
+    for (const e of entries)
+      if (files[files.length - 1] !== e.bib.file && !files.includes(e.bib.file)) files.push(e.bib.file);
     if (this.prepared && sameFiles(this.prepared.files, files)) return this.prepared;
     this.prepared = { files, index: new EntryIndex(entries) };
     return this.prepared;
@@ -103,7 +105,11 @@ export class CiteCompletion {
     return candidates;
   }
 
-  async provide(document: vscode.TextDocument, position: vscode.Position, token: vscode.CancellationToken): Promise<vscode.CompletionList | undefined> {
+  async provide(
+    document: vscode.TextDocument,
+    position: vscode.Position,
+    token: vscode.CancellationToken,
+  ): Promise<vscode.CompletionList | undefined> {
     const flavour = flavourOf(document.languageId, document.fileName);
     if (flavour === 'plain') return undefined;
     // The characters completionContext reads before the cursor, no more (whole lines could be megabytes).
@@ -135,7 +141,10 @@ export class CiteCompletion {
 
     const ranked: { rank: number; item: vscode.CompletionItem }[] = [];
     for (const { rank, e, info } of entryHits.slice(0, MAX_ENTRY_ITEMS)) {
-      const item = new vscode.CompletionItem({ label: info.key, description: info.title }, vscode.CompletionItemKind.Reference);
+      const item = new vscode.CompletionItem(
+        { label: info.key, description: info.title },
+        vscode.CompletionItemKind.Reference,
+      );
       item.detail = info.title;
       item.documentation = byline(info.families, info.year, info.journal);
       this.finish(item, info.key, ctx.prefix, range);
@@ -145,12 +154,25 @@ export class CiteCompletion {
     const marker = ` ${vscode.l10n.t('(not in bibliography — adds it)')}`;
     for (const { rank, c } of recentHits.slice(0, MAX_RECENT_ITEMS)) {
       const { paper, key } = c;
-      const item = new vscode.CompletionItem({ label: key, detail: marker, description: c.title }, vscode.CompletionItemKind.Value);
+      const item = new vscode.CompletionItem(
+        { label: key, detail: marker, description: c.title },
+        vscode.CompletionItemKind.Value,
+      );
       item.detail = c.title;
       item.documentation = `${byline(c.families, yearOf(paper), paper.journal_name)}\n\n${vscode.l10n.t('Not in the bibliography yet: accepting adds its entry.')}`;
       this.finish(item, key, ctx.prefix, range);
-      const args: AddToBibliographyArgs = { uri: document.uri.toString(), line: range.start.line, character: range.start.character, key, paper };
-      item.command = { command: Commands.addToBibliography, title: vscode.l10n.t('Add to Bibliography'), arguments: [args] };
+      const args: AddToBibliographyArgs = {
+        uri: document.uri.toString(),
+        line: range.start.line,
+        character: range.start.character,
+        key,
+        paper,
+      };
+      item.command = {
+        command: Commands.addToBibliography,
+        title: vscode.l10n.t('Add to Bibliography'),
+        arguments: [args],
+      };
       this.sources.set(item, { kind: 'recent', paper, key });
       ranked.push({ rank: rank * 2 + 1, item });
     }
@@ -182,7 +204,9 @@ export class CiteCompletion {
       // Plain text: .bib text is untrusted and nothing in it is meant as Markdown.
       item.documentation = byline(p.authors ?? [], p.publish_year, p.journal_name);
     } catch (err) {
-      this.options.log.debug(`Could not decode the entry ${source.entry.entry.key}: ${err instanceof Error ? err.message : String(err)}`);
+      this.options.log.debug(
+        `Could not decode the entry ${source.entry.entry.key}: ${err instanceof Error ? err.message : String(err)}`,
+      );
     }
     return item;
   }
@@ -236,7 +260,12 @@ export class CiteCompletion {
       throw err;
     }
     if (!applied) {
-      throw new Error(vscode.l10n.t('The bibliography {0} could not be changed (read-only or changed meanwhile); nothing was written.', vscode.workspace.asRelativePath(bib.uri)));
+      throw new Error(
+        vscode.l10n.t(
+          'The bibliography {0} could not be changed (read-only or changed meanwhile); nothing was written.',
+          vscode.workspace.asRelativePath(bib.uri),
+        ),
+      );
     }
     this.options.recentPapers.remember([a.paper]);
     this.options.log.info(`Added ${key} to ${vscode.workspace.asRelativePath(bib.uri)} (completion).`);
@@ -256,13 +285,31 @@ export function inCode(document: vscode.TextDocument, position: vscode.Position)
 function parseArgs(arg: unknown): AddToBibliographyArgs | undefined {
   if (!arg || typeof arg !== 'object') return undefined;
   const a = arg as Record<string, unknown>;
-  if (typeof a['uri'] !== 'string' || typeof a['key'] !== 'string' || typeof a['line'] !== 'number' || typeof a['character'] !== 'number') return undefined;
+  if (
+    typeof a['uri'] !== 'string' ||
+    typeof a['key'] !== 'string' ||
+    typeof a['line'] !== 'number' ||
+    typeof a['character'] !== 'number'
+  )
+    return undefined;
   const paper = citePaperArg(a['paper']);
   if (!paper) return undefined;
   return { uri: a['uri'], key: a['key'], line: a['line'], character: a['character'], paper };
 }
 
-const STRING_FIELDS = ['id', 'title', 'journal_name', 'volume', 'pages', 'doi', 'url', 'publisher_name', 'study_type', 'takeaway', 'publish_date'] as const;
+const STRING_FIELDS = [
+  'id',
+  'title',
+  'journal_name',
+  'volume',
+  'pages',
+  'doi',
+  'url',
+  'publisher_name',
+  'study_type',
+  'takeaway',
+  'publish_date',
+] as const;
 const NUMBER_FIELDS = ['publish_year', 'sjr_best_quartile'] as const;
 
 /** The paper of a command argument, with only the fields a citation uses, each of the right type. */

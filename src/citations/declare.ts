@@ -37,7 +37,11 @@ export function declarationEdit(text: string, flavour: CiteFlavour, relPath: str
     const name = relPath.replace(/\.bib$/iu, '');
     const end = /^[ \t]*\\end\s*\{document\}/mu.exec(text);
     if (end) return { offset: end.index, length: 0, text: `\\bibliography{${name}}${nl}` };
-    return { offset: text.length, length: 0, text: `${text.endsWith('\n') || !text ? '' : nl}\\bibliography{${name}}${nl}` };
+    return {
+      offset: text.length,
+      length: 0,
+      text: `${text.endsWith('\n') || !text ? '' : nl}\\bibliography{${name}}${nl}`,
+    };
   }
   if (flavour === 'pandoc') {
     const value = /^[\w./-]+$/u.test(relPath) ? relPath : `"${relPath.replace(/["\\]/gu, '\\$&')}"`;
@@ -52,7 +56,11 @@ export function declarationEdit(text: string, flavour: CiteFlavour, relPath: str
   }
   if (flavour === 'typst') {
     const lit = relPath.replace(/["\\]/gu, '\\$&');
-    return { offset: text.length, length: 0, text: `${text.endsWith('\n') || !text ? '' : nl}#bibliography("${lit}")${nl}` };
+    return {
+      offset: text.length,
+      length: 0,
+      text: `${text.endsWith('\n') || !text ? '' : nl}#bibliography("${lit}")${nl}`,
+    };
   }
   return undefined;
 }

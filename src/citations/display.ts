@@ -7,16 +7,67 @@ import { TEX_TABLES } from '../bib/texText';
 import { oneLine } from '../shared/plainText';
 
 export const ACCENTS: Record<string, string> = {
-  '"': '\u0308', "'": '\u0301', '`': '\u0300', '^': '\u0302', '~': '\u0303', '=': '\u0304', '.': '\u0307',
-  c: '\u0327', v: '\u030C', u: '\u0306', H: '\u030B', k: '\u0328', d: '\u0323', b: '\u0331', r: '\u030A',
+  '"': '\u0308',
+  "'": '\u0301',
+  '`': '\u0300',
+  '^': '\u0302',
+  '~': '\u0303',
+  '=': '\u0304',
+  '.': '\u0307',
+  c: '\u0327',
+  v: '\u030C',
+  u: '\u0306',
+  H: '\u030B',
+  k: '\u0328',
+  d: '\u0323',
+  b: '\u0331',
+  r: '\u030A',
 };
 const MACROS: Record<string, string> = {
-  TeX: 'TeX', LaTeX: 'LaTeX', BibTeX: 'BibTeX', o: 'ø', O: 'Ø', ss: 'ß', aa: 'å', AA: 'Å', ae: 'æ', AE: 'Æ', oe: 'œ', OE: 'Œ',
-  l: 'ł', L: 'Ł', i: 'ı', j: 'ȷ', TH: 'Þ', th: 'þ', DH: 'Ð', dh: 'ð', DJ: 'Đ', dj: 'đ', NG: 'Ŋ', ng: 'ŋ', textendash: '–',
-  textemdash: '—', textquoteright: '’', textquoteleft: '‘', textquotedblleft: '“', textquotedblright: '”',
-  textellipsis: '…', ldots: '…', S: '§', textless: '<', textgreater: '>', textbar: '|', textasciitilde: '~',
-  textasciicircum: '^', textbackslash: '\\', textbraceleft: '{', textbraceright: '}', textasciigrave: '`',
-  lbrace: '{', rbrace: '}',
+  TeX: 'TeX',
+  LaTeX: 'LaTeX',
+  BibTeX: 'BibTeX',
+  o: 'ø',
+  O: 'Ø',
+  ss: 'ß',
+  aa: 'å',
+  AA: 'Å',
+  ae: 'æ',
+  AE: 'Æ',
+  oe: 'œ',
+  OE: 'Œ',
+  l: 'ł',
+  L: 'Ł',
+  i: 'ı',
+  j: 'ȷ',
+  TH: 'Þ',
+  th: 'þ',
+  DH: 'Ð',
+  dh: 'ð',
+  DJ: 'Đ',
+  dj: 'đ',
+  NG: 'Ŋ',
+  ng: 'ŋ',
+  textendash: '–',
+  textemdash: '—',
+  textquoteright: '’',
+  textquoteleft: '‘',
+  textquotedblleft: '“',
+  textquotedblright: '”',
+  textellipsis: '…',
+  ldots: '…',
+  S: '§',
+  textless: '<',
+  textgreater: '>',
+  textbar: '|',
+  textasciitilde: '~',
+  textasciicircum: '^',
+  textbackslash: '\\',
+  textbraceleft: '{',
+  textbraceright: '}',
+  textasciigrave: '`',
+  lbrace: '{',
+  rbrace: '}',
 };
 // Greek letters and math symbols by their macro names, as texText writes them.
 for (const [char, name] of Object.entries(TEX_TABLES.math)) MACROS[name] = char;
@@ -27,7 +78,8 @@ for (const [char, name] of Object.entries(TEX_TABLES.math)) MACROS[name] = char;
  */
 const SPECIALS = '&%$#_{}~^\\`';
 const STANDIN = 0xe000;
-const standIn = (c: string): string => (c.length === 1 && SPECIALS.includes(c) ? String.fromCharCode(STANDIN + SPECIALS.indexOf(c)) : c);
+const standIn = (c: string): string =>
+  c.length === 1 && SPECIALS.includes(c) ? String.fromCharCode(STANDIN + SPECIALS.indexOf(c)) : c;
 
 /** An accent over one letter (a Unicode letter with its marks, or `\i`/`\j`), braced or not. */
 const SYMBOL_ACCENT = /\\([`'^"~=.])\s*(?:\{\s*)?(\\[ij](?![A-Za-z])|\p{L}\p{M}*)\s*\}?/gu;
@@ -38,7 +90,9 @@ const accent = (_m: string, a: string, l: string): string => (l.startsWith('\\')
 /** A raw BibTeX field as display text. */
 export function displayLatex(raw: string): string {
   let t = raw
-    .replace(/\\([&%$#_{}])(?:\{\})?|\\([~^])\{\}/gu, (_m, c: string | undefined, s: string | undefined) => standIn((c ?? s)!))
+    .replace(/\\([&%$#_{}])(?:\{\})?|\\([~^])\{\}/gu, (_m, c: string | undefined, s: string | undefined) =>
+      standIn((c ?? s)!),
+    )
     // TeX's spacing grave accent: a backtick.
     .replace(/\\`\{\}/gu, standIn('`'));
   // Nested accents (ễ as \~{\^e}) take a second pass: each pass reads one level.

@@ -73,7 +73,11 @@ const facts = (p: CitePaper): PaperFacts => ({ id: p.id, url: p.url, journal: p.
 
 /** The link for a paper: its https URL, else its DOI at doi.org. */
 export function paperLink(entry: CitePaper | undefined, recent: CitePaper | undefined): string | undefined {
-  return safeHttpsUrl(entry?.url ?? undefined) ?? safeHttpsUrl(recent?.url ?? undefined) ?? safeHttpsUrl(doiUrl(entry?.doi ?? recent?.doi));
+  return (
+    safeHttpsUrl(entry?.url ?? undefined) ??
+    safeHttpsUrl(recent?.url ?? undefined) ??
+    safeHttpsUrl(doiUrl(entry?.doi ?? recent?.doi))
+  );
 }
 
 const QUARTILES = new Set([1, 2, 3, 4]);
@@ -118,13 +122,23 @@ export class CiteHover {
   constructor(private readonly options: CiteAssistOptions) {}
 
   /** The last lookup tables, reused while the .bib parses and the recent list are the same objects. */
-  private cache: { files: readonly BibFile[]; byKey: Map<string, BibliographyEntry>; list?: readonly CitePaper[]; recents?: RecentIndex } | undefined;
+  private cache:
+    | {
+        files: readonly BibFile[];
+        byKey: Map<string, BibliographyEntry>;
+        list?: readonly CitePaper[];
+        recents?: RecentIndex;
+      }
+    | undefined;
 
-  private async lookup(document: vscode.TextDocument): Promise<{ byKey: Map<string, BibliographyEntry>; recents: RecentIndex; bibNames: string[] }> {
+  private async lookup(
+    document: vscode.TextDocument,
+  ): Promise<{ byKey: Map<string, BibliographyEntry>; recents: RecentIndex; bibNames: string[] }> {
     await loadBibtexLibrary();
     const entries = await this.options.bibliographies.entries(document);
     const files: BibFile[] = [];
-    for (const e of entries) if (files[files.length - 1] !== e.bib.file && !files.includes(e.bib.file)) files.push(e.bib.file);
+    for (const e of entries)
+      if (files[files.length - 1] !== e.bib.file && !files.includes(e.bib.file)) files.push(e.bib.file);
     let cache = this.cache;
     if (!cache || cache.files.length !== files.length || cache.files.some((f, i) => f !== files[i])) {
       const byKey = new Map<string, BibliographyEntry>();
@@ -139,11 +153,17 @@ export class CiteHover {
       cache.list = list;
       cache.recents = new RecentIndex(list);
     }
-    const bibNames = (await this.options.bibliographies.findRecent(document)).map((b) => vscode.workspace.asRelativePath(b.uri));
+    const bibNames = (await this.options.bibliographies.findRecent(document)).map((b) =>
+      vscode.workspace.asRelativePath(b.uri),
+    );
     return { byKey: cache.byKey, recents: cache.recents, bibNames };
   }
 
-  async provideHover(document: vscode.TextDocument, position: vscode.Position, token: vscode.CancellationToken): Promise<vscode.Hover | undefined> {
+  async provideHover(
+    document: vscode.TextDocument,
+    position: vscode.Position,
+    token: vscode.CancellationToken,
+  ): Promise<vscode.Hover | undefined> {
     const flavour = flavourOf(document.languageId, document.fileName);
     if (flavour === 'plain') return undefined;
     const text = document.getText();
@@ -156,10 +176,16 @@ export class CiteHover {
     if (!entry && !bibNames.length) return undefined;
     const paper = entry?.paper;
     const info: KeyInfo = { key: span.key, entry, paper, recent: paper ? recents.find(paper) : undefined };
-    return new vscode.Hover(hoverMarkdown(info, bibNames), new vscode.Range(document.positionAt(span.start), document.positionAt(span.end)));
+    return new vscode.Hover(
+      hoverMarkdown(info, bibNames),
+      new vscode.Range(document.positionAt(span.start), document.positionAt(span.end)),
+    );
   }
 
-  async provideDocumentLinks(document: vscode.TextDocument, token: vscode.CancellationToken): Promise<vscode.DocumentLink[]> {
+  async provideDocumentLinks(
+    document: vscode.TextDocument,
+    token: vscode.CancellationToken,
+  ): Promise<vscode.DocumentLink[]> {
     const flavour = flavourOf(document.languageId, document.fileName);
     if (flavour === 'plain') return [];
     const citations = findCitations(document.getText(), flavour);
@@ -183,7 +209,10 @@ export class CiteHover {
         }
         const t = targets.get(lk);
         if (!t) continue;
-        const link = new vscode.DocumentLink(new vscode.Range(document.positionAt(k.start), document.positionAt(k.end)), t.uri);
+        const link = new vscode.DocumentLink(
+          new vscode.Range(document.positionAt(k.start), document.positionAt(k.end)),
+          t.uri,
+        );
         link.tooltip = vscode.l10n.t('Open {0}', clip(oneLine(t.title), 200));
         links.push(link);
       }

@@ -53,15 +53,24 @@ export function extendParse(file: BibFile, text: string): BibFile {
   const lines = breaks(file);
   const tail = parseBibFile(text.slice(base));
   // Past the listed maximum, which problems are listed depends on the whole text: parsed again.
-  if (tail.omitted || file.diagnostics.length + tail.diagnostics.length > MAX_LISTED_DIAGNOSTICS) return parseBibFile(text);
+  if (tail.omitted || file.diagnostics.length + tail.diagnostics.length > MAX_LISTED_DIAGNOSTICS)
+    return parseBibFile(text);
   const shiftRange = (r: Range): Range => ({
     start: { line: r.start.line + lines, character: r.start.character },
     end: { line: r.end.line + lines, character: r.end.character },
   });
-  const entries = [...file.entries, ...tail.entries.map((e) => ({ ...e, start: e.start + base, end: e.end + base, keyStart: e.keyStart + base }))];
-  const directives = [...file.directives, ...tail.directives.map((d) => ({ ...d, start: d.start + base, end: d.end + base }))];
+  const entries = [
+    ...file.entries,
+    ...tail.entries.map((e) => ({ ...e, start: e.start + base, end: e.end + base, keyStart: e.keyStart + base })),
+  ];
+  const directives = [
+    ...file.directives,
+    ...tail.directives.map((d) => ({ ...d, start: d.start + base, end: d.end + base })),
+  ];
   const isDup = (d: BibDiagnostic): boolean => d.code === 'duplicate';
-  const own: BibDiagnostic[] = tail.diagnostics.filter((d) => !isDup(d)).map((d) => ({ ...d, start: d.start + base, end: d.end + base, range: shiftRange(d.range) }));
+  const own: BibDiagnostic[] = tail.diagnostics
+    .filter((d) => !isDup(d))
+    .map((d) => ({ ...d, start: d.start + base, end: d.end + base, range: shiftRange(d.range) }));
   // Duplicate keys as parseBibFile reports them for the whole text: each later entry against the first with its key.
   const first = new Map<string, number>();
   for (const e of file.entries) if (!first.has(e.key.toLowerCase())) first.set(e.key.toLowerCase(), e.start);
@@ -86,9 +95,22 @@ export function extendParse(file: BibFile, text: string): BibFile {
     });
   }
   // parseBibFile lists the structural diagnostics in text order, then the duplicate keys.
-  const diagnostics = [...file.diagnostics.filter((d) => !isDup(d)), ...own, ...file.diagnostics.filter(isDup), ...dups];
+  const diagnostics = [
+    ...file.diagnostics.filter((d) => !isDup(d)),
+    ...own,
+    ...file.diagnostics.filter(isDup),
+    ...dups,
+  ];
   if (diagnostics.length > MAX_LISTED_DIAGNOSTICS) return parseBibFile(text);
-  const extended: BibFile = { text, entries, directives, brokenKeys: [...file.brokenKeys, ...tail.brokenKeys], diagnostics, omitted: 0, newline: file.newline };
+  const extended: BibFile = {
+    text,
+    entries,
+    directives,
+    brokenKeys: [...file.brokenKeys, ...tail.brokenKeys],
+    diagnostics,
+    omitted: 0,
+    newline: file.newline,
+  };
   const blocker = file.blocker ?? own.find((d) => d.code === 'unclosed' || d.code === 'quote' || d.code === 'comment');
   if (blocker) extended.blocker = blocker;
   lineCounts.set(extended, lines + breaks(tail));

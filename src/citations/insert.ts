@@ -19,7 +19,15 @@ import { citationAt, flavourOf, insertCitation, type CiteFlavour } from '../bib/
 import { applyEdits, type TextEdit } from '../bib/edit';
 import { citationSettings } from '../platform/settings';
 import { CitationError, StaleBibliography } from './errors';
-import type { BibliographyService, CitationInserter, CitePaper, InsertOptions, LoadedBibliography, RecentPapers, ResolvedBibliography } from './types';
+import type {
+  BibliographyService,
+  CitationInserter,
+  CitePaper,
+  InsertOptions,
+  LoadedBibliography,
+  RecentPapers,
+  ResolvedBibliography,
+} from './types';
 
 /** What the last insert did (tests and the commands' return values). */
 export interface InsertOutcome {
@@ -53,11 +61,17 @@ export class Inserter implements CitationInserter {
     private readonly log?: (message: string) => void,
   ) {}
 
-  async insert(editor: vscode.TextEditor, papers: readonly CitePaper[], options: InsertOptions = {}): Promise<string[] | undefined> {
+  async insert(
+    editor: vscode.TextEditor,
+    papers: readonly CitePaper[],
+    options: InsertOptions = {},
+  ): Promise<string[] | undefined> {
     const document = editor.document;
     if (!papers.length) return [];
     if (vscode.workspace.fs.isWritableFileSystem(document.uri.scheme) === false)
-      throw new CitationError(vscode.l10n.t('This document is read-only: open a document you can edit to insert a citation.'));
+      throw new CitationError(
+        vscode.l10n.t('This document is read-only: open a document you can edit to insert a citation.'),
+      );
     const settings = citationSettings(document.uri);
     // In a .bib itself, "citing" adds the entries to it (no citation text).
     const isBibDoc = document.languageId === 'bibtex' || /\.(bib|bibtex)$/iu.test(document.uri.path);
@@ -80,7 +94,9 @@ export class Inserter implements CitationInserter {
     for (let attempt = 0; ; attempt++) {
       const version = document.version;
       const bib = target ? await this.bibliographies.load(target) : undefined;
-      const bibDoc = bib ? vscode.workspace.textDocuments.find((d) => d.uri.toString() === bib.uri.toString()) : undefined;
+      const bibDoc = bib
+        ? vscode.workspace.textDocuments.find((d) => d.uri.toString() === bib.uri.toString())
+        : undefined;
       const bibVersion = bibDoc?.version;
       const edit = new vscode.WorkspaceEdit();
       const keys = bib ? await this.keysFor(document, edit, bib, papers) : [];
@@ -92,16 +108,26 @@ export class Inserter implements CitationInserter {
         ? { edit: { offset, length: 0, text: '' }, extended: false, cursor: offset }
         : citeEdit(text, offset, flavour, keys, papers, { latexCommand: settings.latexCommand, locator });
       if (cite.edit.length || cite.edit.text) {
-        edit.replace(document.uri, new vscode.Range(document.positionAt(cite.edit.offset), document.positionAt(cite.edit.offset + cite.edit.length)), cite.edit.text);
+        edit.replace(
+          document.uri,
+          new vscode.Range(
+            document.positionAt(cite.edit.offset),
+            document.positionAt(cite.edit.offset + cite.edit.length),
+          ),
+          cite.edit.text,
+        );
       }
       const stale =
         document.version !== version ||
         (bibDoc !== undefined && bibDoc.version !== bibVersion) ||
         (bib?.origin === 'buffer' && !bibDoc) ||
-        (bib?.origin !== 'buffer' && vscode.workspace.textDocuments.some((d) => d.uri.toString() === bib?.uri.toString() && d.isDirty));
+        (bib?.origin !== 'buffer' &&
+          vscode.workspace.textDocuments.some((d) => d.uri.toString() === bib?.uri.toString() && d.isDirty));
       if (stale) {
         if (attempt < 3) continue;
-        throw new CitationError(vscode.l10n.t('The document kept changing while the citation was prepared; nothing was inserted. Try again.'));
+        throw new CitationError(
+          vscode.l10n.t('The document kept changing while the citation was prepared; nothing was inserted. Try again.'),
+        );
       }
       if (edit.size === 0 && !this.bibliographies.hasWrites(edit)) {
         this.last = { keys, bib: bib?.uri, source: target?.source, added: 0, inserted: '', extended: cite.extended };
@@ -121,8 +147,15 @@ export class Inserter implements CitationInserter {
       if (!ok)
         throw new CitationError(
           bib
-            ? vscode.l10n.t('VS Code could not apply the citation to {0} (read-only, or changed meanwhile); nothing was written, {1} is as it was.', vscode.workspace.asRelativePath(document.uri), vscode.workspace.asRelativePath(bib.uri))
-            : vscode.l10n.t('VS Code could not apply the citation to {0} (read-only, or changed meanwhile); nothing was written.', vscode.workspace.asRelativePath(document.uri)),
+            ? vscode.l10n.t(
+                'VS Code could not apply the citation to {0} (read-only, or changed meanwhile); nothing was written, {1} is as it was.',
+                vscode.workspace.asRelativePath(document.uri),
+                vscode.workspace.asRelativePath(bib.uri),
+              )
+            : vscode.l10n.t(
+                'VS Code could not apply the citation to {0} (read-only, or changed meanwhile); nothing was written.',
+                vscode.workspace.asRelativePath(document.uri),
+              ),
         );
       if (bib && added) this.bibliographies.noteApplied?.(bib.uri);
       if ((cite.edit.text || cite.edit.length) && !document.isClosed) {
@@ -133,7 +166,14 @@ export class Inserter implements CitationInserter {
           // The editor was closed meanwhile: the citation is in the document all the same.
         }
       }
-      this.last = { keys, bib: bib?.uri, source: target?.source, added, inserted: cite.edit.text, extended: cite.extended };
+      this.last = {
+        keys,
+        bib: bib?.uri,
+        source: target?.source,
+        added,
+        inserted: cite.edit.text,
+        extended: cite.extended,
+      };
       // Cited papers are offered again by the Quick Pick and completion (entries picked from the .bib are there already).
       this.recent?.remember(papers.filter((p) => !p.key));
       return flavour === 'plain' && !isBibDoc ? [] : keys;
@@ -141,10 +181,17 @@ export class Inserter implements CitationInserter {
   }
 
   /** Papers picked as bibliography entries (`key`) are cited as they are; the others get entries in `bib`. */
-  private async keysFor(document: vscode.TextDocument, edit: vscode.WorkspaceEdit, bib: LoadedBibliography, papers: readonly CitePaper[]): Promise<string[]> {
+  private async keysFor(
+    document: vscode.TextDocument,
+    edit: vscode.WorkspaceEdit,
+    bib: LoadedBibliography,
+    papers: readonly CitePaper[],
+  ): Promise<string[]> {
     const known = new Map<number, string>();
     if (papers.some((p) => p.key)) {
-      const all = new Map((await this.bibliographies.entries(document)).map((e) => [e.entry.key.toLowerCase(), e.entry.key]));
+      const all = new Map(
+        (await this.bibliographies.entries(document)).map((e) => [e.entry.key.toLowerCase(), e.entry.key]),
+      );
       papers.forEach((p, i) => {
         const k = p.key ? all.get(p.key.toLowerCase()) : undefined;
         if (k) known.set(i, k);
@@ -180,7 +227,8 @@ export function citeEdit(
   let at = offset;
   let extended = false;
   keys.forEach((key, i) => {
-    const locator = options.locator && (flavour === 'latex' ? i === 0 : i === keys.length - 1) ? options.locator : undefined;
+    const locator =
+      options.locator && (flavour === 'latex' ? i === 0 : i === keys.length - 1) ? options.locator : undefined;
     const r = insertCitation(current, at, flavour, key, { latexCommand: options.latexCommand, locator });
     if (i === 0) extended = r.extended;
     if (r.already) return;

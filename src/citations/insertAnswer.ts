@@ -75,7 +75,12 @@ const COMMAND_OF: Record<CiteAction, string> = {
 export function citePaperOfReference(ref: ReferenceEntry, recent?: RecentPapers): CitePaper {
   const known = ref.paperId ? recent?.byId(ref.paperId) : undefined;
   if (known) return known;
-  const paper: CitePaper = { title: ref.title ?? null, publish_year: ref.year ?? null, journal_name: ref.journal ?? null, url: ref.url ?? null };
+  const paper: CitePaper = {
+    title: ref.title ?? null,
+    publish_year: ref.year ?? null,
+    journal_name: ref.journal ?? null,
+    url: ref.url ?? null,
+  };
   if (ref.paperId) paper.id = ref.paperId;
   if (ref.authors.length) paper.authors = [...ref.authors];
   return paper;
@@ -118,12 +123,19 @@ export class AnswerCitations implements AnswerCitationActions {
     if (!shown) return this.fail(vscode.l10n.t('Open an answer first, then insert it.'), 'info');
     const interaction = shown.interaction;
     const response = typeof interaction?.response === 'string' ? interaction.response : '';
-    if (!response.trim()) return this.fail(vscode.l10n.t('This answer has no text yet; insert it when the agent is done.'), 'info');
+    if (!response.trim())
+      return this.fail(vscode.l10n.t('This answer has no text yet; insert it when the agent is done.'), 'info');
     const editor = await this.deps.targetEditor();
-    if (!editor) return this.fail(vscode.l10n.t('Open the document to write the answer into (a text editor) first, then run Insert Answer.'));
+    if (!editor)
+      return this.fail(
+        vscode.l10n.t('Open the document to write the answer into (a text editor) first, then run Insert Answer.'),
+      );
     const document = editor.document;
     if (vscode.workspace.fs.isWritableFileSystem(document.uri.scheme) === false)
-      return this.fail(vscode.l10n.t('This document is read-only: open a document you can edit to insert the answer.'), 'error');
+      return this.fail(
+        vscode.l10n.t('This document is read-only: open a document you can edit to insert the answer.'),
+        'error',
+      );
     const flavour = flavourOf(document.languageId, document.fileName);
     const settings = citationSettings(document.uri);
     const footnotes = quotesAsFootnotes(document.uri);
@@ -131,10 +143,15 @@ export class AnswerCitations implements AnswerCitationActions {
 
     // Citations keyed by number: a citation without paper_id still resolves (convertAnswer maps paper_id → key).
     const refByN = new Map(shown.references.map((r) => [r.n, r]));
-    const citations: Citation[] = (interaction?.citations ?? []).filter((c) => refByN.has(c.n)).map((c) => ({ ...c, paper_id: `#${c.n}` }));
+    const citations: Citation[] = (interaction?.citations ?? [])
+      .filter((c) => refByN.has(c.n))
+      .map((c) => ({ ...c, paper_id: `#${c.n}` }));
     const idOf = (n: number): string => `#${n}`;
     // Which papers the text cites, in order of first use (a dry run with every citation resolvable).
-    const probe = convertAnswer(response, citations, { flavour: 'plain', keys: new Map(citations.map((c) => [idOf(c.n), idOf(c.n)])) });
+    const probe = convertAnswer(response, citations, {
+      flavour: 'plain',
+      keys: new Map(citations.map((c) => [idOf(c.n), idOf(c.n)])),
+    });
     const citedNs = probe.keys.map((k) => Number(k.slice(1)));
     const answered = citedNs.map((n) => citePaperOfReference(refByN.get(n)!, this.deps.recent));
     // The answer's citations lack authors and DOIs: completed from a search where the writer allows it.
@@ -169,10 +186,18 @@ export class AnswerCitations implements AnswerCitationActions {
     let text: string;
     let converted;
     if (flavour !== 'plain') {
-      converted = answerForDocument(response, citations, { flavour, keys, footnotes, documentText: document.getText(), latexCommand: settings.latexCommand, newline });
+      converted = answerForDocument(response, citations, {
+        flavour,
+        keys,
+        footnotes,
+        documentText: document.getText(),
+        latexCommand: settings.latexCommand,
+        newline,
+      });
       text = converted.text;
     } else {
-      const paperOfN = (n: number): CitePaper => paperByN.get(n) ?? citePaperOfReference(refByN.get(n)!, this.deps.recent);
+      const paperOfN = (n: number): CitePaper =>
+        paperByN.get(n) ?? citePaperOfReference(refByN.get(n)!, this.deps.recent);
       converted = convertAnswer(response, citations, {
         flavour: 'plain',
         keys,
@@ -194,7 +219,8 @@ export class AnswerCitations implements AnswerCitationActions {
     const after = document.lineAt(selection.end.line).text.slice(selection.end.character);
     const body = text.replace(/\s+$/u, '');
     // A line of text right above an empty cursor line (a heading, a paragraph) gets a blank line between.
-    const above = !before.trim() && selection.start.line > 0 ? document.lineAt(selection.start.line - 1).text.trim() : '';
+    const above =
+      !before.trim() && selection.start.line > 0 ? document.lineAt(selection.start.line - 1).text.trim() : '';
     const lead = before.trim() ? newline + newline : above ? newline : '';
     const inserted = `${lead}${body}${newline}${after.trim() ? newline : ''}`;
     edit.replace(document.uri, selection, inserted);
@@ -208,7 +234,13 @@ export class AnswerCitations implements AnswerCitationActions {
       throw err;
     }
     if (!applied)
-      return this.fail(vscode.l10n.t('The answer could not be written into {0} (read-only or changed meanwhile); nothing was changed.', vscode.workspace.asRelativePath(document.uri)), 'error');
+      return this.fail(
+        vscode.l10n.t(
+          'The answer could not be written into {0} (read-only or changed meanwhile); nothing was changed.',
+          vscode.workspace.asRelativePath(document.uri),
+        ),
+        'error',
+      );
     const where = bibliography ? vscode.workspace.asRelativePath(bibliography) : '';
     const done = citedNs.length
       ? bibliography
@@ -220,8 +252,18 @@ export class AnswerCitations implements AnswerCitationActions {
     if (unresolved.length) {
       const list = unresolved.map((m) => `[${m}]`).join(', ');
       this.deps.log.warn(`Insert Answer: markers without a matching citation left as written: ${list}`);
-      void showWarning(vscode.l10n.t('Answer inserted; these markers have no matching citation and were left as written: {0}', list));
+      void showWarning(
+        vscode.l10n.t('Answer inserted; these markers have no matching citation and were left as written: {0}', list),
+      );
     }
-    return (this.last = { done: true, message: done, keys: flavour === 'plain' ? [] : cited, unresolved, bibliography, text: inserted, flavour });
+    return (this.last = {
+      done: true,
+      message: done,
+      keys: flavour === 'plain' ? [] : cited,
+      unresolved,
+      bibliography,
+      text: inserted,
+      flavour,
+    });
   }
 }

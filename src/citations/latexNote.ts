@@ -30,7 +30,10 @@ const SCRIPTS: readonly [RegExp, string][] = [
 export function usesBiber(text: string): boolean {
   const begin = text.indexOf('\\begin{document}');
   const preamble = text.slice(0, Math.min(begin < 0 ? text.length : begin, 200_000));
-  return /\\addbibresource\b|\\usepackage\s*(?:\[[^\]]{0,500}\]\s*)?\{[^}]{0,200}\bbiblatex\b/u.test(preamble) || /\\addbibresource\b/u.test(text.slice(0, 200_000));
+  return (
+    /\\addbibresource\b|\\usepackage\s*(?:\[[^\]]{0,500}\]\s*)?\{[^}]{0,200}\bbiblatex\b/u.test(preamble) ||
+    /\\addbibresource\b/u.test(text.slice(0, 200_000))
+  );
 }
 
 /** The note for papers cited into a LaTeX document, or undefined when pdflatex prints all of them. */
@@ -59,7 +62,8 @@ export class PdflatexNotes {
 
   /** Tells the writer, when the document is LaTeX and some of the papers hold letters pdflatex cannot print. */
   afterInsert(document: vscode.TextDocument, papers: readonly CitablePaper[]): string | undefined {
-    if (flavourOf(document.languageId, document.fileName) !== 'latex' || this.told.has(document.uri.toString())) return undefined;
+    if (flavourOf(document.languageId, document.fileName) !== 'latex' || this.told.has(document.uri.toString()))
+      return undefined;
     const note = pdflatexNote(document.getText(), papers);
     if (!note) return undefined;
     this.told.add(document.uri.toString());

@@ -44,15 +44,23 @@ export interface LookupOutcome {
 export class PaperLookup {
   /** The question before spending calls; tests replace it. Resolves 'lookUp', 'skip' or undefined (cancel). */
   ask = async (count: number): Promise<'lookUp' | 'skip' | undefined> => {
-    const lookUp = count === 1 ? vscode.l10n.t('Look Up (1 search call)') : vscode.l10n.t('Look Up ({0} search calls)', count);
+    const lookUp =
+      count === 1 ? vscode.l10n.t('Look Up (1 search call)') : vscode.l10n.t('Look Up ({0} search calls)', count);
     const skip = vscode.l10n.t("Use the Answer's Details");
     const choice = await vscode.window.showInformationMessage(
       count === 1
-        ? vscode.l10n.t('The answer gives only the title, year and journal of this paper. Look up its authors and DOI with a search?')
-        : vscode.l10n.t('The answer gives only the title, year and journal of {0} cited papers. Look up their authors and DOIs with a search each?', count),
+        ? vscode.l10n.t(
+            'The answer gives only the title, year and journal of this paper. Look up its authors and DOI with a search?',
+          )
+        : vscode.l10n.t(
+            'The answer gives only the title, year and journal of {0} cited papers. Look up their authors and DOIs with a search each?',
+            count,
+          ),
       {
         modal: true,
-        detail: vscode.l10n.t('Each search is one call of your monthly plan. The setting "Look Up Missing Metadata" can answer this for you.'),
+        detail: vscode.l10n.t(
+          'Each search is one call of your monthly plan. The setting "Look Up Missing Metadata" can answer this for you.',
+        ),
       },
       lookUp,
       skip,
@@ -84,7 +92,11 @@ export class PaperLookup {
     let calls = 0;
     let completed = 0;
     const found = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Looking up the cited papers'), cancellable: true },
+      {
+        location: vscode.ProgressLocation.Notification,
+        title: vscode.l10n.t('Looking up the cited papers'),
+        cancellable: true,
+      },
       async (progress, token) => {
         const result = new Map<number, CitePaper>();
         for (const [k, i] of missing.entries()) {
@@ -97,9 +109,13 @@ export class PaperLookup {
             if (hit) result.set(i, hit);
           } catch (err) {
             calls++;
-            const why = describeError(err, { baseUrl: this.deps.baseUrl() })?.message ?? (err instanceof Error ? err.message : String(err));
+            const why =
+              describeError(err, { baseUrl: this.deps.baseUrl() })?.message ??
+              (err instanceof Error ? err.message : String(err));
             this.deps.log(`Looking up "${paper.title ?? ''}" failed: ${why}`);
-            void showWarning(vscode.l10n.t("Looking up the cited papers stopped: {0} The rest keep the answer's details.", why));
+            void showWarning(
+              vscode.l10n.t("Looking up the cited papers stopped: {0} The rest keep the answer's details.", why),
+            );
             break;
           }
         }
@@ -125,10 +141,19 @@ export class PaperLookup {
     const candidates = response.results.map(citePaperOf);
     const want = titleKey(title);
     // A result with the same title is this paper only when no field tells them apart (another journal, id or URL).
-    const facts = (p: CitePaper): PaperFacts => ({ id: p.id, doi: p.doi, url: p.url, journal: p.journal_name, year: p.publish_year });
+    const facts = (p: CitePaper): PaperFacts => ({
+      id: p.id,
+      doi: p.doi,
+      url: p.url,
+      journal: p.journal_name,
+      year: p.publish_year,
+    });
     const hit =
       (paper.id ? candidates.find((c) => c.id === paper.id) : undefined) ??
-      candidates.find((c) => titleKey(c.title ?? '') === want && (!year || c.publish_year === year) && !tellApart(facts(paper), facts(c)));
+      candidates.find(
+        (c) =>
+          titleKey(c.title ?? '') === want && (!year || c.publish_year === year) && !tellApart(facts(paper), facts(c)),
+      );
     if (!hit) {
       this.deps.log(`Looking up "${title}": no search result has its id or title.`);
       return { hit: undefined, sent };

@@ -6,7 +6,14 @@
  * No src/bib import here (esbuild.mjs refuses it in the entry bundle).
  */
 import * as vscode from 'vscode';
-import { CITE_WINDOW, cheapFlavour, citationsPlausible, mayBeOnCiteKey, mayCompleteCitation, mayHaveCitations } from '../shared/citeTrigger';
+import {
+  CITE_WINDOW,
+  cheapFlavour,
+  citationsPlausible,
+  mayBeOnCiteKey,
+  mayCompleteCitation,
+  mayHaveCitations,
+} from '../shared/citeTrigger';
 /**
  * What the core does for cite keys once loaded: the providers below call it only when a cheap check saw a citation
  * near the cursor. It never throws (a failure is logged, nothing is shown).
@@ -19,8 +26,15 @@ export interface CiteAssistant {
     context: vscode.CompletionContext,
   ): Promise<vscode.CompletionList | undefined>;
   resolveCompletion(item: vscode.CompletionItem, token: vscode.CancellationToken): vscode.CompletionItem;
-  provideHover(document: vscode.TextDocument, position: vscode.Position, token: vscode.CancellationToken): Promise<vscode.Hover | undefined>;
-  provideDocumentLinks(document: vscode.TextDocument, token: vscode.CancellationToken): Promise<vscode.DocumentLink[] | undefined>;
+  provideHover(
+    document: vscode.TextDocument,
+    position: vscode.Position,
+    token: vscode.CancellationToken,
+  ): Promise<vscode.Hover | undefined>;
+  provideDocumentLinks(
+    document: vscode.TextDocument,
+    token: vscode.CancellationToken,
+  ): Promise<vscode.DocumentLink[] | undefined>;
 }
 
 /** What the adapter needs of the core loader: the core, loaded on demand. */
@@ -48,7 +62,10 @@ export const CITE_TRIGGER_CHARACTERS = ['{', ',', '@', '<'] as const;
  */
 function textBefore(document: vscode.TextDocument, position: vscode.Position, lines: number): string {
   const end = document.offsetAt(position);
-  const start = Math.max(document.offsetAt(new vscode.Position(Math.max(0, position.line - lines), 0)), end - CITE_WINDOW);
+  const start = Math.max(
+    document.offsetAt(new vscode.Position(Math.max(0, position.line - lines), 0)),
+    end - CITE_WINDOW,
+  );
   return document.getText(new vscode.Range(document.positionAt(start), position));
 }
 
@@ -76,7 +93,9 @@ export function registerCiteProviders(core: CoreAccess, log: { warn(message: str
       if (!f) return undefined;
       const c = coreIf(() => {
         const before = textBefore(document, position, 12);
-        return mayCompleteCitation(before, f) && citationsPlausible(before, f, document.fileName, () => document.getText());
+        return (
+          mayCompleteCitation(before, f) && citationsPlausible(before, f, document.fileName, () => document.getText())
+        );
       });
       return c?.provideCompletion(document, position, token, context);
     },
@@ -92,7 +111,9 @@ export function registerCiteProviders(core: CoreAccess, log: { warn(message: str
       const c = coreIf(() => {
         const before = textBefore(document, position, 12);
         const after = textAfter(document, position);
-        return mayBeOnCiteKey(before, after, f) && citationsPlausible(before, f, document.fileName, () => document.getText());
+        return (
+          mayBeOnCiteKey(before, after, f) && citationsPlausible(before, f, document.fileName, () => document.getText())
+        );
       });
       return c?.provideHover(document, position, token);
     },

@@ -39,7 +39,9 @@ export interface PaperPickerDeps {
 const pickText = (s: string | null | undefined): string => noIcons(oneLine(s));
 
 function rawAuthors(entry: BibEntry): string {
-  const names = (entry.raw['author'] ?? '').split(/\s+and\s+/u).map((n) => displayLatex(n.includes(',') ? n.split(',')[0]! : n.split(/\s+/u).pop() ?? n));
+  const names = (entry.raw['author'] ?? '')
+    .split(/\s+and\s+/u)
+    .map((n) => displayLatex(n.includes(',') ? n.split(',')[0]! : (n.split(/\s+/u).pop() ?? n)));
   const list = names.filter(Boolean);
   if (!list.length) return '';
   return list.length > 2 ? `${list[0]} et al.` : list.join(' & ');
@@ -64,7 +66,10 @@ export class PaperPicker {
    * The Quick Pick: recent results (not already in the bibliography) and the document's bibliography entries, with
    * a "Search papers for …" item once something is typed. Undefined = cancelled.
    */
-  async pickPapers(document: vscode.TextDocument | undefined, options: { many: boolean; title: string }): Promise<CitePaper[] | undefined> {
+  async pickPapers(
+    document: vscode.TextDocument | undefined,
+    options: { many: boolean; title: string },
+  ): Promise<CitePaper[] | undefined> {
     const entries = document ? await this.deps.bibliographies.entries(document) : [];
     const inBib = new Map<string, string>();
     for (const e of entries) {
@@ -84,7 +89,13 @@ export class PaperPicker {
     for (const p of recent) {
       items.push({
         label: clip(pickText(p.title) || vscode.l10n.t('(untitled paper)'), 140),
-        description: [paperAuthors(p), p.publish_year ? String(p.publish_year) : '', document ? vscode.l10n.t('new: {0}', keyFor(p)) : ''].filter(Boolean).join(' · '),
+        description: [
+          paperAuthors(p),
+          p.publish_year ? String(p.publish_year) : '',
+          document ? vscode.l10n.t('new: {0}', keyFor(p)) : '',
+        ]
+          .filter(Boolean)
+          .join(' · '),
         detail: pickText(p.journal_name) || undefined,
         paper: p,
       });
@@ -95,12 +106,19 @@ export class PaperPicker {
       byBib.set(k, [...(byBib.get(k) ?? []), e]);
     }
     for (const list of byBib.values()) {
-      items.push({ label: vscode.workspace.asRelativePath(list[0]!.bib.uri), kind: vscode.QuickPickItemKind.Separator });
+      items.push({
+        label: vscode.workspace.asRelativePath(list[0]!.bib.uri),
+        kind: vscode.QuickPickItemKind.Separator,
+      });
       for (const e of list) {
         const raw = e.entry.raw;
         items.push({
           label: clip(noIcons(displayLatex(raw['title'] ?? '')) || e.entry.key, 140),
-          description: noIcons([rawAuthors(e.entry), (raw['year'] ?? raw['date'] ?? '').slice(0, 4), e.entry.key].filter(Boolean).join(' · ')),
+          description: noIcons(
+            [rawAuthors(e.entry), (raw['year'] ?? raw['date'] ?? '').slice(0, 4), e.entry.key]
+              .filter(Boolean)
+              .join(' · '),
+          ),
           detail: noIcons(displayLatex(raw['journal'] ?? raw['journaltitle'] ?? raw['booktitle'] ?? '')) || undefined,
           paper: { key: e.entry.key, title: displayLatex(raw['title'] ?? '') || null, doi: entryDoi(e.entry) ?? null },
         });
@@ -119,7 +137,10 @@ export class PaperPicker {
     return loadBibtexLibrary().then(() => (e ? e.paper : p));
   }
 
-  private async searchAndPick(query: string, options: { many: boolean; title: string }): Promise<CitePaper[] | undefined> {
+  private async searchAndPick(
+    query: string,
+    options: { many: boolean; title: string },
+  ): Promise<CitePaper[] | undefined> {
     await this.deps.search(query);
     const shown = this.deps.shownPapers().map(citePaperOf);
     if (!shown.length) {
@@ -132,7 +153,11 @@ export class PaperPicker {
       detail: pickText(p.journal_name) || undefined,
       paper: p,
     }));
-    const choice = await this.quickPick(items, { ...options, noSearch: true, title: vscode.l10n.t('{0}: results for “{1}”', options.title, clip(query, 40)) });
+    const choice = await this.quickPick(items, {
+      ...options,
+      noSearch: true,
+      title: vscode.l10n.t('{0}: results for “{1}”', options.title, clip(query, 40)),
+    });
     return choice && 'papers' in choice ? choice.papers : undefined;
   }
 

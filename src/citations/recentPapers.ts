@@ -53,7 +53,14 @@ function identityOf(p: CitePaper): Identity | undefined {
   const doi = normaliseDoi(p.doi)?.toLowerCase();
   const title = titleKey(p.title ?? '') || undefined;
   if (!p.id && !doi && !title) return undefined;
-  return { id: p.id || undefined, doi, title, year: typeof p.publish_year === 'number' ? p.publish_year : undefined, url: p.url, journal: p.journal_name };
+  return {
+    id: p.id || undefined,
+    doi,
+    title,
+    year: typeof p.publish_year === 'number' ? p.publish_year : undefined,
+    url: p.url,
+    journal: p.journal_name,
+  };
 }
 
 /**
@@ -83,7 +90,11 @@ interface Slot {
 
 /** Slots by identity part, so finding the same paper is a few map look-ups, not a scan of every paper. */
 class SlotIndex {
-  private readonly maps = { id: new Map<string, Slot[]>(), doi: new Map<string, Slot[]>(), title: new Map<string, Slot[]>() };
+  private readonly maps = {
+    id: new Map<string, Slot[]>(),
+    doi: new Map<string, Slot[]>(),
+    title: new Map<string, Slot[]>(),
+  };
 
   add(slot: Slot): void {
     for (const part of ['id', 'doi', 'title'] as const) {

@@ -59,7 +59,7 @@ export class TidyCommand {
       const k = lineBreakKinds(bib.text);
       return failed(
         vscode.l10n.t(
-          'Tidy Bibliography: {0} ends its lines in more than one way ({1} CRLF, {2} LF, {3} lone CR), which VS Code\'s editor would change throughout. Nothing was changed.',
+          "Tidy Bibliography: {0} ends its lines in more than one way ({1} CRLF, {2} LF, {3} lone CR), which VS Code's editor would change throughout. Nothing was changed.",
           name,
           k.crlf,
           k.lf,
@@ -69,43 +69,72 @@ export class TidyCommand {
       );
     }
     const cited = await this.citedKeys(bib.uri);
-    const result = tidyBibliography(bib.text, cited.keys, { everyKeyCited: cited.everyKey, citedComplete: cited.complete });
+    const result = tidyBibliography(bib.text, cited.keys, {
+      everyKeyCited: cited.everyKey,
+      citedComplete: cited.complete,
+    });
     if (result.text === undefined) {
       bibs.publish(bib.uri, result.diagnostics);
       const errors = result.diagnostics.filter((d) => d.severity === 'error');
-      const message = !errors.length && result.blocked
-        ? `${vscode.l10n.t('Tidy Bibliography:')} ${blockedMessage(name, result.blocked)} ${vscode.l10n.t('Nothing was changed.')}`
-        : vscode.l10n.t(
-            'Tidy Bibliography: {0} has {1} error(s) (see Problems, first at line {2}); fix them first. Nothing was changed.',
-            name,
-            errors.length || 1,
-            (errors[0]?.range.start.line ?? 0) + 1,
-          );
+      const message =
+        !errors.length && result.blocked
+          ? `${vscode.l10n.t('Tidy Bibliography:')} ${blockedMessage(name, result.blocked)} ${vscode.l10n.t('Nothing was changed.')}`
+          : vscode.l10n.t(
+              'Tidy Bibliography: {0} has {1} error(s) (see Problems, first at line {2}); fix them first. Nothing was changed.',
+              name,
+              errors.length || 1,
+              (errors[0]?.range.start.line ?? 0) + 1,
+            );
       const show = vscode.l10n.t('Show Problems');
-      void showError(message, show).then((c) => (c === show ? vscode.commands.executeCommand('workbench.actions.view.problems') : undefined));
+      void showError(message, show).then((c) =>
+        c === show ? vscode.commands.executeCommand('workbench.actions.view.problems') : undefined,
+      );
       return { done: false, bib: bib.uri, message };
     }
     if (result.text !== bib.text) {
       // The range from the editor's own buffer (what the edit applies to), which must read as the bytes did.
       const doc = await vscode.workspace.openTextDocument(bib.uri);
-      if (doc.getText() !== bib.text) return failed(vscode.l10n.t('Tidy Bibliography: the editor reads {0} differently from its bytes (its encoding?); nothing was changed.', name), 'error');
+      if (doc.getText() !== bib.text)
+        return failed(
+          vscode.l10n.t(
+            'Tidy Bibliography: the editor reads {0} differently from its bytes (its encoding?); nothing was changed.',
+            name,
+          ),
+          'error',
+        );
       const edit = new vscode.WorkspaceEdit();
       edit.replace(bib.uri, new vscode.Range(new vscode.Position(0, 0), doc.positionAt(bib.text.length)), result.text);
-      if (!(await vscode.workspace.applyEdit(edit))) return failed(vscode.l10n.t('VS Code could not edit {0} (read-only?); nothing was changed.', name), 'error');
+      if (!(await vscode.workspace.applyEdit(edit)))
+        return failed(vscode.l10n.t('VS Code could not edit {0} (read-only?); nothing was changed.', name), 'error');
       // Shown, not saved: the writer reviews the new order and saves (or undoes) it there.
       await vscode.window.showTextDocument(doc, { preview: true, preserveFocus: false });
     }
-    const parts = [result.text === bib.text ? vscode.l10n.t('{0} is already tidy', name) : vscode.l10n.t('Tidied {0}: sorted', name)];
+    const parts = [
+      result.text === bib.text ? vscode.l10n.t('{0} is already tidy', name) : vscode.l10n.t('Tidied {0}: sorted', name),
+    ];
     if (result.removed.length)
-      parts.push(vscode.l10n.t('{0} duplicate(s) removed ({1})', result.removed.length, result.removed.map((r) => `${r.key} → ${r.keptKey}`).join(', ')));
+      parts.push(
+        vscode.l10n.t(
+          '{0} duplicate(s) removed ({1})',
+          result.removed.length,
+          result.removed.map((r) => `${r.key} → ${r.keptKey}`).join(', '),
+        ),
+      );
     if (result.keptDuplicates.length)
       parts.push(
         cited.complete
-          ? vscode.l10n.t('kept entries with the same DOI because documents cite each: {0}', clip(result.keptDuplicates.map((d) => d.keys.join(' = ')).join(', '), 300))
-          : vscode.l10n.t('no duplicate removed, because not every document could be read: {0}', clip(result.keptDuplicates.map((d) => d.keys.join(' = ')).join(', '), 300)),
+          ? vscode.l10n.t(
+              'kept entries with the same DOI because documents cite each: {0}',
+              clip(result.keptDuplicates.map((d) => d.keys.join(' = ')).join(', '), 300),
+            )
+          : vscode.l10n.t(
+              'no duplicate removed, because not every document could be read: {0}',
+              clip(result.keptDuplicates.map((d) => d.keys.join(' = ')).join(', '), 300),
+            ),
       );
     if (cited.everyKey) parts.push(vscode.l10n.t('every key is cited (\\nocite{*})'));
-    else if (result.uncited.length) parts.push(vscode.l10n.t('not cited by any document: {0}', clip(result.uncited.join(', '), 300)));
+    else if (result.uncited.length)
+      parts.push(vscode.l10n.t('not cited by any document: {0}', clip(result.uncited.join(', '), 300)));
     else parts.push(vscode.l10n.t('every entry is cited'));
     const message = `${parts.join('; ')}.`;
     void showInfo(message);
@@ -116,7 +145,8 @@ export class TidyCommand {
     // A file given as an argument (the explorer's context menu) goes through the same questions as any write.
     if (arg instanceof vscode.Uri) return { uri: arg };
     const editor = vscode.window.activeTextEditor ?? this.deps.lastEditor();
-    if (!editor) return { message: vscode.l10n.t('Open a .bib file, or a document that uses one, to tidy its bibliography.') };
+    if (!editor)
+      return { message: vscode.l10n.t('Open a .bib file, or a document that uses one, to tidy its bibliography.') };
     const doc = editor.document;
     if (doc.languageId === 'bibtex' || /\.bib$/iu.test(doc.uri.path)) {
       // The .bib the writer is editing: their choice.
@@ -124,7 +154,13 @@ export class TidyCommand {
       return { uri: doc.uri };
     }
     const found = await this.deps.bibliographies.find(doc);
-    if (!found.length) return { message: vscode.l10n.t('{0} uses no BibTeX bibliography yet: nothing to tidy.', vscode.workspace.asRelativePath(doc.uri)) };
+    if (!found.length)
+      return {
+        message: vscode.l10n.t(
+          '{0} uses no BibTeX bibliography yet: nothing to tidy.',
+          vscode.workspace.asRelativePath(doc.uri),
+        ),
+      };
     if (found.length === 1) return { uri: found[0]!.uri };
     const pick = await vscode.window.showQuickPick(
       found.map((f) => ({ label: vscode.workspace.asRelativePath(f.uri), uri: f.uri })),
@@ -147,21 +183,29 @@ export class TidyCommand {
       if (flavour === 'plain') return;
       for (const k of citedKeys(text, flavour)) keys.add(k.toLowerCase());
     };
-    for (const d of vscode.workspace.textDocuments) if (isWritingDocument(d) && d.uri.toString() !== bib.toString()) add(d.uri, d.getText(), d.languageId);
+    for (const d of vscode.workspace.textDocuments)
+      if (isWritingDocument(d) && d.uri.toString() !== bib.toString()) add(d.uri, d.getText(), d.languageId);
     const folder = vscode.workspace.getWorkspaceFolder(bib);
     if (folder) {
-      const files = await vscode.workspace.findFiles(new vscode.RelativePattern(folder, CITE_FILES), '**/{node_modules,.git}/**', MAX_SCANNED_FILES);
+      const files = await vscode.workspace.findFiles(
+        new vscode.RelativePattern(folder, CITE_FILES),
+        '**/{node_modules,.git}/**',
+        MAX_SCANNED_FILES,
+      );
       if (files.length >= MAX_SCANNED_FILES) complete = false;
       for (const uri of files) {
         if (seen.has(uri.toString())) continue;
         try {
           // Only regular files of sensible size: a document's name may lead to a device that never ends.
           const stat = await vscode.workspace.fs.stat(uri);
-          if (!(stat.type & vscode.FileType.File) || stat.size > MAX_SCANNED_BYTES) throw new Error(`not a readable document (${stat.size} bytes)`);
+          if (!(stat.type & vscode.FileType.File) || stat.size > MAX_SCANNED_BYTES)
+            throw new Error(`not a readable document (${stat.size} bytes)`);
           add(uri, new TextDecoder('utf-8').decode(await vscode.workspace.fs.readFile(uri)), '');
         } catch (err) {
           complete = false;
-          this.deps.log.warn(`Tidy Bibliography: could not read ${uri.fsPath}: ${err instanceof Error ? err.message : String(err)}`);
+          this.deps.log.warn(
+            `Tidy Bibliography: could not read ${uri.fsPath}: ${err instanceof Error ? err.message : String(err)}`,
+          );
         }
       }
     }

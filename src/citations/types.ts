@@ -83,7 +83,12 @@ export interface BibliographyService extends vscode.Disposable {
    * there (and writes nothing). `citing` is the document the papers are cited from: a Typst document's .bib gets its
    * text in the form Typst reads (texText.ts).
    */
-  addEntries(edit: vscode.WorkspaceEdit, bib: LoadedBibliography, papers: readonly CitePaper[], citing?: vscode.TextDocument): Promise<string[]>;
+  addEntries(
+    edit: vscode.WorkspaceEdit,
+    bib: LoadedBibliography,
+    papers: readonly CitePaper[],
+    citing?: vscode.TextDocument,
+  ): Promise<string[]>;
   /** Whether `addEntries` left bytes for `apply` to write with this edit (the edit itself may be empty). */
   hasWrites(edit: vscode.WorkspaceEdit): boolean;
   /**
@@ -105,7 +110,11 @@ export interface CitationInserter {
    * Cites `papers` at the cursor of `editor` in the document's syntax (extending a citation at/right before the
    * cursor) and adds their entries, in one WorkspaceEdit (one Undo). Returns the keys, or undefined when cancelled.
    */
-  insert(editor: vscode.TextEditor, papers: readonly CitePaper[], options?: InsertOptions): Promise<string[] | undefined>;
+  insert(
+    editor: vscode.TextEditor,
+    papers: readonly CitePaper[],
+    options?: InsertOptions,
+  ): Promise<string[] | undefined>;
 }
 
 export interface RecentPapers {

@@ -86,10 +86,19 @@ class CoreImpl extends Disposable implements Core {
       new UsageLedger({ state: services.context.globalState, origin: () => settings.service.origin, settings }),
     );
     this.filters = this.register(
-      new FilterStore({ state: services.context.workspaceState, planIsFree: () => this.usage.isFreePlan(), warn: (m) => log.warn(m) }),
+      new FilterStore({
+        state: services.context.workspaceState,
+        planIsFree: () => this.usage.isFreePlan(),
+        warn: (m) => log.warn(m),
+      }),
     );
     this.usageStatus = this.register(
-      new UsageStatusBar(this.usage, Commands.showUsage, services.takeUsageStatusItem?.(), services.context.globalState),
+      new UsageStatusBar(
+        this.usage,
+        Commands.showUsage,
+        services.takeUsageStatusItem?.(),
+        services.context.globalState,
+      ),
     );
     this.filterCommands = new FilterCommands(this.filters, () => this.usage.isFreePlan());
     this.usageMenu = new UsageMenu(this.usage, settings);
@@ -107,7 +116,8 @@ class CoreImpl extends Disposable implements Core {
         usage: this.usage,
         // Only a plan the user set: a cap inferred from answers is learnt by the session per key
         // (the ledger's inference is per service origin and would outlive a key switch).
-        planMaxPageSize: () => (this.usage.snapshot().planSource === 'setting' ? this.usage.planMaxPageSize() : undefined),
+        planMaxPageSize: () =>
+          this.usage.snapshot().planSource === 'setting' ? this.usage.planMaxPageSize() : undefined,
         presenter: this.presenter,
         log,
         view: services.results,
@@ -157,7 +167,10 @@ class CoreImpl extends Disposable implements Core {
     this.register(
       vscode.languages.registerCodeLensProvider(
         { language: 'markdown', scheme: 'untitled' },
-        new BriefCodeLensProvider(() => (threadFilters(this.filters.current) ? this.filters.describe() : ''), () => this.usage.isFreePlan()),
+        new BriefCodeLensProvider(
+          () => (threadFilters(this.filters.current) ? this.filters.describe() : ''),
+          () => this.usage.isFreePlan(),
+        ),
       ),
     );
     const threadsView = new ThreadsViewCommands(this.threadsModel, () => this.answers);
@@ -213,7 +226,11 @@ class CoreImpl extends Disposable implements Core {
     return this.answers.restore(panel, state);
   }
 
-  provideCompletion(document: vscode.TextDocument, position: vscode.Position, token: vscode.CancellationToken): Promise<vscode.CompletionList | undefined> {
+  provideCompletion(
+    document: vscode.TextDocument,
+    position: vscode.Position,
+    token: vscode.CancellationToken,
+  ): Promise<vscode.CompletionList | undefined> {
     return this.quietly('completion', () => this.citeCompletion.provide(document, position, token));
   }
 
@@ -221,11 +238,18 @@ class CoreImpl extends Disposable implements Core {
     return this.citeCompletion.resolve(item);
   }
 
-  provideHover(document: vscode.TextDocument, position: vscode.Position, token: vscode.CancellationToken): Promise<vscode.Hover | undefined> {
+  provideHover(
+    document: vscode.TextDocument,
+    position: vscode.Position,
+    token: vscode.CancellationToken,
+  ): Promise<vscode.Hover | undefined> {
     return this.quietly('hover', () => this.citeHover.provideHover(document, position, token));
   }
 
-  provideDocumentLinks(document: vscode.TextDocument, token: vscode.CancellationToken): Promise<vscode.DocumentLink[] | undefined> {
+  provideDocumentLinks(
+    document: vscode.TextDocument,
+    token: vscode.CancellationToken,
+  ): Promise<vscode.DocumentLink[] | undefined> {
     return this.quietly('links', () => this.citeHover.provideDocumentLinks(document, token));
   }
 
@@ -268,7 +292,10 @@ interface TableParts {
  * The core's command table: every command but the two the entry bundle runs itself (Show Log, Get a Key). The
  * contributions test checks it against package.json and platform/ids.ts.
  */
-function commandTable(core: CoreImpl, { keyCommands, tester, emulator, search, papers, threadsView }: TableParts): Handlers {
+function commandTable(
+  core: CoreImpl,
+  { keyCommands, tester, emulator, search, papers, threadsView }: TableParts,
+): Handlers {
   return {
     [Commands.setApiKey]: () => keyCommands.setApiKey(),
     [Commands.clearApiKey]: () => keyCommands.clearApiKey(),

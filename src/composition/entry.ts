@@ -120,12 +120,19 @@ export class ResearchDesk extends Disposable {
     step('services');
 
     const view = this.register(
-      vscode.window.createTreeView<ResultNode>(Views.results, { treeDataProvider: this.results, showCollapseAll: true, canSelectMany: true }),
+      vscode.window.createTreeView<ResultNode>(Views.results, {
+        treeDataProvider: this.results,
+        showCollapseAll: true,
+        canSelectMany: true,
+      }),
     );
     this.results.bindView(view);
     this.viewIds.push(Views.results);
     const threadsView = this.register(
-      vscode.window.createTreeView<ThreadNode>(Views.threads, { treeDataProvider: this.threads, showCollapseAll: true }),
+      vscode.window.createTreeView<ThreadNode>(Views.threads, {
+        treeDataProvider: this.threads,
+        showCollapseAll: true,
+      }),
     );
     this.threads.bindView(threadsView);
     this.viewIds.push(Views.threads);
@@ -138,7 +145,9 @@ export class ResearchDesk extends Disposable {
     for (const id of Object.values(Commands)) {
       const handler = local[id];
       this.register(
-        vscode.commands.registerCommand(id, (...args: unknown[]) => (handler ? this.runLocal(id, handler) : this.runCore(id, args))),
+        vscode.commands.registerCommand(id, (...args: unknown[]) =>
+          handler ? this.runLocal(id, handler) : this.runCore(id, args),
+        ),
       );
       this.commandIds.push(id);
     }
@@ -159,10 +168,12 @@ export class ResearchDesk extends Disposable {
     // Not awaited, and started after activate() has returned (a macrotask later): reading
     // settings and secrets costs milliseconds that activation should not pay. The welcome
     // view updates when this lands.
-    this.demoKey = afterActivation(() => applyDemoKey(process.env, this.settings, this.keys, this.log)).catch((err: unknown) => {
-      this.log.error(`Demo key hand-off failed: ${err instanceof Error ? err.message : String(err)}`);
-      return 'failed';
-    });
+    this.demoKey = afterActivation(() => applyDemoKey(process.env, this.settings, this.keys, this.log)).catch(
+      (err: unknown) => {
+        this.log.error(`Demo key hand-off failed: ${err instanceof Error ? err.message : String(err)}`);
+        return 'failed';
+      },
+    );
     this.ready = this.demoKey.then(() => this.hasKey.refresh()).then(() => undefined);
     step('demoKey');
 
@@ -170,18 +181,33 @@ export class ResearchDesk extends Disposable {
     // (the core takes the item over when it loads; nothing of the client is loaded here).
     void afterActivation(() => {
       if (!this.core.loaded && !this.isDisposed)
-        this.restoredUsageItem = restoreUsageStatusItem(context.globalState, this.settings.service.origin, Commands.showUsage);
+        this.restoredUsageItem = restoreUsageStatusItem(
+          context.globalState,
+          this.settings.service.origin,
+          Commands.showUsage,
+        );
       return Promise.resolve();
-    }).catch((err: unknown) => this.log.warn(`Could not restore the monthly-calls status item: ${err instanceof Error ? err.message : String(err)}`));
+    }).catch((err: unknown) =>
+      this.log.warn(
+        `Could not restore the monthly-calls status item: ${err instanceof Error ? err.message : String(err)}`,
+      ),
+    );
     this.register({ dispose: () => this.restoredUsageItem?.dispose() });
 
     // Research-agent runs that were running when the window closed: read from globalState after
     // activation (one Memento read); only when there is one does the core load (its ThreadWatcher
     // resumes polling in its constructor).
     void afterActivation(() => {
-      if (!this.isDisposed && !this.core.loaded && readRunning(context.globalState, this.settings.service.origin).length) this.core.get();
+      if (
+        !this.isDisposed &&
+        !this.core.loaded &&
+        readRunning(context.globalState, this.settings.service.origin).length
+      )
+        this.core.get();
       return Promise.resolve();
-    }).catch((err: unknown) => this.log.warn(`Could not resume the running threads: ${err instanceof Error ? err.message : String(err)}`));
+    }).catch((err: unknown) =>
+      this.log.warn(`Could not resume the running threads: ${err instanceof Error ? err.message : String(err)}`),
+    );
   }
 
   testApi(activationMs: number): ResearchDeskTestApi {

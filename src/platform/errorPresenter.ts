@@ -24,7 +24,8 @@ export function isApiError(err: unknown): err is ApiErrorLike & Error {
 }
 
 /** `retryMayCost`: Retry of a request that may already have been charged (its label says so). */
-export type ErrorAction = 'setApiKey' | 'getKey' | 'openBilling' | 'retry' | 'retryMayCost' | 'showLog' | 'openSettings';
+export type ErrorAction =
+  'setApiKey' | 'getKey' | 'openBilling' | 'retry' | 'retryMayCost' | 'showLog' | 'openSettings';
 
 export interface ErrorReport {
   /** `ApiErrorKind`, or 'unexpected' for anything else. */
@@ -56,7 +57,10 @@ export function describeError(err: unknown, ctx: ErrorContext): ErrorReport | un
     return {
       ...report,
       message: plainText(
-        vscode.l10n.t('{0} The request may have reached the service and may have been charged, so it was not sent again; Retry sends it once more and may cost a call.', report.message),
+        vscode.l10n.t(
+          '{0} The request may have reached the service and may have been charged, so it was not sent again; Retry sends it once more and may cost a call.',
+          report.message,
+        ),
       ),
       actions: [...(ctx.canRetry ? (['retryMayCost'] as const) : []), ...report.actions],
     };
@@ -81,31 +85,43 @@ function describe(err: unknown, ctx: ErrorContext): ErrorReport | undefined {
     case 'unauthorized':
       return {
         ...base,
-        message: vscode.l10n.t('The service at {0} rejected the API key (401): it is missing, wrong or revoked, so set a valid key.', where),
+        message: vscode.l10n.t(
+          'The service at {0} rejected the API key (401): it is missing, wrong or revoked, so set a valid key.',
+          where,
+        ),
         actions: ['setApiKey', 'getKey'],
       };
     case 'payment_required':
       return {
         ...base,
-        message: vscode.l10n.t('Billing for your account is past due (402), so the service pauses calls until payment is resolved in the dashboard.'),
+        message: vscode.l10n.t(
+          'Billing for your account is past due (402), so the service pauses calls until payment is resolved in the dashboard.',
+        ),
         actions: ['openBilling'],
       };
     case 'feature_not_allowed':
       return {
         ...base,
-        message: vscode.l10n.t('Your plan does not include this feature (403): full-text excerpts and deep research need a paid plan.'),
+        message: vscode.l10n.t(
+          'Your plan does not include this feature (403): full-text excerpts and deep research need a paid plan.',
+        ),
         actions: ['openBilling'],
       };
     case 'not_found':
       return {
         ...base,
-        message: vscode.l10n.t('The service at {0} does not know this item (404); it may have been deleted, or the address may point at another service.', where),
+        message: vscode.l10n.t(
+          'The service at {0} does not know this item (404); it may have been deleted, or the address may point at another service.',
+          where,
+        ),
         actions: ['showLog'],
       };
     case 'conflict':
       return {
         ...base,
-        message: vscode.l10n.t('The research agent is still answering the previous question (409); wait until it finishes, then send the follow-up.'),
+        message: vscode.l10n.t(
+          'The research agent is still answering the previous question (409); wait until it finishes, then send the follow-up.',
+        ),
         actions: [...retry],
       };
     case 'validation':
@@ -117,7 +133,9 @@ function describe(err: unknown, ctx: ErrorContext): ErrorReport | undefined {
     case 'rate_limited':
       return {
         ...base,
-        message: vscode.l10n.t('The service asked Research Desk to slow down (429, too many requests per second); try again in a moment.'),
+        message: vscode.l10n.t(
+          'The service asked Research Desk to slow down (429, too many requests per second); try again in a moment.',
+        ),
         actions: [...retry],
       };
     case 'quota_exhausted': {
@@ -125,15 +143,24 @@ function describe(err: unknown, ctx: ErrorContext): ErrorReport | undefined {
       return {
         ...base,
         message: resets
-          ? vscode.l10n.t('You have used all included calls for this month (429); usage resets on {0}, or enable additional usage in the dashboard.', resets)
-          : vscode.l10n.t('You have used all included calls for this month (429); usage resets on the 1st, or enable additional usage in the dashboard.'),
+          ? vscode.l10n.t(
+              'You have used all included calls for this month (429); usage resets on {0}, or enable additional usage in the dashboard.',
+              resets,
+            )
+          : vscode.l10n.t(
+              'You have used all included calls for this month (429); usage resets on the 1st, or enable additional usage in the dashboard.',
+            ),
         actions: ['openBilling'],
       };
     }
     case 'server':
       return {
         ...base,
-        message: vscode.l10n.t('The service at {0} had a problem of its own ({1}); try again in a moment.', where, err.status ?? '5xx'),
+        message: vscode.l10n.t(
+          'The service at {0} had a problem of its own ({1}); try again in a moment.',
+          where,
+          err.status ?? '5xx',
+        ),
         actions: [...retry, 'showLog'],
       };
     case 'network':
@@ -160,7 +187,10 @@ function describe(err: unknown, ctx: ErrorContext): ErrorReport | undefined {
     case 'invalid_response':
       return {
         ...base,
-        message: vscode.l10n.t('The service at {0} sent a response Research Desk does not understand; the log has the details.', where),
+        message: vscode.l10n.t(
+          'The service at {0} sent a response Research Desk does not understand; the log has the details.',
+          where,
+        ),
         actions: ['showLog'],
       };
   }
@@ -198,8 +228,15 @@ export class ErrorPresenter {
   ) {}
 
   /** Logs the error, shows it, and returns what was shown (undefined for a user abort). */
-  show(err: unknown, options: { retry?: () => unknown; context?: string; timeoutMs?: number } = {}): ErrorReport | undefined {
-    const report = describeError(err, { baseUrl: this.baseUrl(), timeoutMs: options.timeoutMs, canRetry: !!options.retry });
+  show(
+    err: unknown,
+    options: { retry?: () => unknown; context?: string; timeoutMs?: number } = {},
+  ): ErrorReport | undefined {
+    const report = describeError(err, {
+      baseUrl: this.baseUrl(),
+      timeoutMs: options.timeoutMs,
+      canRetry: !!options.retry,
+    });
     const prefix = options.context ? `${options.context}: ` : '';
     if (!report) {
       this.log.info(`${prefix}cancelled.`);
@@ -215,7 +252,12 @@ export class ErrorPresenter {
   present(report: Pick<ErrorReport, 'message' | 'actions'>, severity: Severity, retry?: () => unknown): void {
     const labels = report.actions.map(actionLabel);
     const message = this.log.redact(report.message);
-    const shown = severity === 'error' ? showError(message, ...labels) : severity === 'warning' ? showWarning(message, ...labels) : showInfo(message, ...labels);
+    const shown =
+      severity === 'error'
+        ? showError(message, ...labels)
+        : severity === 'warning'
+          ? showWarning(message, ...labels)
+          : showInfo(message, ...labels);
     shown.then(
       (choice) => {
         const action = report.actions.find((a) => actionLabel(a) === choice);

@@ -111,7 +111,12 @@ export const WRITE_LOCATION_SETTINGS = [Settings.citationsDefaultBibliography] a
  * short timeout fails searches that were charged, lookups search per citation): application or machine scope in
  * package.json, and read from user settings only, so a cloned repository cannot spend the writer's calls.
  */
-export const COST_SETTINGS = [Settings.plan, Settings.searchCacheMinutes, Settings.requestTimeoutSeconds, Settings.citationsLookUpMissingMetadata] as const;
+export const COST_SETTINGS = [
+  Settings.plan,
+  Settings.searchCacheMinutes,
+  Settings.requestTimeoutSeconds,
+  Settings.citationsLookUpMissingMetadata,
+] as const;
 
 /**
  * Settings a workspace may set only once it is trusted (restrictedConfigurations; Restricted Mode reads the user

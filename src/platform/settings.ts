@@ -77,7 +77,11 @@ export class SettingsStore extends Disposable {
     const parsed = parseServiceUrl(baseUrl);
     let problem: string | undefined;
     if (!parsed) {
-      problem = vscode.l10n.t('The service address "{0}" in the setting {1} is not a valid http(s) URL.', baseUrl, Ids.baseUrl);
+      problem = vscode.l10n.t(
+        'The service address "{0}" in the setting {1} is not a valid http(s) URL.',
+        baseUrl,
+        Ids.baseUrl,
+      );
     } else if (parsed.protocol === 'http:' && !isLoopbackHttpUrl(baseUrl)) {
       problem = vscode.l10n.t(
         'The service address {0} uses plain http, which would send your key unencrypted: use https (plain http is allowed only for this computer).',
@@ -107,7 +111,9 @@ export class SettingsStore extends Disposable {
 
   /** Sets the plan in user settings ('auto' removes the value, so the plan is inferred again). */
   async setPlan(plan: string): Promise<void> {
-    await vscode.workspace.getConfiguration().update(Ids.plan, plan === 'auto' ? undefined : plan, vscode.ConfigurationTarget.Global);
+    await vscode.workspace
+      .getConfiguration()
+      .update(Ids.plan, plan === 'auto' ? undefined : plan, vscode.ConfigurationTarget.Global);
   }
 
   /** Points requests at `url` in user settings (the emulator command; a workspace never chooses this). */
@@ -122,7 +128,9 @@ export class SettingsStore extends Disposable {
       const note = `${id}=${JSON.stringify(v)}`;
       if (!this.warned.has(note)) {
         this.warned.add(note);
-        this.log.warn(`Ignoring the workspace setting ${note}: settings that decide where your API key is sent or what your calls are spent on are read from user settings only.`);
+        this.log.warn(
+          `Ignoring the workspace setting ${note}: settings that decide where your API key is sent or what your calls are spent on are read from user settings only.`,
+        );
       }
     }
     return value;
@@ -158,12 +166,15 @@ export function citationSettings(scope?: vscode.Uri): CitationSettings {
   // VS Code withholds a restricted setting's workspace value in Restricted Mode; where it applies, the writer is told
   // that the path came from the repository.
   const inspected = c.inspect<string>(Ids.citationsDefaultBibliography);
-  const fromWorkspace = [inspected?.workspaceFolderValue, inspected?.workspaceValue].some((v) => typeof v === 'string' && v.trim() === defaultBibliography);
+  const fromWorkspace = [inspected?.workspaceFolderValue, inspected?.workspaceValue].some(
+    (v) => typeof v === 'string' && v.trim() === defaultBibliography,
+  );
   return {
     defaultBibliography,
     defaultFromWorkspace: fromWorkspace && inspected?.globalValue?.trim() !== defaultBibliography,
     keyScheme: typeof scheme === 'string' && scheme.length <= 200 && /\{[A-Za-z]+\}/u.test(scheme) ? scheme : undefined,
-    titleProtection: protection === 'all' || protection === 'none' || protection === 'acronyms' ? protection : 'capitals',
+    titleProtection:
+      protection === 'all' || protection === 'none' || protection === 'acronyms' ? protection : 'capitals',
     latexCommand: /^[A-Za-z]+\*?$/u.test(command) ? command : 'cite',
     askLocator: c.get<boolean>(Ids.citationsAskLocator, false) === true,
   };
@@ -171,7 +182,9 @@ export function citationSettings(scope?: vscode.Uri): CitationSettings {
 
 /** Whether Insert Answer writes the answer's quotes as footnotes in this document. */
 export function quotesAsFootnotes(scope?: vscode.Uri): boolean {
-  return vscode.workspace.getConfiguration(undefined, scope).get<boolean>(Ids.citationsQuotesAsFootnotes, false) === true;
+  return (
+    vscode.workspace.getConfiguration(undefined, scope).get<boolean>(Ids.citationsQuotesAsFootnotes, false) === true
+  );
 }
 
 export type LookupPolicy = 'ask' | 'always' | 'never';

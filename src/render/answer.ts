@@ -17,7 +17,14 @@ import { type Citation } from '../api/schemas';
 import { citeMarkers, type CiteMeta, type MarkerEnv } from './citeMarkers';
 import { escapeHtml, plainParagraphs, splitForMarkdown } from './escape';
 import { safeHttpsUrl } from '../shared/url';
-import { DEFAULT_LABELS, indexCitations, markerLabel, renderReferences, type ReferenceEntry, type RenderLabels } from './references';
+import {
+  DEFAULT_LABELS,
+  indexCitations,
+  markerLabel,
+  renderReferences,
+  type ReferenceEntry,
+  type RenderLabels,
+} from './references';
 
 type Token = MarkdownIt.Token;
 
@@ -113,7 +120,10 @@ function sanitizeInline(children: Token[]): Token[] {
         continue;
       }
       const title = t.attrGet('title');
-      t.attrs = [['href', href], ['rel', 'noopener noreferrer']];
+      t.attrs = [
+        ['href', href],
+        ['rel', 'noopener noreferrer'],
+      ];
       if (title !== null && title !== '') t.attrs.push(['title', String(title)]);
     } else if (t.type === 'link_close' && dropClose) {
       dropClose = false;
@@ -137,7 +147,8 @@ function linkifyGuard(state: MarkdownIt.StateInline, silent: boolean): boolean {
   const src = state.src;
   const pos = state.pos;
   if (!state.md.options.linkify || state.linkLevel > 0 || pos + 3 > state.posMax) return false;
-  if (src.charCodeAt(pos) !== 0x3a /* : */ || src.charCodeAt(pos + 1) !== 0x2f || src.charCodeAt(pos + 2) !== 0x2f) return false;
+  if (src.charCodeAt(pos) !== 0x3a /* : */ || src.charCodeAt(pos + 1) !== 0x2f || src.charCodeAt(pos + 2) !== 0x2f)
+    return false;
   if (pos < (refusedUntil.get(state) ?? 0)) {
     if (!silent) state.pending += ':';
     state.pos++;
@@ -157,7 +168,13 @@ let engine: MarkdownIt.MarkdownIt | undefined;
 
 function md(): MarkdownIt.MarkdownIt {
   if (engine) return engine;
-  const m = new MarkdownIt('default', { html: false, linkify: true, typographer: false, breaks: false, xhtmlOut: false });
+  const m = new MarkdownIt('default', {
+    html: false,
+    linkify: true,
+    typographer: false,
+    breaks: false,
+    xhtmlOut: false,
+  });
   // Only URLs written with their scheme are linkified (no `www.` → http:, no bare e-mail → mailto:).
   m.linkify.set({ fuzzyLink: false, fuzzyEmail: false, fuzzyIP: false });
   m.validateLink = (url: string) => safeHttpsUrl(url) !== undefined;
@@ -203,19 +220,42 @@ function openTag(meta: CiteMeta, e: Env): string {
 }
 
 /** Render the answer and its references; see `RenderedAnswer`. */
-export function renderAnswerDetailed(markdown: string | null | undefined, citations: readonly Citation[] | null | undefined, options: RenderOptions = {}): RenderedAnswer {
+export function renderAnswerDetailed(
+  markdown: string | null | undefined,
+  citations: readonly Citation[] | null | undefined,
+  options: RenderOptions = {},
+): RenderedAnswer {
   const idPrefix = (options.idPrefix ?? '').replace(/[^A-Za-z0-9_-]/g, '').slice(0, 40);
   const labels = { ...DEFAULT_LABELS, ...options.labels };
   const top = Math.min(6, Math.max(2, Math.trunc(options.topHeadingLevel ?? 2)));
   const citeIndex = indexCitations(citations, idPrefix, options.paperInfo);
-  const env: Env = { citeIndex, used: [], unresolved: [], seen: new Set(), idPrefix, labels, topHeadingLevel: top, openTags: new Map() };
+  const env: Env = {
+    citeIndex,
+    used: [],
+    unresolved: [],
+    seen: new Set(),
+    idPrefix,
+    labels,
+    topHeadingLevel: top,
+    openTags: new Map(),
+  };
   const [src, rest] = splitForMarkdown(typeof markdown === 'string' ? markdown : '');
   // Past the Markdown limit: plain paragraphs (NUL shown as U+FFFD, as markdown-it shows it).
   const plain = plainParagraphs(rest)
-    .map((p) => `<p class="answer-plain">${escapeHtml(p.split('\u0000').join('\uFFFD')).replace(/\r?\n/g, '<br>\n')}</p>\n`)
+    .map(
+      (p) =>
+        `<p class="answer-plain">${escapeHtml(p.split('\u0000').join('\uFFFD')).replace(/\r?\n/g, '<br>\n')}</p>\n`,
+    )
     .join('');
   const bodyHtml = `<div class="answer-body">\n${md().render(src, env as unknown as MarkdownIt.Env)}${plain}</div>\n`;
-  const referencesHtml = renderReferences(citeIndex, idPrefix, labels, options.actions !== false, top, options.citeActions === true);
+  const referencesHtml = renderReferences(
+    citeIndex,
+    idPrefix,
+    labels,
+    options.actions !== false,
+    top,
+    options.citeActions === true,
+  );
   return {
     html: referencesHtml ? `${bodyHtml}${referencesHtml}\n` : bodyHtml,
     bodyHtml,
@@ -228,6 +268,10 @@ export function renderAnswerDetailed(markdown: string | null | undefined, citati
 }
 
 /** The agent's Markdown answer with its citations → a safe HTML fragment (answer, then references). */
-export function renderAnswer(markdown: string | null | undefined, citations: readonly Citation[] | null | undefined, options?: RenderOptions): string {
+export function renderAnswer(
+  markdown: string | null | undefined,
+  citations: readonly Citation[] | null | undefined,
+  options?: RenderOptions,
+): string {
   return renderAnswerDetailed(markdown, citations, options).html;
 }

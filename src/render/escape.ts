@@ -13,8 +13,13 @@ export function escapeHtml(s: string): string {
  */
 export function cleanText(s: unknown, max = 10_000): string | undefined {
   if (typeof s !== 'string') return undefined;
-  // eslint-disable-next-line no-control-regex
-  let t = s.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '').trim();
+  let t = s
+    .replace(
+      // eslint-disable-next-line no-control-regex
+      /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g,
+      '',
+    )
+    .trim();
   if (t.length > max) t = `${t.slice(0, max - 1)}…`;
   return t === '' ? undefined : t;
 }

@@ -19,7 +19,11 @@ export interface ExportOptions {
   labels?: Partial<RenderLabels>;
 }
 
-export function exportAnswerMarkdown(markdown: string | null | undefined, citations: readonly Citation[] | null | undefined, options: ExportOptions = {}): string {
+export function exportAnswerMarkdown(
+  markdown: string | null | undefined,
+  citations: readonly Citation[] | null | undefined,
+  options: ExportOptions = {},
+): string {
   const labels = { ...DEFAULT_LABELS, ...options.labels };
   const out: string[] = [];
   const title = cleanText(options.title, 1000);
@@ -31,15 +35,24 @@ export function exportAnswerMarkdown(markdown: string | null | undefined, citati
     out.push(`## ${escapeInlineMarkdown(labels.references)}`, '');
     for (const r of references) {
       const parts = [escapeInlineMarkdown(r.title ?? labels.untitled)];
-      if (r.authors.length > 0) parts.push(escapeInlineMarkdown(r.authors.length > 3 ? `${r.authors.slice(0, 3).join(', ')} et al.` : r.authors.join(', ')));
-      const where = [r.journal ? escapeInlineMarkdown(r.journal) : '', r.year !== undefined ? String(r.year) : ''].filter(Boolean).join(', ');
+      if (r.authors.length > 0)
+        parts.push(
+          escapeInlineMarkdown(
+            r.authors.length > 3 ? `${r.authors.slice(0, 3).join(', ')} et al.` : r.authors.join(', '),
+          ),
+        );
+      const where = [r.journal ? escapeInlineMarkdown(r.journal) : '', r.year !== undefined ? String(r.year) : '']
+        .filter(Boolean)
+        .join(', ');
       if (where) parts.push(where);
       let line = `${r.n}. ${parts.map((p) => (/[.?!]$/.test(p) ? p : `${p}.`)).join(' ')}`;
       if (r.url) line += ` <${r.url}>`;
       out.push(line);
       for (const q of r.quotes) {
         const tag = q.marker ? `\\[${q.marker}\\] ` : '';
-        const section = q.section ? ` (${escapeInlineMarkdown(labels.section)}: ${escapeInlineMarkdown(q.section)})` : '';
+        const section = q.section
+          ? ` (${escapeInlineMarkdown(labels.section)}: ${escapeInlineMarkdown(q.section)})`
+          : '';
         out.push(`${' '.repeat(`${r.n}. `.length)}> ${tag}${escapeInlineMarkdown(q.quote)}${section}`);
       }
     }

@@ -133,8 +133,16 @@ export function indexCitations(
         const key = `${n}.${Number(m[2])}`;
         if (byKey.has(key)) warnings.push(`duplicate snippet marker [${key}]`);
         else marker = key;
-      } else warnings.push(`snippet marker ${JSON.stringify(String(s.marker).slice(0, 20))} of citation ${n} does not name it`);
-      const q: ReferenceQuote = { marker, id: marker ? `${idPrefix}cite-${marker.replace('.', '-')}` : undefined, quote, section: cleanText(s.section, 200) };
+      } else
+        warnings.push(
+          `snippet marker ${JSON.stringify(String(s.marker).slice(0, 20))} of citation ${n} does not name it`,
+        );
+      const q: ReferenceQuote = {
+        marker,
+        id: marker ? `${idPrefix}cite-${marker.replace('.', '-')}` : undefined,
+        quote,
+        section: cleanText(s.section, 200),
+      };
       ref.quotes.push(q);
       if (marker) byKey.set(marker, { ref, quote: q });
     }
@@ -153,12 +161,21 @@ export function markerLabel(key: string, ref: ReferenceEntry, labels: RenderLabe
 }
 
 /** The references list: an ordered list of papers (ids the markers point to), each with its quotes. */
-export function renderReferences(index: CitationIndex, idPrefix: string, labels: RenderLabels, actions: boolean, level = 2, citeActions = false): string {
+export function renderReferences(
+  index: CitationIndex,
+  idPrefix: string,
+  labels: RenderLabels,
+  actions: boolean,
+  level = 2,
+  citeActions = false,
+): string {
   if (index.references.length === 0) return '';
   const e = escapeHtml;
   const out: string[] = [];
   out.push(`<section class="references" role="doc-bibliography" aria-labelledby="${idPrefix}references-heading">`);
-  out.push(`<h${level} id="${idPrefix}references-heading" class="references-heading">${e(labels.references)}</h${level}>`);
+  out.push(
+    `<h${level} id="${idPrefix}references-heading" class="references-heading">${e(labels.references)}</h${level}>`,
+  );
   out.push('<ol class="reference-list">');
   for (const r of index.references) {
     const title = r.title ?? labels.untitled;
@@ -172,7 +189,10 @@ export function renderReferences(index: CitationIndex, idPrefix: string, labels:
       const a = formatAuthors(r.authors);
       parts.push([`<span class="reference-authors">${e(a)}</span>`, a]);
     }
-    const where = [r.journal ? `<span class="reference-journal">${e(r.journal)}</span>` : '', r.year !== undefined ? `<span class="reference-year">${r.year}</span>` : '']
+    const where = [
+      r.journal ? `<span class="reference-journal">${e(r.journal)}</span>` : '',
+      r.year !== undefined ? `<span class="reference-year">${r.year}</span>` : '',
+    ]
       .filter(Boolean)
       .join(', ');
     if (where) parts.push([where, 'x']);
@@ -191,16 +211,22 @@ export function renderReferences(index: CitationIndex, idPrefix: string, labels:
         out.push(`<blockquote class="quote-text"${q.id ? ` id="${q.id}-text"` : ''}>${e(q.quote)}</blockquote>`);
         if (q.section) out.push(`<p class="quote-section">${e(labels.section)}: ${e(q.section)}</p>`);
         if (actions && q.marker)
-          out.push(`<button type="button" class="reference-action" data-action="copyQuote" data-marker="${q.marker}" aria-label="${e(`${labels.copyQuote} ${q.marker}`)}">${e(labels.copyQuote)}</button>`);
+          out.push(
+            `<button type="button" class="reference-action" data-action="copyQuote" data-marker="${q.marker}" aria-label="${e(`${labels.copyQuote} ${q.marker}`)}">${e(labels.copyQuote)}</button>`,
+          );
         out.push('</li>');
       }
       out.push('</ul>');
     }
     if (actions && r.url)
-      out.push(`<button type="button" class="reference-action" data-action="openPaper" data-n="${r.n}" aria-label="${e(`${labels.openPaper} ${r.n}: ${title}`)}">${e(labels.openPaper)}</button>`);
+      out.push(
+        `<button type="button" class="reference-action" data-action="openPaper" data-n="${r.n}" aria-label="${e(`${labels.openPaper} ${r.n}: ${title}`)}">${e(labels.openPaper)}</button>`,
+      );
     if (actions && citeActions)
       for (const [action, label] of CITE_ACTION_LABELS)
-        out.push(`<button type="button" class="reference-action cite-action" data-action="${action}" data-n="${r.n}" aria-label="${e(`${labels[label]} ${r.n}: ${title}`)}">${e(labels[label])}</button>`);
+        out.push(
+          `<button type="button" class="reference-action cite-action" data-action="${action}" data-n="${r.n}" aria-label="${e(`${labels[label]} ${r.n}: ${title}`)}">${e(labels[label])}</button>`,
+        );
     out.push('</li>');
   }
   out.push('</ol>', '</section>');

@@ -29,7 +29,8 @@ export class FilterCommands {
       if (applied) this.noteWithheldExcerpts();
       return applied ? { ok: true, filters: applied } : undefined;
     }
-    if (typeof arg !== 'object' || arg === null || Array.isArray(arg)) return this.fail(vscode.l10n.t('Edit Search Filters takes a filter object.'));
+    if (typeof arg !== 'object' || arg === null || Array.isArray(arg))
+      return this.fail(vscode.l10n.t('Edit Search Filters takes a filter object.'));
     const problems = filterProblems(arg);
     if (problems.length) return this.fail(vscode.l10n.t('These filters cannot be sent: {0}.', problems.join('; ')));
     await this.store.set(arg);
@@ -53,7 +54,11 @@ export class FilterCommands {
       entry = presets.find((p) => p.name === name);
       if (!entry)
         return this.fail(
-          vscode.l10n.t('No filter preset is named "{0}". Presets: {1}.', name, presets.map((p) => p.name).join(', ') || vscode.l10n.t('none')),
+          vscode.l10n.t(
+            'No filter preset is named "{0}". Presets: {1}.',
+            name,
+            presets.map((p) => p.name).join(', ') || vscode.l10n.t('none'),
+          ),
         );
     }
     if (!entry.filters) return this.fail(vscode.l10n.t('The filter preset cannot be used: {0}.', entry.problem ?? ''));
@@ -65,7 +70,8 @@ export class FilterCommands {
   /** For the editor's Presets step: the chosen preset's filters (not stored yet). */
   private async pickPreset(): Promise<SearchFilters | undefined> {
     const entry = await this.choosePreset();
-    if (entry && !entry.filters) void this.fail(vscode.l10n.t('The filter preset cannot be used: {0}.', entry.problem ?? ''));
+    if (entry && !entry.filters)
+      void this.fail(vscode.l10n.t('The filter preset cannot be used: {0}.', entry.problem ?? ''));
     return entry?.filters;
   }
 
@@ -83,13 +89,17 @@ export class FilterCommands {
         detail: p.problem === undefined ? undefined : plainText(p.problem),
         entry: p,
       })),
-      { title: vscode.l10n.t('Apply Filter Preset'), placeHolder: vscode.l10n.t('Presets from the setting researchDesk.search.presets') },
+      {
+        title: vscode.l10n.t('Apply Filter Preset'),
+        placeHolder: vscode.l10n.t('Presets from the setting researchDesk.search.presets'),
+      },
     );
     return picked?.entry;
   }
 
   private noteWithheldExcerpts(): void {
-    if (this.store.excerptsWithheld) void showInfo(vscode.l10n.t('{0}: searches leave the excerpts option out.', EXCERPTS_NEED_PAID_PLAN));
+    if (this.store.excerptsWithheld)
+      void showInfo(vscode.l10n.t('{0}: searches leave the excerpts option out.', EXCERPTS_NEED_PAID_PLAN));
   }
 
   private fail(message: string): FilterCommandResult {

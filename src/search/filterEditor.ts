@@ -26,7 +26,14 @@ const BACK = Symbol('back');
 type Back = typeof BACK;
 
 const list = (v: unknown): string[] =>
-  typeof v === 'string' ? v.split(',').map((s) => s.trim()).filter(Boolean) : Array.isArray(v) ? v.map(String) : [];
+  typeof v === 'string'
+    ? v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : Array.isArray(v)
+      ? v.map(String)
+      : [];
 
 /**
  * Edit Search Filters: a multi-step Quick Pick. Step 1 lists every filter with its current value
@@ -82,7 +89,9 @@ export class FilterEditor {
       if (!field) continue;
       focus = field.id;
       if (field.id === 'include_full_text_chunks' && this.isFreePlan()) {
-        void showInfo(vscode.l10n.t('{0}. Set the plan from the status bar if it is not free.', EXCERPTS_NEED_PAID_PLAN));
+        void showInfo(
+          vscode.l10n.t('{0}. Set the plan from the status bar if it is not free.', EXCERPTS_NEED_PAID_PLAN),
+        );
         continue;
       }
       const next = await this.stepTwo(field, draft);
@@ -110,14 +119,34 @@ export class FilterEditor {
         alwaysShow: true,
       },
       { label: `$(clear-all) ${vscode.l10n.t('Clear all')}`, action: 'clear', alwaysShow: true },
-      { label: `$(bookmark) ${vscode.l10n.t('Presets…')}`, description: vscode.l10n.t('from the setting researchDesk.search.presets'), action: 'presets', alwaysShow: true },
-      { label: `$(discard) ${vscode.l10n.t('Default filters')}`, description: vscode.l10n.t('from the setting researchDesk.search.defaultFilters'), action: 'defaults' },
+      {
+        label: `$(bookmark) ${vscode.l10n.t('Presets…')}`,
+        description: vscode.l10n.t('from the setting researchDesk.search.presets'),
+        action: 'presets',
+        alwaysShow: true,
+      },
+      {
+        label: `$(discard) ${vscode.l10n.t('Default filters')}`,
+        description: vscode.l10n.t('from the setting researchDesk.search.defaultFilters'),
+        action: 'defaults',
+      },
       { label: vscode.l10n.t('Filters'), kind: vscode.QuickPickItemKind.Separator, action: 'field' },
       ...FILTER_FIELDS.map((field): Row => {
         const value = fieldValueText(field, draft);
         if (field.id === 'include_full_text_chunks' && free)
-          return { label: `$(lock) ${vscode.l10n.t(field.label)}`, description: vscode.l10n.t('unavailable'), detail: EXCERPTS_NEED_PAID_PLAN, action: 'field', field };
-        return { label: vscode.l10n.t(field.label), description: value || vscode.l10n.t('any'), action: 'field', field };
+          return {
+            label: `$(lock) ${vscode.l10n.t(field.label)}`,
+            description: vscode.l10n.t('unavailable'),
+            detail: EXCERPTS_NEED_PAID_PLAN,
+            action: 'field',
+            field,
+          };
+        return {
+          label: vscode.l10n.t(field.label),
+          description: value || vscode.l10n.t('any'),
+          action: 'field',
+          field,
+        };
       }),
     ];
     qp.items = rows;
@@ -141,7 +170,12 @@ export class FilterEditor {
         return this.pickOne(field, items, (v) => withValues(draft, { [key]: v }));
       }
       case 'studyTypes':
-        return this.pickMany(field, STUDY_TYPES.map((s) => ({ label: s, value: s })), list(r[key]), (v) => withValues(draft, { [key]: v }));
+        return this.pickMany(
+          field,
+          STUDY_TYPES.map((s) => ({ label: s, value: s })),
+          list(r[key]),
+          (v) => withValues(draft, { [key]: v }),
+        );
       case 'domains':
         return this.pickMany(
           field,
@@ -152,7 +186,9 @@ export class FilterEditor {
       case 'countries':
         return this.pickMany(
           field,
-          COUNTRY_CODES.map((c) => ({ label: countryName(c), description: c, value: c })).sort((a, b) => a.label.localeCompare(b.label)),
+          COUNTRY_CODES.map((c) => ({ label: countryName(c), description: c, value: c })).sort((a, b) =>
+            a.label.localeCompare(b.label),
+          ),
           list(r[key]).map((c) => c.toUpperCase()),
           (v) => withValues(draft, { [key]: v }),
         );
@@ -180,7 +216,9 @@ export class FilterEditor {
           : numText(r[field.keys[0]!]);
     const check = (): ReturnType<typeof parseFieldInput> => {
       const parsed = parseFieldInput(field, ib.value, draft);
-      ib.validationMessage = parsed.ok ? undefined : { message: parsed.message, severity: vscode.InputBoxValidationSeverity.Error };
+      ib.validationMessage = parsed.ok
+        ? undefined
+        : { message: parsed.message, severity: vscode.InputBoxValidationSeverity.Error };
       return parsed;
     };
     ib.onDidChangeValue(check);
@@ -191,7 +229,11 @@ export class FilterEditor {
     });
   }
 
-  private pickOne<T>(field: FilterField, items: Choice<T>[], done: (v: T) => SearchFilters): Promise<SearchFilters | Back | undefined> {
+  private pickOne<T>(
+    field: FilterField,
+    items: Choice<T>[],
+    done: (v: T) => SearchFilters,
+  ): Promise<SearchFilters | Back | undefined> {
     const qp = vscode.window.createQuickPick<Choice<T>>();
     qp.title = vscode.l10n.t(field.label);
     qp.step = 2;

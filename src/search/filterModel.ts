@@ -12,10 +12,29 @@ export type FilterKey = keyof SearchFilters;
 
 /** Readable names of the domain short codes. */
 export const DOMAIN_NAMES: Readonly<Record<(typeof DOMAIN_CODES)[number], string>> = {
-  med: 'Medicine', bio: 'Biology', cs: 'Computer science', chem: 'Chemistry', psych: 'Psychology', phys: 'Physics',
-  mat: 'Materials science', eng: 'Engineering', env: 'Environmental science', bus: 'Business', econ: 'Economics',
-  math: 'Mathematics', poli: 'Political science', agri: 'Agriculture', edu: 'Education', soc: 'Sociology',
-  geol: 'Geology', geog: 'Geography', hist: 'History', art: 'Art', philo: 'Philosophy', law: 'Law', ling: 'Linguistics',
+  med: 'Medicine',
+  bio: 'Biology',
+  cs: 'Computer science',
+  chem: 'Chemistry',
+  psych: 'Psychology',
+  phys: 'Physics',
+  mat: 'Materials science',
+  eng: 'Engineering',
+  env: 'Environmental science',
+  bus: 'Business',
+  econ: 'Economics',
+  math: 'Mathematics',
+  poli: 'Political science',
+  agri: 'Agriculture',
+  edu: 'Education',
+  soc: 'Sociology',
+  geol: 'Geology',
+  geog: 'Geography',
+  hist: 'History',
+  art: 'Art',
+  philo: 'Philosophy',
+  law: 'Law',
+  ling: 'Linguistics',
 };
 
 /** ISO 3166-1 alpha-2 codes (officially assigned). Names come from Intl.DisplayNames. */
@@ -55,24 +74,91 @@ export interface FilterField {
 }
 
 export const FILTER_FIELDS: readonly FilterField[] = [
-  { id: 'years', label: 'Publication years', kind: 'range', keys: ['year_min', 'year_max'], prompt: 'Years as FROM-TO, FROM- or -TO (e.g. 2019-2024); empty for any', placeholder: '2019-2024' },
-  { id: 'months', label: 'Months within those years', kind: 'range', keys: ['month_min', 'month_max'], prompt: 'Months 1-12 as FROM-TO: month_min applies within the first year, month_max within the last (needs the years)', placeholder: '3-9' },
+  {
+    id: 'years',
+    label: 'Publication years',
+    kind: 'range',
+    keys: ['year_min', 'year_max'],
+    prompt: 'Years as FROM-TO, FROM- or -TO (e.g. 2019-2024); empty for any',
+    placeholder: '2019-2024',
+  },
+  {
+    id: 'months',
+    label: 'Months within those years',
+    kind: 'range',
+    keys: ['month_min', 'month_max'],
+    prompt:
+      'Months 1-12 as FROM-TO: month_min applies within the first year, month_max within the last (needs the years)',
+    placeholder: '3-9',
+  },
   { id: 'study_types', label: 'Study types', kind: 'studyTypes', keys: ['study_types'] },
   { id: 'human', label: 'Human studies only', kind: 'bool', keys: ['human'] },
   { id: 'controlled', label: 'Controlled studies only', kind: 'bool', keys: ['controlled'] },
-  { id: 'sample_size_min', label: 'Minimum sample size', kind: 'int', keys: ['sample_size_min'], prompt: 'Minimum sample size (1 or more); empty for any', placeholder: '100' },
-  { id: 'sjr', label: 'Journal quartile range', kind: 'range', keys: ['sjr_min', 'sjr_max'], prompt: 'SJR quartiles 1-4 as FROM-TO (1 is best): 1-1 keeps Q1 only, 1-2 keeps Q1 and Q2', placeholder: '1-2' },
-  { id: 'citation_min', label: 'Minimum citations', kind: 'int', keys: ['citation_min'], prompt: 'Minimum number of citations; empty for any', placeholder: '10' },
-  { id: 'duration', label: 'Study duration (days)', kind: 'range', keys: ['duration_min', 'duration_max'], prompt: 'Study duration in days as FROM-TO, FROM- or -TO; empty for any', placeholder: '30-365' },
+  {
+    id: 'sample_size_min',
+    label: 'Minimum sample size',
+    kind: 'int',
+    keys: ['sample_size_min'],
+    prompt: 'Minimum sample size (1 or more); empty for any',
+    placeholder: '100',
+  },
+  {
+    id: 'sjr',
+    label: 'Journal quartile range',
+    kind: 'range',
+    keys: ['sjr_min', 'sjr_max'],
+    prompt: 'SJR quartiles 1-4 as FROM-TO (1 is best): 1-1 keeps Q1 only, 1-2 keeps Q1 and Q2',
+    placeholder: '1-2',
+  },
+  {
+    id: 'citation_min',
+    label: 'Minimum citations',
+    kind: 'int',
+    keys: ['citation_min'],
+    prompt: 'Minimum number of citations; empty for any',
+    placeholder: '10',
+  },
+  {
+    id: 'duration',
+    label: 'Study duration (days)',
+    kind: 'range',
+    keys: ['duration_min', 'duration_max'],
+    prompt: 'Study duration in days as FROM-TO, FROM- or -TO; empty for any',
+    placeholder: '30-365',
+  },
   { id: 'exclude_preprints', label: 'Exclude preprints', kind: 'bool', keys: ['exclude_preprints'] },
   { id: 'open_access', label: 'Open access only', kind: 'bool', keys: ['open_access'] },
-  { id: 'publisher_name', label: 'Publishers', kind: 'names', keys: ['publisher_name'], prompt: 'Publisher display names, separated by semicolons or new entries (e.g. Elsevier; Springer Nature)', placeholder: 'Elsevier; Springer Nature' },
+  {
+    id: 'publisher_name',
+    label: 'Publishers',
+    kind: 'names',
+    keys: ['publisher_name'],
+    prompt: 'Publisher display names, separated by semicolons or new entries (e.g. Elsevier; Springer Nature)',
+    placeholder: 'Elsevier; Springer Nature',
+  },
   { id: 'domain', label: 'Domains', kind: 'domains', keys: ['domain'] },
   { id: 'country', label: 'Countries', kind: 'countries', keys: ['country'] },
-  { id: 'journal_name', label: 'Preferred journal', kind: 'text', keys: ['journal_name'], prompt: 'Preferred journal: matching journals rank higher, others are not excluded; empty for none', placeholder: 'The Lancet' },
+  {
+    id: 'journal_name',
+    label: 'Preferred journal',
+    kind: 'text',
+    keys: ['journal_name'],
+    prompt: 'Preferred journal: matching journals rank higher, others are not excluded; empty for none',
+    placeholder: 'The Lancet',
+  },
   { id: 'clinical_guideline', label: 'Clinical guidelines only', kind: 'bool', keys: ['clinical_guideline'] },
-  { id: 'medical_mode', label: 'Medical mode (top medical journals and guidelines)', kind: 'bool', keys: ['medical_mode'] },
-  { id: 'include_semantic_score', label: 'Semantic scores (top 50 results)', kind: 'bool', keys: ['include_semantic_score'] },
+  {
+    id: 'medical_mode',
+    label: 'Medical mode (top medical journals and guidelines)',
+    kind: 'bool',
+    keys: ['medical_mode'],
+  },
+  {
+    id: 'include_semantic_score',
+    label: 'Semantic scores (top 50 results)',
+    kind: 'bool',
+    keys: ['include_semantic_score'],
+  },
   { id: 'include_full_text_chunks', label: 'Full-text excerpts', kind: 'bool', keys: ['include_full_text_chunks'] },
 ];
 
@@ -115,7 +201,8 @@ export function parseFieldInput(field: FilterField, text: string, base: SearchFi
       if (!k1) return { ok: false, message: 'internal: range without max' };
       if (t) {
         const m = /^\s*([+-]?\d+)?\s*(?:-|–|\.\.|to)\s*([+-]?\d+)?\s*$/.exec(t) ?? /^\s*([+-]?\d+)\s*$/.exec(t);
-        if (!m) return { ok: false, message: `${field.label}: write FROM-TO, FROM- or -TO with whole numbers (got "${t}")` };
+        if (!m)
+          return { ok: false, message: `${field.label}: write FROM-TO, FROM- or -TO with whole numbers (got "${t}")` };
         const single = m.length === 2;
         const lo = m[1] !== undefined ? Number(m[1]) : undefined;
         const hi = single ? lo : m[2] !== undefined ? Number(m[2]) : undefined;
@@ -134,8 +221,15 @@ export function parseFieldInput(field: FilterField, text: string, base: SearchFi
       break;
     }
     case 'names': {
-      const names = t.split(/[;\n]/).map((s) => s.trim()).filter(Boolean);
-      if (names.some((n) => n.includes(','))) return { ok: false, message: `${field.label}: a name cannot contain a comma (the list is sent comma-separated); separate names with semicolons` };
+      const names = t
+        .split(/[;\n]/)
+        .map((s) => s.trim())
+        .filter(Boolean);
+      if (names.some((n) => n.includes(',')))
+        return {
+          ok: false,
+          message: `${field.label}: a name cannot contain a comma (the list is sent comma-separated); separate names with semicolons`,
+        };
       values[k0] = names.length ? names : undefined;
       break;
     }
@@ -146,7 +240,9 @@ export function parseFieldInput(field: FilterField, text: string, base: SearchFi
       return { ok: false, message: `internal: ${field.kind} is not typed` };
   }
   const candidate = withValues(base, values);
-  const problems = filterProblems(candidate).filter((p) => field.keys.some((k) => p.startsWith(`${k}:`) || p.includes(k)));
+  const problems = filterProblems(candidate).filter((p) =>
+    field.keys.some((k) => p.startsWith(`${k}:`) || p.includes(k)),
+  );
   if (problems.length) return { ok: false, message: problems.join('; ') };
   return { ok: true, values };
 }
@@ -162,7 +258,14 @@ export function withValues(base: SearchFilters, values: Partial<Record<FilterKey
 }
 
 const list = (v: unknown): string[] =>
-  typeof v === 'string' ? v.split(',').map((s) => s.trim()).filter(Boolean) : Array.isArray(v) ? v.map(String) : [];
+  typeof v === 'string'
+    ? v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : Array.isArray(v)
+      ? v.map(String)
+      : [];
 
 const rangeText = (lo: unknown, hi: unknown, fmt: (n: unknown) => string = String): string | undefined => {
   if (lo === undefined && hi === undefined) return undefined;
@@ -187,16 +290,26 @@ export function fieldValueText(field: FilterField, f: SearchFilters): string {
     case 'countries':
       return list(v0).join(', ');
     case 'domains':
-      return list(v0).map((d) => DOMAIN_NAMES[d as keyof typeof DOMAIN_NAMES] ?? d).join(', ');
+      return list(v0)
+        .map((d) => DOMAIN_NAMES[d as keyof typeof DOMAIN_NAMES] ?? d)
+        .join(', ');
     case 'text':
       return typeof v0 === 'string' ? v0 : '';
   }
 }
 
 const SHORT: Partial<Record<string, string>> = {
-  human: 'human', controlled: 'controlled', exclude_preprints: 'no preprints', open_access: 'open access',
-  clinical_guideline: 'guidelines', medical_mode: 'medical mode', include_semantic_score: 'scores', include_full_text_chunks: 'excerpts',
-  sample_size_min: 'n', citation_min: 'cited', journal_name: 'prefer',
+  human: 'human',
+  controlled: 'controlled',
+  exclude_preprints: 'no preprints',
+  open_access: 'open access',
+  clinical_guideline: 'guidelines',
+  medical_mode: 'medical mode',
+  include_semantic_score: 'scores',
+  include_full_text_chunks: 'excerpts',
+  sample_size_min: 'n',
+  citation_min: 'cited',
+  journal_name: 'prefer',
 };
 
 /** Short description of the active filters for the view's description, '' when none. */
@@ -238,13 +351,16 @@ export type Resolved = { ok: true; filters: SearchFilters } | { ok: false; messa
 
 /** Resolves a preset's or the default set's filter object at `now`, validated with the client's rules. */
 export function resolveFilterObject(raw: unknown, now: Date, what: string): Resolved {
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return { ok: false, message: `${what}: "filters" must be an object` };
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+    return { ok: false, message: `${what}: "filters" must be an object` };
   const out: Record<string, unknown> = { ...(raw as Record<string, unknown>) };
   if ('lastYears' in out) {
     const n = out.lastYears;
     delete out.lastYears;
-    if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 0) return { ok: false, message: `${what}: lastYears must be a whole number of years, 0 or more` };
-    if (out.year_min !== undefined) return { ok: false, message: `${what}: give either lastYears or year_min, not both` };
+    if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 0)
+      return { ok: false, message: `${what}: lastYears must be a whole number of years, 0 or more` };
+    if (out.year_min !== undefined)
+      return { ok: false, message: `${what}: give either lastYears or year_min, not both` };
     out.year_min = now.getUTCFullYear() - n;
   }
   const problems = filterProblems(out);
@@ -255,7 +371,8 @@ export function resolveFilterObject(raw: unknown, now: Date, what: string): Reso
 /** Resolves one preset entry of the setting (any shape), naming what is wrong. */
 export function resolvePreset(raw: unknown, now: Date, index: number): Resolved & { name: string } {
   const label = `Preset ${index + 1}`;
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return { ok: false, name: label, message: `${label} must be an object {"name", "filters"}` };
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+    return { ok: false, name: label, message: `${label} must be an object {"name", "filters"}` };
   const r = raw as Record<string, unknown>;
   const name = typeof r.name === 'string' && r.name.trim() ? r.name.trim() : undefined;
   if (!name) return { ok: false, name: label, message: `${label} has no "name"` };

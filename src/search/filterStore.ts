@@ -3,7 +3,14 @@ import { Settings, StorageKeys } from '../platform/ids';
 import { trustedWorkspaceSetting } from '../platform/settings';
 import { Disposable } from '../shared/disposable';
 import { plainText } from '../shared/plainText';
-import { describeFilters, FILTER_KEYS, filterProblems, resolveFilterObject, resolvePreset, type SearchFilters } from './filterModel';
+import {
+  describeFilters,
+  FILTER_KEYS,
+  filterProblems,
+  resolveFilterObject,
+  resolvePreset,
+  type SearchFilters,
+} from './filterModel';
 
 export type { SearchFilters } from './filterModel';
 
@@ -43,7 +50,8 @@ export class FilterStore extends Disposable implements vscode.Disposable {
   constructor(private readonly options: FilterStoreOptions) {
     super();
     const stored = options.state.get<unknown>(StorageKeys.filters);
-    const storedOk = typeof stored === 'object' && stored !== null && !Array.isArray(stored) && filterProblems(stored).length === 0;
+    const storedOk =
+      typeof stored === 'object' && stored !== null && !Array.isArray(stored) && filterProblems(stored).length === 0;
     if (storedOk) {
       this.filters = pick(stored);
     } else {
@@ -70,7 +78,10 @@ export class FilterStore extends Disposable implements vscode.Disposable {
   presets(): PresetEntry[] {
     const raw = trustedWorkspaceSetting<unknown>(PRESETS_SETTING);
     if (raw === undefined || raw === null) return [];
-    if (!Array.isArray(raw)) return [{ name: PRESETS_SETTING, problem: `The setting ${PRESETS_SETTING} must be a list of {"name", "filters"}` }];
+    if (!Array.isArray(raw))
+      return [
+        { name: PRESETS_SETTING, problem: `The setting ${PRESETS_SETTING} must be a list of {"name", "filters"}` },
+      ];
     return raw.map((p, i) => {
       const r = resolvePreset(p, this.now(), i);
       return r.ok ? { name: r.name, filters: r.filters } : { name: r.name, problem: r.message };

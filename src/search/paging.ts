@@ -27,7 +27,9 @@ export function displayStep(pageSize: number): number {
 
 /** Whether the service accepts this page with this page_size. */
 export function pageAllowed(page: number, pageSize: number): boolean {
-  return Number.isInteger(page) && page >= 0 && page <= MAX_PAGE && pageSize >= 1 && (page + 1) * pageSize <= MAX_RESULTS;
+  return (
+    Number.isInteger(page) && page >= 0 && page <= MAX_PAGE && pageSize >= 1 && (page + 1) * pageSize <= MAX_RESULTS
+  );
 }
 
 export interface PagingState {

@@ -38,7 +38,9 @@ export class PaperCommands extends Disposable {
     this.register(
       vscode.workspace.registerTextDocumentContentProvider(ABSTRACT_SCHEME, {
         onDidChange: this.changed.event,
-        provideTextDocumentContent: (uri) => this.abstracts.get(uri.path) ?? vscode.l10n.t('This abstract is no longer available; show it again from the results.'),
+        provideTextDocumentContent: (uri) =>
+          this.abstracts.get(uri.path) ??
+          vscode.l10n.t('This abstract is no longer available; show it again from the results.'),
       }),
     );
   }
@@ -47,7 +49,8 @@ export class PaperCommands extends Disposable {
   private papers(args: readonly unknown[]): Paper[] {
     const clicked = args[0] as ResultNode | undefined;
     const selected = Array.isArray(args[1]) ? (args[1] as ResultNode[]) : undefined;
-    const asPaper = (n: ResultNode | undefined): Paper | undefined => (n && (n.kind === 'paper' || n.kind === 'excerpt') ? n.paper : undefined);
+    const asPaper = (n: ResultNode | undefined): Paper | undefined =>
+      n && (n.kind === 'paper' || n.kind === 'excerpt') ? n.paper : undefined;
     const fromSelection = (selected ?? []).map(asPaper).filter((p): p is Paper => !!p);
     const one = asPaper(clicked);
     if (one && fromSelection.includes(one)) return fromSelection;
@@ -160,7 +163,12 @@ export function abstractMarkdown(p: Paper): string {
   if (doi) lines.push(`DOI: ${escapeMarkdown(oneLine(p.doi))}`, '');
   if (p.takeaway?.trim()) lines.push(`## ${vscode.l10n.t('Takeaway')}`, '', escapeMarkdown(oneLine(p.takeaway)), '');
   lines.push(`## ${vscode.l10n.t('Abstract')}`, '');
-  lines.push(p.abstract?.trim() ? escapeMarkdown(oneLine(p.abstract)) : vscode.l10n.t('The service sent no abstract for this paper.'), '');
+  lines.push(
+    p.abstract?.trim()
+      ? escapeMarkdown(oneLine(p.abstract))
+      : vscode.l10n.t('The service sent no abstract for this paper.'),
+    '',
+  );
   return lines.join('\n');
 }
 
@@ -172,9 +180,13 @@ function refusedLinkSentence(refusal: LinkRefusal): string {
         "This paper's link was not opened: it carries a user name or password before the site (…@site), which can disguise the site it leads to.",
       );
     case 'characters':
-      return vscode.l10n.t("This paper's link was not opened: it holds spaces, invisible or control characters, or a backslash, which can disguise where it leads.");
+      return vscode.l10n.t(
+        "This paper's link was not opened: it holds spaces, invisible or control characters, or a backslash, which can disguise where it leads.",
+      );
     case 'host':
-      return vscode.l10n.t("This paper's link was not opened: its site is not a full domain name (such as example.org).");
+      return vscode.l10n.t(
+        "This paper's link was not opened: its site is not a full domain name (such as example.org).",
+      );
     case 'tooLong':
       return vscode.l10n.t("This paper's link was not opened: it is longer than 2,048 characters.");
     case 'missing':

@@ -32,7 +32,9 @@ export function paperDescription(p: Pick<Paper, 'authors' | 'publish_year' | 'jo
   const authors = (p.authors ?? []).filter((a) => a.trim());
   const first = authors[0]?.trim();
   const who = first ? (authors.length > 1 ? `${first} et al.` : first) : undefined;
-  return [who, p.publish_year ?? undefined, p.journal_name?.trim() || undefined].filter((x) => x !== undefined && x !== '').join(' · ');
+  return [who, p.publish_year ?? undefined, p.journal_name?.trim() || undefined]
+    .filter((x) => x !== undefined && x !== '')
+    .join(' · ');
 }
 
 /** Codicon id for a study type, by family; unknown or absent (free plan) → file-text. */
@@ -42,12 +44,20 @@ export function studyTypeIcon(studyType: string | null | undefined): string {
   if (t === 'rct') return 'beaker';
   if (t === 'meta-analysis' || t === 'systematic review') return 'layers';
   if (t === 'literature review' || t === 'commentary or perspective') return 'book';
-  if (t.includes('cohort') || t.includes('longitudinal') || t.includes('case-control') || t.includes('cross-sectional') || t.includes('observational'))
+  if (
+    t.includes('cohort') ||
+    t.includes('longitudinal') ||
+    t.includes('case-control') ||
+    t.includes('cross-sectional') ||
+    t.includes('observational')
+  )
     return 'organization';
   if (t.startsWith('case ')) return 'person';
-  if (t.includes('in vitro') || t.includes('bench') || t === 'animal' || t.includes('experimental')) return 'microscope';
+  if (t.includes('in vitro') || t.includes('bench') || t === 'animal' || t.includes('experimental'))
+    return 'microscope';
   if (t.includes('theoretical') || t.includes('simulation')) return 'symbol-function';
-  if (t.includes('interview') || t.includes('field') || t.includes('mixed') || t.includes('historical')) return 'comment-discussion';
+  if (t.includes('interview') || t.includes('field') || t.includes('mixed') || t.includes('historical'))
+    return 'comment-discussion';
   return 'file-text';
 }
 
@@ -59,7 +69,15 @@ export function paperId(p: Pick<Paper, 'url' | 'doi' | 'title'>): string {
 
 /** https://doi.org/<doi> for a DOI that looks like one (10.x/…), else undefined; the link passes the one link rule. */
 export function doiUrl(doi: string | null | undefined): string | undefined {
-  const d = (doi ?? '').trim().replace(/^https?:\/\/(dx\.)?doi\.org\//i, '').replace(/^doi:\s*/i, '');
+  const d = (doi ?? '')
+    .trim()
+    .replace(/^https?:\/\/(dx\.)?doi\.org\//i, '')
+    .replace(/^doi:\s*/i, '');
   if (!/^10\.\d{4,9}\/\S+$/.test(d)) return undefined;
-  return safeHttpsUrl(`https://doi.org/${d.split('/').map((part, i) => (i === 0 ? part : encodeURIComponent(part))).join('/')}`);
+  return safeHttpsUrl(
+    `https://doi.org/${d
+      .split('/')
+      .map((part, i) => (i === 0 ? part : encodeURIComponent(part)))
+      .join('/')}`,
+  );
 }

@@ -18,7 +18,15 @@ import type { ResultsDisplay, ResultsModel } from './resultsModel';
 
 export type ResultNode =
   | { kind: 'paper'; paper: Paper; index: number; generation: number }
-  | { kind: 'excerpt'; paper: Paper; paperIndex: number; index: number; section: string | undefined; passage: string; generation: number }
+  | {
+      kind: 'excerpt';
+      paper: Paper;
+      paperIndex: number;
+      index: number;
+      section: string | undefined;
+      passage: string;
+      generation: number;
+    }
   | { kind: 'more'; generation: number };
 
 export const PAPER_CONTEXT = 'paper';
@@ -50,7 +58,9 @@ export class ResultsTreeProvider extends Disposable implements vscode.TreeDataPr
     this.model = model;
     this.roots = [];
     if (model) {
-      model.papers.forEach((paper, index) => this.roots.push({ kind: 'paper', paper, index, generation: model.generation }));
+      model.papers.forEach((paper, index) =>
+        this.roots.push({ kind: 'paper', paper, index, generation: model.generation }),
+      );
       if (model.more) this.roots.push({ kind: 'more', generation: model.generation });
     }
     this.applyViewText();
@@ -65,7 +75,9 @@ export class ResultsTreeProvider extends Disposable implements vscode.TreeDataPr
 
   /** Papers the user selected (several with canSelectMany), in view order. */
   selectedPapers(): Paper[] {
-    return (this.view?.selection ?? []).flatMap((n) => (n.kind === 'paper' ? [n.paper] : n.kind === 'excerpt' ? [n.paper] : []));
+    return (this.view?.selection ?? []).flatMap((n) =>
+      n.kind === 'paper' ? [n.paper] : n.kind === 'excerpt' ? [n.paper] : [],
+    );
   }
 
   getChildren(element?: ResultNode): ResultNode[] {
@@ -145,7 +157,10 @@ function excerptsOf(p: Paper): { section: string | undefined; passage: string }[
 export function splitExcerpt(chunk: string): { section: string | undefined; passage: string } {
   const bar = chunk.indexOf('|');
   if (bar < 0) return { section: undefined, passage: oneLine(chunk) };
-  const head = chunk.slice(0, bar).trim().replace(/^section:\s*/i, '');
+  const head = chunk
+    .slice(0, bar)
+    .trim()
+    .replace(/^section:\s*/i, '');
   return { section: oneLine(head) || undefined, passage: oneLine(chunk.slice(bar + 1)) };
 }
 
@@ -175,7 +190,9 @@ export function paperTooltip(p: Paper, options: { openAccess?: boolean } = {}): 
   if (isNum(p.citation_count))
     rows.push([
       vscode.l10n.t('Citations'),
-      isNum(p.influential_citation_count) ? vscode.l10n.t('{0} ({1} influential)', p.citation_count, p.influential_citation_count) : String(p.citation_count),
+      isNum(p.influential_citation_count)
+        ? vscode.l10n.t('{0} ({1} influential)', p.citation_count, p.influential_citation_count)
+        : String(p.citation_count),
     ]);
   if (isNum(p.sjr_best_quartile)) rows.push([vscode.l10n.t('Journal quartile'), `Q${p.sjr_best_quartile}`]);
   if (isNum(p.sample_size)) rows.push([vscode.l10n.t('Sample size'), String(p.sample_size)]);

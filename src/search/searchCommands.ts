@@ -5,7 +5,6 @@ import { showInfo } from '../platform/notify';
 import { plainText } from '../shared/plainText';
 import { StorageKeys } from '../platform/ids';
 
-
 /**
  * The argument `researchDesk.searchPapers` accepts from keybindings, other extensions and
  * tests: a query string, or `{ query, filters? }` where `filters` replaces the active filters
@@ -63,9 +62,18 @@ export class SearchCommands {
     }));
     const update = (): void => {
       const typed = pick.value.replace(/\s+/g, ' ').trim();
-      const fresh = typed && !recent.some((q) => q.toLowerCase() === typed.toLowerCase())
-        ? [{ label: typed, query: typed, iconPath: new vscode.ThemeIcon('search'), description: vscode.l10n.t('search'), alwaysShow: true }]
-        : [];
+      const fresh =
+        typed && !recent.some((q) => q.toLowerCase() === typed.toLowerCase())
+          ? [
+              {
+                label: typed,
+                query: typed,
+                iconPath: new vscode.ThemeIcon('search'),
+                description: vscode.l10n.t('search'),
+                alwaysShow: true,
+              },
+            ]
+          : [];
       pick.items = [...fresh, ...recentItems];
     };
     update();
@@ -104,7 +112,10 @@ export class SearchCommands {
     }
     await this.remember(query);
     const note = truncated
-      ? vscode.l10n.t('The selection was long, so its first {0} characters (cut at a word) were searched.', MAX_SELECTION_QUERY)
+      ? vscode.l10n.t(
+          'The selection was long, so its first {0} characters (cut at a word) were searched.',
+          MAX_SELECTION_QUERY,
+        )
       : undefined;
     return this.session.search(query, { note });
   }

@@ -102,7 +102,9 @@ export class SearchPages {
     if (!bypassCache) {
       const hit = this.cache.get(key);
       if (hit) {
-        this.deps.log.info(`Search: page ${page} (page_size ${pageSize}) answered from the session cache; no call spent.`);
+        this.deps.log.info(
+          `Search: page ${page} (page_size ${pageSize}) answered from the session cache; no call spent.`,
+        );
         return { response: hit, sent: false };
       }
     }
@@ -110,7 +112,9 @@ export class SearchPages {
     if (joined) {
       try {
         const response = await untilAborted(joined, signal);
-        this.deps.log.info(`Search: page ${page} (page_size ${pageSize}) was already on its way; its answer is shared, no second call.`);
+        this.deps.log.info(
+          `Search: page ${page} (page_size ${pageSize}) was already on its way; its answer is shared, no second call.`,
+        );
         return { response, sent: false };
       } catch (err) {
         // The caller that sent it gave up (a new search): ask for it ourselves, unless we gave up too.
@@ -129,7 +133,11 @@ export class SearchPages {
     } finally {
       if (this.inFlight.get(key) === request) this.inFlight.delete(key);
     }
-    this.deps.usage?.recordSearch({ resultCount: response.results.length, requestedPageSize: pageSize, appliedPageSize: response.page_size });
+    this.deps.usage?.recordSearch({
+      resultCount: response.results.length,
+      requestedPageSize: pageSize,
+      appliedPageSize: response.page_size,
+    });
     this.learnFrom(scope, pageSize, response.page_size);
     this.cache.set(key, response);
     return { response, sent: true };
@@ -138,8 +146,13 @@ export class SearchPages {
   private learnFrom(scope: string, requested: number, applied: number): void {
     const plans = inferPlanFromPageSize(requested, applied);
     if (!plans) return;
-    this.learn(scope, { maxPageSize: applied, ...(plans.length === 1 && plans[0] === 'free' ? { noExcerpts: true } : {}) });
-    this.deps.log.info(`Search: the service applied page_size ${applied} (asked ${requested}); later requests ask for ${applied}.`);
+    this.learn(scope, {
+      maxPageSize: applied,
+      ...(plans.length === 1 && plans[0] === 'free' ? { noExcerpts: true } : {}),
+    });
+    this.deps.log.info(
+      `Search: the service applied page_size ${applied} (asked ${requested}); later requests ask for ${applied}.`,
+    );
   }
 }
 
@@ -159,7 +172,10 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
     signal.addEventListener('abort', onAbort, { once: true });
     promise.then(
       (v) => (signal.removeEventListener('abort', onAbort), resolve(v)),
-      (e: unknown) => (signal.removeEventListener('abort', onAbort), reject(e instanceof Error ? e : new Error(String(e)))),
+      (e: unknown) => (
+        signal.removeEventListener('abort', onAbort),
+        reject(e instanceof Error ? e : new Error(String(e)))
+      ),
     );
   });
 }

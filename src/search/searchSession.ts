@@ -134,13 +134,19 @@ export class SearchSession extends Disposable {
    * Runs a new search. `filters` replaces the active filters for this search only. The same query under the same
    * filters while that search is on its way gets its outcome (one request); another search cancels it.
    */
-  search(query: string, options: { filters?: Filters; bypassCache?: boolean; note?: string } = {}): Promise<SearchOutcome> {
+  search(
+    query: string,
+    options: { filters?: Filters; bypassCache?: boolean; note?: string } = {},
+  ): Promise<SearchOutcome> {
     const q = query.replace(/\s+/g, ' ').trim();
     if (!q) return Promise.resolve({ outcome: 'none', shown: 0, fetched: 0, requests: 0, more: false });
     const filters: Filters = { ...(options.filters ?? this.deps.filters?.current ?? {}) };
     const key = JSON.stringify([q, filters]);
     if (this.pending?.key === key) {
-      void statusMessage(vscode.l10n.t('Already searching for “{0}”: the search is sent once.', plainText(q, 60)), 4000);
+      void statusMessage(
+        vscode.l10n.t('Already searching for “{0}”: the search is sent once.', plainText(q, 60)),
+        4000,
+      );
       return this.pending.promise;
     }
     const promise = this.runSearch(q, filters, options);
@@ -152,7 +158,11 @@ export class SearchSession extends Disposable {
     return promise;
   }
 
-  private async runSearch(q: string, requested: Filters, options: { bypassCache?: boolean; note?: string }): Promise<SearchOutcome> {
+  private async runSearch(
+    q: string,
+    requested: Filters,
+    options: { bypassCache?: boolean; note?: string },
+  ): Promise<SearchOutcome> {
     this.busy?.abort();
     const ctrl = new AbortController();
     this.busy = ctrl;
@@ -170,7 +180,9 @@ export class SearchSession extends Disposable {
       const pageSize = fetchPageSize(this.pages.maxPageSize(scope));
       let answer: FetchedPage;
       try {
-        answer = await this.withProgress(q, ctrl, () => this.pages.fetch(scope, q, filters, 0, pageSize, !!options.bypassCache, ctrl.signal));
+        answer = await this.withProgress(q, ctrl, () =>
+          this.pages.fetch(scope, q, filters, 0, pageSize, !!options.bypassCache, ctrl.signal),
+        );
       } catch (err) {
         // 403 for excerpts (a free plan not known yet): nothing was charged; ask again without them.
         if (!(isApiError(err) && err.kind === 'feature_not_allowed' && filters.include_full_text_chunks)) throw err;
@@ -179,7 +191,9 @@ export class SearchSession extends Disposable {
         filters = { ...filters };
         delete filters.include_full_text_chunks;
         notes.push(vscode.l10n.t('Full-text excerpts need a paid plan, so this search ran without them.'));
-        answer = await this.withProgress(q, ctrl, () => this.pages.fetch(scope, q, filters, 0, pageSize, !!options.bypassCache, ctrl.signal));
+        answer = await this.withProgress(q, ctrl, () =>
+          this.pages.fetch(scope, q, filters, 0, pageSize, !!options.bypassCache, ctrl.signal),
+        );
       }
       if (answer.sent) requests++;
       const r = answer.response;
@@ -234,7 +248,15 @@ export class SearchSession extends Disposable {
       const answer = await this.withProgress(run.query, ctrl, () =>
         this.pages.fetch(run.scope, run.query, run.filters, step.page, step.pageSize, false, ctrl.signal),
       );
-      if (this.run !== run) return { outcome: 'cancelled', query: run.query, shown: 0, fetched: 0, requests: answer.sent ? 1 : 0, more: false };
+      if (this.run !== run)
+        return {
+          outcome: 'cancelled',
+          query: run.query,
+          shown: 0,
+          fetched: 0,
+          requests: answer.sent ? 1 : 0,
+          more: false,
+        };
       const r = answer.response;
       run.papers.push(...r.results);
       run.serviceHasMore = !r.is_end && r.next_page !== null && r.next_page !== undefined && r.results.length > 0;
@@ -281,7 +303,11 @@ export class SearchSession extends Disposable {
     const timer = setTimeout(() => {
       if (settled) return;
       void vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Searching papers for “{0}”…', plainText(query, 60)), cancellable: true },
+        {
+          location: vscode.ProgressLocation.Notification,
+          title: vscode.l10n.t('Searching papers for “{0}”…', plainText(query, 60)),
+          cancellable: true,
+        },
         (_progress, token) => {
           token.onCancellationRequested(() => ctrl.abort());
           return pending.then(
@@ -300,7 +326,13 @@ export class SearchSession extends Disposable {
 
   private failed(err: unknown, query: string, retry: () => unknown): SearchOutcome {
     const run = this.run;
-    const base = { query, shown: run?.shown ?? 0, fetched: run?.papers.length ?? 0, requests: 0, more: run ? this.hasMore(run) : false };
+    const base = {
+      query,
+      shown: run?.shown ?? 0,
+      fetched: run?.papers.length ?? 0,
+      requests: 0,
+      more: run ? this.hasMore(run) : false,
+    };
     if (isApiError(err) && err.kind === 'aborted') {
       this.deps.log.info(`Search: cancelled (“${clip(query, 60)}”).`);
       return { ...base, outcome: 'cancelled' };
@@ -362,7 +394,10 @@ export class SearchSession extends Disposable {
 
   private emptyMessage(query: string, filters: Filters): string {
     return hasActiveFilters(filters)
-      ? vscode.l10n.t('No papers match “{0}” with the active filters. Loosen or clear the filters, or rephrase the query.', plainText(query, 80))
+      ? vscode.l10n.t(
+          'No papers match “{0}” with the active filters. Loosen or clear the filters, or rephrase the query.',
+          plainText(query, 80),
+        )
       : vscode.l10n.t('No papers match “{0}”. Try fewer or more general words.', plainText(query, 80));
   }
 
@@ -394,4 +429,3 @@ export function hasActiveFilters(filters: Filters): boolean {
       !(Array.isArray(v) && v.length === 0),
   );
 }
-

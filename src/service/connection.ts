@@ -3,7 +3,13 @@ import type { ClientProvider } from './clientProvider';
 import { Commands } from '../platform/ids';
 import type { KeyStore } from './keyStore';
 import type { Logger } from '../platform/logger';
-import { describeError, networkCause, type ApiErrorKind, type ErrorAction, type ErrorPresenter } from '../platform/errorPresenter';
+import {
+  describeError,
+  networkCause,
+  type ApiErrorKind,
+  type ErrorAction,
+  type ErrorPresenter,
+} from '../platform/errorPresenter';
 
 export type ConnectionOutcome = 'connected' | 'no_key' | 'bad_address' | ApiErrorKind | 'unexpected';
 
@@ -40,7 +46,9 @@ export class ConnectionTester {
       },
       (_progress, token) => this.check(token),
     );
-    this.log.info(`Test Connection: ${result.outcome}${result.status ? ` (${result.status})` : ''} at ${result.baseUrl}.`);
+    this.log.info(
+      `Test Connection: ${result.outcome}${result.status ? ` (${result.status})` : ''} at ${result.baseUrl}.`,
+    );
     if (result.outcome !== 'aborted') {
       this.presenter.present(result, result.ok ? 'info' : result.outcome === 'no_key' ? 'warning' : 'error', () =>
         vscode.commands.executeCommand(Commands.testConnection),
@@ -60,7 +68,10 @@ export class ConnectionTester {
       return {
         ok: false,
         outcome: 'no_key',
-        message: vscode.l10n.t('No API key is set for {0}: set one first, or get a key from the account dashboard.', baseUrl),
+        message: vscode.l10n.t(
+          'No API key is set for {0}: set one first, or get a key from the account dashboard.',
+          baseUrl,
+        ),
         actions: ['setApiKey', 'getKey'],
         baseUrl,
       };
@@ -72,7 +83,10 @@ export class ConnectionTester {
       return {
         ok: true,
         outcome: 'connected',
-        message: vscode.l10n.t('Connected to {0}: your API key works (checked by listing one thread, which spends none of your monthly calls).', baseUrl),
+        message: vscode.l10n.t(
+          'Connected to {0}: your API key works (checked by listing one thread, which spends none of your monthly calls).',
+          baseUrl,
+        ),
         actions: [],
         baseUrl,
       };
@@ -86,14 +100,23 @@ export class ConnectionTester {
   private failure(err: unknown, baseUrl: string, timeoutMs: number): ConnectionResult {
     const report = describeError(err, { baseUrl, timeoutMs, canRetry: true });
     if (!report) {
-      return { ok: false, outcome: 'aborted', message: vscode.l10n.t('Test Connection was cancelled.'), actions: [], baseUrl };
+      return {
+        ok: false,
+        outcome: 'aborted',
+        message: vscode.l10n.t('Test Connection was cancelled.'),
+        actions: [],
+        baseUrl,
+      };
     }
     const base = { ok: false, outcome: report.kind, status: report.status, actions: report.actions, baseUrl };
     switch (report.kind) {
       case 'unauthorized':
         return {
           ...base,
-          message: vscode.l10n.t('{0} rejected this API key (401): it is wrong or has been revoked, so set a new key.', baseUrl),
+          message: vscode.l10n.t(
+            '{0} rejected this API key (401): it is wrong or has been revoked, so set a new key.',
+            baseUrl,
+          ),
         };
       case 'payment_required':
         return {

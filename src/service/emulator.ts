@@ -46,11 +46,16 @@ export class EmulatorCommand {
       description: answering[i] ? vscode.l10n.t('emulator answering') : vscode.l10n.t('not answering yet'),
       detail: answering[i]
         ? vscode.l10n.t('Point Research Desk at this emulator and store a demo key for it.')
-        : vscode.l10n.t('Start it with "npm run emulator" in the Research Desk repository; you can pick it now and start it later.'),
+        : vscode.l10n.t(
+            'Start it with "npm run emulator" in the Research Desk repository; you can pick it now and start it later.',
+          ),
     }));
     // Answering addresses first, in candidate order.
     items.sort((a, b) => Number(answering[candidates.indexOf(b.url!)]) - Number(answering[candidates.indexOf(a.url!)]));
-    items.push({ label: `$(edit) ${vscode.l10n.t('Another address…')}`, detail: vscode.l10n.t('An emulator on this computer at another port.') });
+    items.push({
+      label: `$(edit) ${vscode.l10n.t('Another address…')}`,
+      detail: vscode.l10n.t('An emulator on this computer at another port.'),
+    });
 
     const picked = await vscode.window.showQuickPick(items, {
       title: vscode.l10n.t('Research Desk: Use the Local Emulator'),
@@ -80,7 +85,9 @@ export class EmulatorCommand {
   private async askAddress(): Promise<string | undefined> {
     const value = await vscode.window.showInputBox({
       title: vscode.l10n.t('Research Desk: Emulator Address'),
-      prompt: vscode.l10n.t('The emulator\'s address on this computer (http://127.0.0.1, http://localhost or http://[::1] with a port).'),
+      prompt: vscode.l10n.t(
+        "The emulator's address on this computer (http://127.0.0.1, http://localhost or http://[::1] with a port).",
+      ),
       value: Urls.defaultEmulator,
       ignoreFocusOut: true,
       validateInput: (v) =>
@@ -97,7 +104,9 @@ export class EmulatorCommand {
     await this.settings.setBaseUrl(url);
     const storedDemoKey = (await this.keys.get(origin)) === undefined;
     if (storedDemoKey) await this.keys.set(EMULATOR_DEMO_KEY, origin);
-    this.log.info(`Now using the emulator at ${url}${storedDemoKey ? ' with the demo key' : ' with the key already stored for it'}.`);
+    this.log.info(
+      `Now using the emulator at ${url}${storedDemoKey ? ' with the demo key' : ' with the key already stored for it'}.`,
+    );
     const test = vscode.l10n.t('Test Connection');
     void showInfo(
       vscode.l10n.t(

@@ -27,16 +27,18 @@ export class HasKeyContext extends Disposable {
 
   refresh(): Promise<boolean> {
     const ticket = ++this.sequence;
-    this.pending = this.pending.catch(() => false).then(async () => {
-      const has = await this.keys.has().catch(() => false);
-      if (ticket !== this.sequence) return has; // a newer refresh will write
-      await vscode.commands.executeCommand('setContext', ContextKeys.hasKey, has);
-      if (this.current !== has) {
-        this.current = has;
-        this.changed.fire(has);
-      }
-      return has;
-    });
+    this.pending = this.pending
+      .catch(() => false)
+      .then(async () => {
+        const has = await this.keys.has().catch(() => false);
+        if (ticket !== this.sequence) return has; // a newer refresh will write
+        await vscode.commands.executeCommand('setContext', ContextKeys.hasKey, has);
+        if (this.current !== has) {
+          this.current = has;
+          this.changed.fire(has);
+        }
+        return has;
+      });
     return this.pending;
   }
 }

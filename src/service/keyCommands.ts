@@ -21,7 +21,8 @@ export interface ClearKeyResult {
 export function validateApiKey(value: string): string | undefined {
   const key = value.trim();
   if (!key) return vscode.l10n.t('Paste your API key, or press Escape to cancel.');
-  if (/\s/.test(key)) return vscode.l10n.t('An API key has no spaces or line breaks: paste exactly the key shown in the dashboard.');
+  if (/\s/.test(key))
+    return vscode.l10n.t('An API key has no spaces or line breaks: paste exactly the key shown in the dashboard.');
   return undefined;
 }
 
@@ -85,12 +86,23 @@ function askForKey(baseUrl: string, replacing: boolean): Promise<string | undefi
     let accepted: string | undefined;
     input.title = vscode.l10n.t('Research Desk: Set API Key');
     input.prompt = replacing
-      ? vscode.l10n.t('Paste the new API key for {0}; it replaces the stored one and is kept in VS Code\'s secret storage, never in settings.', baseUrl)
-      : vscode.l10n.t('Paste the API key for {0} (created in the account dashboard); it is kept in VS Code\'s secret storage, never in settings.', baseUrl);
+      ? vscode.l10n.t(
+          "Paste the new API key for {0}; it replaces the stored one and is kept in VS Code's secret storage, never in settings.",
+          baseUrl,
+        )
+      : vscode.l10n.t(
+          "Paste the API key for {0} (created in the account dashboard); it is kept in VS Code's secret storage, never in settings.",
+          baseUrl,
+        );
     input.placeholder = vscode.l10n.t('API key');
     input.password = true;
     input.ignoreFocusOut = true;
-    input.buttons = [{ iconPath: new vscode.ThemeIcon('link-external'), tooltip: vscode.l10n.t('Get a key from the account dashboard') }];
+    input.buttons = [
+      {
+        iconPath: new vscode.ThemeIcon('link-external'),
+        tooltip: vscode.l10n.t('Get a key from the account dashboard'),
+      },
+    ];
     input.onDidChangeValue((v) => (input.validationMessage = v ? validateApiKey(v) : undefined));
     input.onDidTriggerButton(() => void vscode.env.openExternal(vscode.Uri.parse(Urls.dashboard)));
     input.onDidAccept(() => {

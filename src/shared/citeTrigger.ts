@@ -92,7 +92,12 @@ const OPEN_BRACKET = /\[[^[\]]*$/u;
  * a bracketed citation or a `bibliography:` in its front matter. (Once the core is loaded it answers everywhere.)
  * LaTeX and Typst: always plausible.
  */
-export function citationsPlausible(before: string, flavour: CheapFlavour, fileName: string, documentText: () => string): boolean {
+export function citationsPlausible(
+  before: string,
+  flavour: CheapFlavour,
+  fileName: string,
+  documentText: () => string,
+): boolean {
   if (flavour !== 'pandoc') return true;
   if (OPEN_BRACKET.test(before.length > CITE_WINDOW ? before.slice(-CITE_WINDOW) : before)) return true;
   if (/\.(?:qmd|rmd)$/iu.test(fileName)) return true;

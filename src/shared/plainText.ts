@@ -15,8 +15,9 @@
  * bidirectional overrides and isolates, soft hyphen, BOM): removed, so that none can hide between `]` and `(`
  * from a reader while the renderer skips it, or reorder what is shown.
  */
-// eslint-disable-next-line no-control-regex
-const INVISIBLE = /[\u0000-\u0008\u000e-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]/g;
+const INVISIBLE =
+  // eslint-disable-next-line no-control-regex
+  /[\u0000-\u0008\u000e-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]/g;
 const SPACES = /\s+/g;
 /** `](` is where a Markdown-style link's target starts; `] (` is no link for VS Code or CommonMark. */
 const LINK_TARGET = /\]\(/g;

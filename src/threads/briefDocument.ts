@@ -19,7 +19,9 @@ export function briefHeader(): string {
 
 export function isBriefDocument(doc: vscode.TextDocument): boolean {
   // The header is one line at the top; positions past the end are clamped to it.
-  return doc.languageId === 'markdown' && HEADER_RE.test(doc.getText(new vscode.Range(0, 0, Math.min(doc.lineCount, 20), 0)));
+  return (
+    doc.languageId === 'markdown' && HEADER_RE.test(doc.getText(new vscode.Range(0, 0, Math.min(doc.lineCount, 20), 0)))
+  );
 }
 
 /** The brief without its header comment, trimmed. */
@@ -46,7 +48,11 @@ export class BriefCodeLensProvider implements vscode.CodeLensProvider {
     const at = new vscode.Range(0, 0, 0, 0);
     const uri = doc.uri.toString();
     const lenses = [
-      new vscode.CodeLens(at, { title: vscode.l10n.t('$(send) Send to the Research Agent (pro)'), command: Commands.sendBrief, arguments: [{ uri, mode: 'pro' }] }),
+      new vscode.CodeLens(at, {
+        title: vscode.l10n.t('$(send) Send to the Research Agent (pro)'),
+        command: Commands.sendBrief,
+        arguments: [{ uri, mode: 'pro' }],
+      }),
       new vscode.CodeLens(at, {
         title: this.isFreePlan() ? vscode.l10n.t('Deep mode (needs a paid plan)') : vscode.l10n.t('Send in deep mode'),
         command: Commands.sendBrief,
@@ -54,7 +60,14 @@ export class BriefCodeLensProvider implements vscode.CodeLensProvider {
       }),
     ];
     const f = this.filters();
-    if (f) lenses.push(new vscode.CodeLens(at, { title: vscode.l10n.t('Send under the current filters ({0})', f), command: Commands.sendBrief, arguments: [{ uri, mode: 'pro', useFilters: true }] }));
+    if (f)
+      lenses.push(
+        new vscode.CodeLens(at, {
+          title: vscode.l10n.t('Send under the current filters ({0})', f),
+          command: Commands.sendBrief,
+          arguments: [{ uri, mode: 'pro', useFilters: true }],
+        }),
+      );
     return lenses;
   }
 }

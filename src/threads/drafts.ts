@@ -33,7 +33,9 @@ export class DraftStore {
   async keep(target: string, request: SentRequest, reason?: string): Promise<void> {
     const all = { ...this.all(), [target]: { ...request, savedAt: Date.now(), reason } };
     // Bounded: the oldest drafts go first.
-    const entries = Object.entries(all).sort((a, b) => b[1].savedAt - a[1].savedAt).slice(0, MAX_DRAFTS);
+    const entries = Object.entries(all)
+      .sort((a, b) => b[1].savedAt - a[1].savedAt)
+      .slice(0, MAX_DRAFTS);
     await this.state.update(StorageKeys.threadDrafts, Object.fromEntries(entries));
   }
 

@@ -7,7 +7,6 @@
 import type * as vscode from 'vscode';
 import { StorageKeys } from '../platform/ids';
 
-
 export type ThreadModeName = 'pro' | 'deep';
 
 /** The body that was sent (kept so a failed run can be retried with the same brief). */
@@ -33,17 +32,22 @@ export interface RunningThread {
   followUp?: boolean;
 }
 
-export const runningKey = (origin: string | undefined): string => StorageKeys.runningThreadsPrefix + (origin ?? 'unknown');
+export const runningKey = (origin: string | undefined): string =>
+  StorageKeys.runningThreadsPrefix + (origin ?? 'unknown');
 
 function isRunningThread(v: unknown): v is RunningThread {
   const r = v as Partial<RunningThread> | null;
   return (
-    typeof r === 'object' && r !== null &&
-    typeof r.threadId === 'string' && /^[A-Za-z0-9_-]+$/.test(r.threadId) &&
+    typeof r === 'object' &&
+    r !== null &&
+    typeof r.threadId === 'string' &&
+    /^[A-Za-z0-9_-]+$/.test(r.threadId) &&
     typeof r.interactionId === 'string' &&
     (r.mode === 'pro' || r.mode === 'deep') &&
-    typeof r.pollAfterSeconds === 'number' && Number.isFinite(r.pollAfterSeconds) &&
-    typeof r.maxWaitSeconds === 'number' && Number.isFinite(r.maxWaitSeconds) &&
+    typeof r.pollAfterSeconds === 'number' &&
+    Number.isFinite(r.pollAfterSeconds) &&
+    typeof r.maxWaitSeconds === 'number' &&
+    Number.isFinite(r.maxWaitSeconds) &&
     typeof r.startedAt === 'number'
   );
 }
@@ -54,6 +58,10 @@ export function readRunning(state: vscode.Memento, origin: string | undefined): 
   return Array.isArray(v) ? v.filter(isRunningThread) : [];
 }
 
-export function writeRunning(state: vscode.Memento, origin: string | undefined, list: readonly RunningThread[]): Thenable<void> {
+export function writeRunning(
+  state: vscode.Memento,
+  origin: string | undefined,
+  list: readonly RunningThread[],
+): Thenable<void> {
   return state.update(runningKey(origin), list.length ? list : undefined);
 }

@@ -70,21 +70,41 @@ export class ThreadCommands {
   async askAgent(arg?: unknown): Promise<AskOutcome> {
     const a = asArg(arg);
     if (a?.message !== undefined) {
-      const paperIds = a.attachPapers === true ? this.selectedIds() : Array.isArray(a.attachPapers) ? [...(a.attachPapers as string[])] : undefined;
-      return this.sender.send(NEW_THREAD, { message: a.message, mode: a.mode ?? 'pro', paperIds, useFilters: a.useFilters === true });
+      const paperIds =
+        a.attachPapers === true
+          ? this.selectedIds()
+          : Array.isArray(a.attachPapers)
+            ? [...(a.attachPapers as string[])]
+            : undefined;
+      return this.sender.send(NEW_THREAD, {
+        message: a.message,
+        mode: a.mode ?? 'pro',
+        paperIds,
+        useFilters: a.useFilters === true,
+      });
     }
     // A multi-line brief: an untitled Markdown document (the unsent draft restored into it).
     const draft = this.drafts.get(NEW_THREAD);
     const editor = await openBriefDocument(draft?.input_message);
-    if (draft) void statusMessage(vscode.l10n.t('Your unsent brief is restored{0}.', draft.reason ? ` (${draft.reason})` : ''), 8000);
+    if (draft)
+      void statusMessage(
+        vscode.l10n.t('Your unsent brief is restored{0}.', draft.reason ? ` (${draft.reason})` : ''),
+        8000,
+      );
     return { outcome: 'opened', uri: editor.document.uri.toString() };
   }
 
   /** Send Brief to the Research Agent: the brief document (CodeLens arguments, or the active editor). */
   async sendBrief(arg?: unknown): Promise<AskOutcome> {
-    const a = (arg && typeof arg === 'object' ? arg : {}) as { uri?: unknown; mode?: ThreadModeName; useFilters?: boolean };
+    const a = (arg && typeof arg === 'object' ? arg : {}) as {
+      uri?: unknown;
+      mode?: ThreadModeName;
+      useFilters?: boolean;
+    };
     const doc =
-      typeof a.uri === 'string' ? vscode.workspace.textDocuments.find((d) => d.uri.toString() === a.uri) : vscode.window.activeTextEditor?.document;
+      typeof a.uri === 'string'
+        ? vscode.workspace.textDocuments.find((d) => d.uri.toString() === a.uri)
+        : vscode.window.activeTextEditor?.document;
     if (!doc || !isBriefDocument(doc)) {
       const message = vscode.l10n.t('Open a research brief first: Ask the Research Agent opens one.');
       void showInfo(message);
@@ -103,7 +123,10 @@ export class ThreadCommands {
     return sending;
   }
 
-  private async sendBriefDocument(doc: vscode.TextDocument, a: { mode?: ThreadModeName; useFilters?: boolean }): Promise<AskOutcome> {
+  private async sendBriefDocument(
+    doc: vscode.TextDocument,
+    a: { mode?: ThreadModeName; useFilters?: boolean },
+  ): Promise<AskOutcome> {
     const message = briefText(doc.getText());
     let mode = a.mode;
     let useFilters = a.useFilters === true;
@@ -118,7 +141,8 @@ export class ThreadCommands {
       // Sent: the brief document has done its job (it is untitled, so close it without a save prompt). The command
       // reverts whatever editor is active, so it runs only while that is the brief, never the writer's own document.
       await vscode.window.showTextDocument(doc);
-      if (vscode.window.activeTextEditor?.document === doc) await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+      if (vscode.window.activeTextEditor?.document === doc)
+        await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
     }
     return outcome;
   }
@@ -127,9 +151,16 @@ export class ThreadCommands {
   async askAboutSelection(arg?: unknown): Promise<AskOutcome> {
     const a = asArg(arg);
     const editor = vscode.window.activeTextEditor;
-    const text = editor ? editor.selections.filter((s) => !s.isEmpty).map((s) => editor.document.getText(s)).join('\n…\n') : '';
+    const text = editor
+      ? editor.selections
+          .filter((s) => !s.isEmpty)
+          .map((s) => editor.document.getText(s))
+          .join('\n…\n')
+      : '';
     if (!text.trim()) {
-      const message = vscode.l10n.t('Select a passage in an editor first: the selection becomes the research agent\'s brief.');
+      const message = vscode.l10n.t(
+        "Select a passage in an editor first: the selection becomes the research agent's brief.",
+      );
       void showInfo(message);
       return { outcome: 'invalid', message };
     }
@@ -137,7 +168,9 @@ export class ThreadCommands {
     if (!a) {
       instructions = await vscode.window.showInputBox({
         title: vscode.l10n.t('Ask the Research Agent about the Selection'),
-        prompt: vscode.l10n.t('Optional: what should the agent do with the selected passage? Leave empty to ask what the research says about it.'),
+        prompt: vscode.l10n.t(
+          'Optional: what should the agent do with the selected passage? Leave empty to ask what the research says about it.',
+        ),
         placeHolder: vscode.l10n.t('e.g. Find randomized trials that test this claim'),
         ignoreFocusOut: true,
       });
@@ -151,7 +184,11 @@ export class ThreadCommands {
       mode = choice.mode;
       useFilters = choice.useFilters;
     }
-    return this.sender.send(NEW_THREAD, { message: selectionBrief(text, instructions), mode: mode ?? 'pro', useFilters });
+    return this.sender.send(NEW_THREAD, {
+      message: selectionBrief(text, instructions),
+      mode: mode ?? 'pro',
+      useFilters,
+    });
   }
 
   /**
@@ -173,12 +210,19 @@ export class ThreadCommands {
     }
     ids = [...new Set(ids)];
     if (!ids.length) {
-      const message = vscode.l10n.t('Select one or more papers in the Research view first: they are attached to the thread.');
+      const message = vscode.l10n.t(
+        'Select one or more papers in the Research view first: they are attached to the thread.',
+      );
       void showInfo(message);
       return { outcome: 'invalid', message };
     }
     if (ids.length > MAX_ATTACHED_PAPERS) {
-      const message = vscode.l10n.t('A thread can read at most {0} attached papers, and {1} are selected: select {2} fewer, then ask again. Nothing was sent.', MAX_ATTACHED_PAPERS, ids.length, ids.length - MAX_ATTACHED_PAPERS);
+      const message = vscode.l10n.t(
+        'A thread can read at most {0} attached papers, and {1} are selected: select {2} fewer, then ask again. Nothing was sent.',
+        MAX_ATTACHED_PAPERS,
+        ids.length,
+        ids.length - MAX_ATTACHED_PAPERS,
+      );
       void showWarning(message);
       return { outcome: 'invalid', message };
     }
@@ -187,7 +231,9 @@ export class ThreadCommands {
     let useFilters = a?.useFilters === true;
     if (message === undefined) {
       message = await this.askBrief(
-        ids.length === 1 ? vscode.l10n.t('Ask the Research Agent about 1 paper') : vscode.l10n.t('Ask the Research Agent about {0} papers', ids.length),
+        ids.length === 1
+          ? vscode.l10n.t('Ask the Research Agent about 1 paper')
+          : vscode.l10n.t('Ask the Research Agent about {0} papers', ids.length),
         this.drafts.get(NEW_THREAD)?.input_message,
       );
       if (message === undefined) return { outcome: 'cancelled' };
@@ -218,7 +264,10 @@ export class ThreadCommands {
   }
 
   private selectedIds(): string[] {
-    return this.deps.selectedPapers().map(paperIdOf).filter((x): x is string => !!x);
+    return this.deps
+      .selectedPapers()
+      .map(paperIdOf)
+      .filter((x): x is string => !!x);
   }
 
   /** An input box for a brief (the saved draft is offered as its value). */
@@ -227,8 +276,14 @@ export class ThreadCommands {
       title,
       value: draft ?? '',
       prompt: draft
-        ? vscode.l10n.t('Your unsent draft is restored{0}. The agent works on its own and asks no questions: say everything it needs.', reason ? ` (${reason})` : '')
-        : vscode.l10n.t('The whole research brief (1 to {0} characters): the agent works on its own and asks no questions. For a longer brief, select it in an editor and use Ask the Research Agent about Selection.', MAX_BRIEF),
+        ? vscode.l10n.t(
+            'Your unsent draft is restored{0}. The agent works on its own and asks no questions: say everything it needs.',
+            reason ? ` (${reason})` : '',
+          )
+        : vscode.l10n.t(
+            'The whole research brief (1 to {0} characters): the agent works on its own and asks no questions. For a longer brief, select it in an editor and use Ask the Research Agent about Selection.',
+            MAX_BRIEF,
+          ),
       placeHolder: vscode.l10n.t('e.g. Does creatine supplementation improve memory in healthy adults?'),
       ignoreFocusOut: true,
       validateInput: (v) => {
@@ -241,21 +296,32 @@ export class ThreadCommands {
     return value;
   }
 
-  private async askModeAndFilters(current?: ThreadModeName): Promise<{ mode: ThreadModeName; useFilters: boolean } | undefined> {
+  private async askModeAndFilters(
+    current?: ThreadModeName,
+  ): Promise<{ mode: ThreadModeName; useFilters: boolean } | undefined> {
     const free = this.deps.isFreePlan();
     const filters = threadFilters(this.deps.filters.current) ? this.deps.filters.describe() : '';
     type Item = vscode.QuickPickItem & { mode: ThreadModeName; useFilters: boolean };
     const items: Item[] = [];
     const proLabel = vscode.l10n.t('Pro: reads about 20 papers');
     const deepLabel = vscode.l10n.t('Deep: reads about 50 papers and writes a structured report');
-    const deepNote = free ? vscode.l10n.t('needs a paid plan (this key is on the free plan)') : vscode.l10n.t('costs more calls than pro');
+    const deepNote = free
+      ? vscode.l10n.t('needs a paid plan (this key is on the free plan)')
+      : vscode.l10n.t('costs more calls than pro');
     for (const useFilters of filters ? [true, false] : [false]) {
-      const suffix = useFilters ? vscode.l10n.t(' · filters: {0}', filters) : filters ? vscode.l10n.t(' · no filters') : '';
+      const suffix = useFilters
+        ? vscode.l10n.t(' · filters: {0}', filters)
+        : filters
+          ? vscode.l10n.t(' · no filters')
+          : '';
       items.push({ label: proLabel, description: suffix.replace(/^ · /, ''), mode: 'pro', useFilters });
       items.push({ label: deepLabel, description: `${deepNote}${suffix}`, mode: 'deep', useFilters });
     }
     if (current === 'deep' && !free) items.sort((x, y) => (x.mode === 'deep' ? -1 : 0) - (y.mode === 'deep' ? -1 : 0));
-    const pick = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Research agent mode'), ignoreFocusOut: true });
+    const pick = await vscode.window.showQuickPick(items, {
+      title: vscode.l10n.t('Research agent mode'),
+      ignoreFocusOut: true,
+    });
     return pick ? { mode: pick.mode, useFilters: pick.useFilters } : undefined;
   }
 }

@@ -5,7 +5,10 @@
  */
 
 /** `list` with one entry per `thread_id`: the first listed wins (the list is newest first), ids in `shown` are left out. */
-export function uniqueThreads<T extends { thread_id: string }>(list: readonly T[], shown: ReadonlySet<string> = new Set()): T[] {
+export function uniqueThreads<T extends { thread_id: string }>(
+  list: readonly T[],
+  shown: ReadonlySet<string> = new Set(),
+): T[] {
   const seen = new Set(shown);
   const out: T[] = [];
   for (const t of list) {

@@ -21,13 +21,32 @@ export const MAX_BRIEF = 10_000;
 
 /** Filter fields a thread accepts (the spec's thread filters; no paging, scores or excerpts). */
 export const THREAD_FILTER_KEYS = [
-  'year_min', 'year_max', 'month_min', 'month_max', 'study_types', 'human', 'controlled', 'sample_size_min', 'sjr_min', 'sjr_max',
-  'citation_min', 'duration_min', 'duration_max', 'exclude_preprints', 'open_access', 'publisher_name', 'domain', 'country',
-  'journal_name', 'clinical_guideline', 'medical_mode',
+  'year_min',
+  'year_max',
+  'month_min',
+  'month_max',
+  'study_types',
+  'human',
+  'controlled',
+  'sample_size_min',
+  'sjr_min',
+  'sjr_max',
+  'citation_min',
+  'duration_min',
+  'duration_max',
+  'exclude_preprints',
+  'open_access',
+  'publisher_name',
+  'domain',
+  'country',
+  'journal_name',
+  'clinical_guideline',
+  'medical_mode',
 ] as const;
 
 /** `busy`: another follow-up to the same thread was being sent; this one was not sent. */
-export type AskOutcomeKind = 'opened' | 'sent' | 'invalid' | 'refused' | 'cancelled' | 'error' | 'uncertain' | 'conflict' | 'busy';
+export type AskOutcomeKind =
+  'opened' | 'sent' | 'invalid' | 'refused' | 'cancelled' | 'error' | 'uncertain' | 'conflict' | 'busy';
 
 export interface AskOutcome {
   outcome: AskOutcomeKind;
@@ -93,7 +112,10 @@ export class ThreadSender {
   }
 
   /** A brief (or follow-up) as a request: the current search filters when asked, attached papers. */
-  async send(target: string, o: { message: string; mode: ThreadModeName; paperIds?: string[]; useFilters?: boolean }): Promise<AskOutcome> {
+  async send(
+    target: string,
+    o: { message: string; mode: ThreadModeName; paperIds?: string[]; useFilters?: boolean },
+  ): Promise<AskOutcome> {
     const request: ThreadRequest = { input_message: o.message, mode: o.mode };
     if (o.useFilters) {
       const f = threadFilters(this.deps.filters.current);
@@ -112,7 +134,9 @@ export class ThreadSender {
       return pending.promise;
     }
     if (pending) {
-      const message = vscode.l10n.t('A follow-up to this thread is already being sent, so this one was not sent; send it when the answer is ready.');
+      const message = vscode.l10n.t(
+        'A follow-up to this thread is already being sent, so this one was not sent; send it when the answer is ready.',
+      );
       void showWarning(message);
       return Promise.resolve({ outcome: 'busy', message, draftKept: false, request });
     }
@@ -132,15 +156,25 @@ export class ThreadSender {
       const message = !request.input_message.trim()
         ? vscode.l10n.t('The brief is empty: write what the research agent should find out. Nothing was sent.')
         : len > MAX_BRIEF
-          ? vscode.l10n.t('The brief has {0} characters; the service accepts at most {1}. Shorten it by {2}; your draft is kept and nothing was sent.', len, MAX_BRIEF, len - MAX_BRIEF)
-          : vscode.l10n.t('The thread cannot be sent: {0}. Your draft is kept.', issues.map((i) => `${i.loc.slice(1).join('.')}: ${i.msg}`).join('; '));
+          ? vscode.l10n.t(
+              'The brief has {0} characters; the service accepts at most {1}. Shorten it by {2}; your draft is kept and nothing was sent.',
+              len,
+              MAX_BRIEF,
+              len - MAX_BRIEF,
+            )
+          : vscode.l10n.t(
+              'The thread cannot be sent: {0}. Your draft is kept.',
+              issues.map((i) => `${i.loc.slice(1).join('.')}: ${i.msg}`).join('; '),
+            );
       if (request.input_message.trim()) await keep(vscode.l10n.t('it was not valid'));
       void showWarning(message);
       return { outcome: 'invalid', message, draftKept: !!request.input_message.trim(), request };
     }
     if (request.mode === 'deep' && this.deps.isFreePlan()) {
       await keep(vscode.l10n.t('deep mode needs a paid plan'));
-      const message = vscode.l10n.t('Deep research needs a paid plan, and this key is on the free plan, so nothing was sent. Your draft is kept: send it in pro mode (about 20 papers), or upgrade.');
+      const message = vscode.l10n.t(
+        'Deep research needs a paid plan, and this key is on the free plan, so nothing was sent. Your draft is kept: send it in pro mode (about 20 papers), or upgrade.',
+      );
       const pro = vscode.l10n.t('Send in Pro Mode');
       const billing = vscode.l10n.t('Open Billing');
       void showWarning(message, pro, billing).then((choice) => {
@@ -152,7 +186,8 @@ export class ThreadSender {
     const client = this.deps.clients.get().client;
     let dispatch: ThreadDispatch;
     try {
-      dispatch = target === NEW_THREAD ? await client.createThread(request) : await client.addInteraction(target, request);
+      dispatch =
+        target === NEW_THREAD ? await client.createThread(request) : await client.addInteraction(target, request);
     } catch (err) {
       this.deps.usage?.recordError(err);
       if (isApiError(err) && err.mayHaveTakenEffect) {
@@ -161,8 +196,12 @@ export class ThreadSender {
         await keep(vscode.l10n.t('the service may have received it'));
         const message =
           target === NEW_THREAD
-            ? vscode.l10n.t('Sending the brief failed after the service may have received it, so it was not sent again (no duplicate thread, no second charge). Check the Threads list for it before sending it again; your brief is kept.')
-            : vscode.l10n.t('Sending the follow-up failed after the service may have received it, so it was not sent again (no second charge). Check the thread in the Threads list before sending it again; your text is kept.');
+            ? vscode.l10n.t(
+                'Sending the brief failed after the service may have received it, so it was not sent again (no duplicate thread, no second charge). Check the Threads list for it before sending it again; your brief is kept.',
+              )
+            : vscode.l10n.t(
+                'Sending the follow-up failed after the service may have received it, so it was not sent again (no second charge). Check the thread in the Threads list before sending it again; your text is kept.',
+              );
         const check = vscode.l10n.t('Check Threads');
         const anyway = vscode.l10n.t('Send Anyway (may cost a call)');
         void showWarning(message, check, anyway).then((c) => {
@@ -174,7 +213,9 @@ export class ThreadSender {
       }
       if (isApiError(err) && err.kind === 'conflict') {
         await keep(vscode.l10n.t('the previous answer was still being written'));
-        const message = vscode.l10n.t('The previous answer is still being written (409), so the follow-up was not sent; your draft is kept. Send it again when the answer is ready.');
+        const message = vscode.l10n.t(
+          'The previous answer is still being written (409), so the follow-up was not sent; your draft is kept. Send it again when the answer is ready.',
+        );
         void showWarning(message);
         return { outcome: 'conflict', message, draftKept: true, request };
       }
@@ -183,9 +224,13 @@ export class ThreadSender {
       return { outcome: report ? 'error' : 'cancelled', message: report?.message, draftKept: true, request };
     }
     await this.drafts.clear(target);
-    if (dispatch.reconciled) this.deps.log.info(`Thread ${dispatch.thread_id}: found after an ambiguous failure; not sent again.`);
+    if (dispatch.reconciled)
+      this.deps.log.info(`Thread ${dispatch.thread_id}: found after an ambiguous failure; not sent again.`);
     this.deps.watcher.watch(dispatch, request, target !== NEW_THREAD);
-    const note = vscode.l10n.t('The research agent is working on it ({0} mode); you can keep writing, Research Desk tells you when the answer is ready.', dispatch.mode);
+    const note = vscode.l10n.t(
+      'The research agent is working on it ({0} mode); you can keep writing, Research Desk tells you when the answer is ready.',
+      dispatch.mode,
+    );
     void statusMessage(note, 5000);
     return { outcome: 'sent', threadId: dispatch.thread_id, interactionId: dispatch.interaction_id, request };
   }
@@ -201,7 +246,7 @@ function toSentRequest(r: ThreadRequest): SentRequest {
   return {
     input_message: r.input_message,
     mode: r.mode,
-    filters: r.filters ? ({ ...r.filters }) : undefined,
+    filters: r.filters ? { ...r.filters } : undefined,
     attachments: r.attachments?.paper_ids ? { paper_ids: [...r.attachments.paper_ids] } : undefined,
   };
 }

@@ -76,7 +76,9 @@ export class ThreadWatcher extends Disposable {
   constructor(private readonly deps: ThreadWatcherDeps) {
     super();
     this.retry = deps.retry;
-    this.item = this.register(vscode.window.createStatusBarItem(StatusItems.threads, vscode.StatusBarAlignment.Left, 50));
+    this.item = this.register(
+      vscode.window.createStatusBarItem(StatusItems.threads, vscode.StatusBarAlignment.Left, 50),
+    );
     this.item.name = vscode.l10n.t('Research Desk: running threads');
     this.item.command = deps.statusCommand;
     this.register({ dispose: () => this.stopAll() });
@@ -164,7 +166,9 @@ export class ThreadWatcher extends Disposable {
     this.updateStatus();
     this.changed.fire();
     if (this.isDisposed) return;
-    const rest = readRunning(this.deps.state, w.origin).filter((r) => !(r.threadId === w.run.threadId && r.interactionId === w.run.interactionId));
+    const rest = readRunning(this.deps.state, w.origin).filter(
+      (r) => !(r.threadId === w.run.threadId && r.interactionId === w.run.interactionId),
+    );
     await writeRunning(this.deps.state, w.origin, rest);
   }
 
@@ -199,10 +203,19 @@ export class ThreadWatcher extends Disposable {
           // The service does not know it (deleted, or another account's): nothing left to follow.
           this.deps.log.warn(`Thread ${run.threadId}: polling stopped (not_found).`);
           await this.forget(w);
-          this.notice({
-            kind: 'lost', threadId: run.threadId, run, actions: [],
-            message: vscode.l10n.t('Research Desk stopped following "{0}": the service no longer knows this thread.', shown(run.title)),
-          }, 'warning');
+          this.notice(
+            {
+              kind: 'lost',
+              threadId: run.threadId,
+              run,
+              actions: [],
+              message: vscode.l10n.t(
+                'Research Desk stopped following "{0}": the service no longer knows this thread.',
+                shown(run.title),
+              ),
+            },
+            'warning',
+          );
           return;
         }
         if (!TRANSIENT.has(kind)) {
@@ -214,8 +227,15 @@ export class ThreadWatcher extends Disposable {
           const setKey = vscode.l10n.t('Set API Key');
           this.notice(
             {
-              kind: 'paused', threadId: run.threadId, run, actions: kind === 'unauthorized' ? [setKey] : [],
-              message: vscode.l10n.t('Research Desk paused following "{0}" ({1}); it resumes when the key changes or VS Code starts again.', shown(run.title), errorLine(err).replace(/[.)\s]+$/, (m) => m.replace(/\./g, ''))),
+              kind: 'paused',
+              threadId: run.threadId,
+              run,
+              actions: kind === 'unauthorized' ? [setKey] : [],
+              message: vscode.l10n.t(
+                'Research Desk paused following "{0}" ({1}); it resumes when the key changes or VS Code starts again.',
+                shown(run.title),
+                errorLine(err).replace(/[.)\s]+$/, (m) => m.replace(/\./g, '')),
+              ),
             },
             'warning',
             (choice) => (choice === setKey ? vscode.commands.executeCommand(Commands.setApiKey) : undefined),
@@ -246,14 +266,24 @@ export class ThreadWatcher extends Disposable {
   private async finish(w: Watched, status: 'idle' | 'failed'): Promise<void> {
     const { run } = w;
     await this.forget(w);
-    this.deps.log.info(`Thread ${run.threadId}: run ${run.interactionId} ended ${status} after ${this.polls.get(run.threadId) ?? 0} poll(s).`);
+    this.deps.log.info(
+      `Thread ${run.threadId}: run ${run.interactionId} ended ${status} after ${this.polls.get(run.threadId) ?? 0} poll(s).`,
+    );
     this.finished.fire({ threadId: run.threadId, status });
     const answers = this.deps.answers?.();
-    void answers?.refresh(run.threadId).catch((err: unknown) => this.deps.log.warn(`Refreshing the answer view failed: ${errorLine(err)}`));
+    void answers
+      ?.refresh(run.threadId)
+      .catch((err: unknown) => this.deps.log.warn(`Refreshing the answer view failed: ${errorLine(err)}`));
     const open = vscode.l10n.t('Open Answer');
     if (status === 'idle') {
       this.notice(
-        { kind: 'ready', threadId: run.threadId, run, actions: [open], message: vscode.l10n.t('The research agent has answered "{0}".', shown(run.title)) },
+        {
+          kind: 'ready',
+          threadId: run.threadId,
+          run,
+          actions: [open],
+          message: vscode.l10n.t('The research agent has answered "{0}".', shown(run.title)),
+        },
         'info',
         (choice) => (choice === open ? this.open(run) : undefined),
       );
@@ -262,8 +292,14 @@ export class ThreadWatcher extends Disposable {
       const actions = run.request && this.retry ? [retry, open] : [open];
       this.notice(
         {
-          kind: 'failed', threadId: run.threadId, run, actions,
-          message: vscode.l10n.t('The research agent\'s run for "{0}" failed. A failed run costs nothing; Retry sends the same brief again.', shown(run.title)),
+          kind: 'failed',
+          threadId: run.threadId,
+          run,
+          actions,
+          message: vscode.l10n.t(
+            'The research agent\'s run for "{0}" failed. A failed run costs nothing; Retry sends the same brief again.',
+            shown(run.title),
+          ),
         },
         'error',
         (choice) => (choice === retry ? this.retryRun(run) : choice === open ? this.open(run) : undefined),
@@ -282,10 +318,14 @@ export class ThreadWatcher extends Disposable {
     const view = vscode.l10n.t('Open Threads View');
     this.notice(
       {
-        kind: 'stillRunning', threadId: run.threadId, run, actions: [keep, view],
+        kind: 'stillRunning',
+        threadId: run.threadId,
+        run,
+        actions: [keep, view],
         message: vscode.l10n.t(
           '"{0}" is still running after {1} seconds, the suggested polling ceiling. It keeps running on the service; Keep Waiting follows it again.',
-          shown(run.title), run.maxWaitSeconds,
+          shown(run.title),
+          run.maxWaitSeconds,
         ),
       },
       'info',
@@ -305,14 +345,23 @@ export class ThreadWatcher extends Disposable {
   private open(run: RunningThread): void {
     const answers = this.deps.answers?.();
     if (!answers) return;
-    answers.show(run.threadId, { interactionId: run.interactionId }).catch((err: unknown) => this.deps.log.warn(`Opening the answer failed: ${errorLine(err)}`));
+    answers
+      .show(run.threadId, { interactionId: run.interactionId })
+      .catch((err: unknown) => this.deps.log.warn(`Opening the answer failed: ${errorLine(err)}`));
   }
 
-  private notice(n: ThreadNotice, severity: 'info' | 'warning' | 'error', act?: (choice: string | undefined) => unknown): void {
+  private notice(
+    n: ThreadNotice,
+    severity: 'info' | 'warning' | 'error',
+    act?: (choice: string | undefined) => unknown,
+  ): void {
     this.lastNotice = n;
     if (this.deps.notify === false) return;
     const show = severity === 'error' ? showError : severity === 'warning' ? showWarning : showInfo;
-    show(n.message, ...n.actions).then((choice) => act?.(choice), () => undefined);
+    show(n.message, ...n.actions).then(
+      (choice) => act?.(choice),
+      () => undefined,
+    );
   }
 
   private updateStatus(): void {
@@ -323,7 +372,9 @@ export class ThreadWatcher extends Disposable {
       return;
     }
     this.item.text =
-      runs.length === 1 ? vscode.l10n.t('$(sync~spin) 1 thread running') : vscode.l10n.t('$(sync~spin) {0} threads running', runs.length);
+      runs.length === 1
+        ? vscode.l10n.t('$(sync~spin) 1 thread running')
+        : vscode.l10n.t('$(sync~spin) {0} threads running', runs.length);
     const md = new vscode.MarkdownString('', false);
     md.isTrusted = false;
     md.supportHtml = false;
@@ -338,7 +389,11 @@ export class ThreadWatcher extends Disposable {
   /** Status-bar text and tooltip as shown (tests). */
   statusItem(): { visible: boolean; text: string; tooltip: string } {
     const t = this.item.tooltip;
-    return { visible: this.running().length > 0, text: this.item.text, tooltip: typeof t === 'string' ? t : (t?.value ?? '') };
+    return {
+      visible: this.running().length > 0,
+      text: this.item.text,
+      tooltip: typeof t === 'string' ? t : (t?.value ?? ''),
+    };
   }
 }
 
@@ -346,8 +401,10 @@ function toSent(r: ThreadRequest): SentRequest {
   return {
     input_message: r.input_message,
     mode: r.mode,
-    filters: r.filters ? ({ ...r.filters }) : r.filters,
-    attachments: r.attachments ? { paper_ids: r.attachments.paper_ids ? [...r.attachments.paper_ids] : r.attachments.paper_ids } : r.attachments,
+    filters: r.filters ? { ...r.filters } : r.filters,
+    attachments: r.attachments
+      ? { paper_ids: r.attachments.paper_ids ? [...r.attachments.paper_ids] : r.attachments.paper_ids }
+      : r.attachments,
   };
 }
 

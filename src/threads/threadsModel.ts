@@ -77,7 +77,9 @@ export class ThreadsModel extends Disposable implements ThreadsSource {
         ? undefined
         : this.query
           ? vscode.l10n.t('No thread title contains “{0}”.', plainText(this.query, 80))
-          : vscode.l10n.t('No threads yet: select a passage in a draft and run Ask the Research Agent about Selection.');
+          : vscode.l10n.t(
+              'No threads yet: select a passage in a draft and run Ask the Research Agent about Selection.',
+            );
     } catch (err) {
       if (gen !== this.generation) return;
       this.message = plainText(vscode.l10n.t('The threads could not be listed: {0}', this.deps.describeError(err)));
@@ -119,7 +121,9 @@ export class ThreadsModel extends Disposable implements ThreadsSource {
 
   row(t: ThreadSummary): ThreadRow {
     const p = this.polled.get(t.thread_id);
-    const status: ThreadStatusName | undefined = this.deps.watcher.isRunning(t.thread_id) ? 'running' : (p?.status ?? t.status ?? undefined);
+    const status: ThreadStatusName | undefined = this.deps.watcher.isRunning(t.thread_id)
+      ? 'running'
+      : (p?.status ?? t.status ?? undefined);
     return {
       threadId: t.thread_id,
       title: p?.title ?? t.title ?? '',
@@ -162,12 +166,18 @@ export class ThreadsModel extends Disposable implements ThreadsSource {
 
   /** Polls a few listed threads whose status the list left out (the poll class allows 3/s). */
   private resolveMissing(): void {
-    const missing = this.items.filter((t) => !t.status && !this.polled.has(t.thread_id) && !this.resolving.has(t.thread_id)).slice(0, RESOLVE_AT_ONCE);
+    const missing = this.items
+      .filter((t) => !t.status && !this.polled.has(t.thread_id) && !this.resolving.has(t.thread_id))
+      .slice(0, RESOLVE_AT_ONCE);
     for (const t of missing) {
       this.resolving.add(t.thread_id);
       void this.poll(t.thread_id)
         .then(() => this.changed.fire())
-        .catch((err: unknown) => this.deps.log.debug(`Status of ${t.thread_id} not resolved: ${err instanceof Error ? err.message : String(err)}`))
+        .catch((err: unknown) =>
+          this.deps.log.debug(
+            `Status of ${t.thread_id} not resolved: ${err instanceof Error ? err.message : String(err)}`,
+          ),
+        )
         .finally(() => this.resolving.delete(t.thread_id));
     }
   }

@@ -48,9 +48,7 @@ export interface ThreadsSource {
 }
 
 export type ThreadNode =
-  | { kind: 'thread'; row: ThreadRow }
-  | { kind: 'interaction'; row: InteractionRow }
-  | { kind: 'more' };
+  { kind: 'thread'; row: ThreadRow } | { kind: 'interaction'; row: InteractionRow } | { kind: 'more' };
 
 export const THREAD_CONTEXT = 'thread';
 export const INTERACTION_CONTEXT = 'threadInteraction';
@@ -127,7 +125,10 @@ export class ThreadsTreeProvider extends Disposable implements vscode.TreeDataPr
         this.view.description = s.query ? vscode.l10n.t('title contains “{0}”', s.query) : '';
         this.view.message = s.message;
       }
-      this.roots = [...s.threads.map((row): ThreadNode => ({ kind: 'thread', row })), ...(s.more ? [{ kind: 'more' } as const] : [])];
+      this.roots = [
+        ...s.threads.map((row): ThreadNode => ({ kind: 'thread', row })),
+        ...(s.more ? [{ kind: 'more' } as const] : []),
+      ];
       return this.roots;
     }
     if (element.kind !== 'thread') return [];
@@ -153,7 +154,10 @@ export class ThreadsTreeProvider extends Disposable implements vscode.TreeDataPr
         item.id = `thread/${r.threadId}`;
         item.iconPath = statusIcon(r.status);
         const parts = [statusLabel(r.status)];
-        if (r.interactionCount !== undefined) parts.push(r.interactionCount === 1 ? vscode.l10n.t('1 turn') : vscode.l10n.t('{0} turns', r.interactionCount));
+        if (r.interactionCount !== undefined)
+          parts.push(
+            r.interactionCount === 1 ? vscode.l10n.t('1 turn') : vscode.l10n.t('{0} turns', r.interactionCount),
+          );
         if (r.lastActivity) parts.push(shortDate(r.lastActivity));
         item.description = parts.join(' · ');
         item.contextValue = THREAD_CONTEXT;
@@ -169,7 +173,8 @@ export class ThreadsTreeProvider extends Disposable implements vscode.TreeDataPr
         item.iconPath = statusIcon(r.status);
         const parts = [statusLabel(r.status)];
         if (r.mode) parts.push(r.mode);
-        if (r.stats && typeof r.stats.included === 'number') parts.push(vscode.l10n.t('{0} papers included', r.stats.included));
+        if (r.stats && typeof r.stats.included === 'number')
+          parts.push(vscode.l10n.t('{0} papers included', r.stats.included));
         item.description = parts.join(' · ');
         item.contextValue = INTERACTION_CONTEXT;
         item.command = { command: Commands.openThread, title: vscode.l10n.t('Open'), arguments: [node] };
@@ -194,7 +199,8 @@ export class ThreadsTreeProvider extends Disposable implements vscode.TreeDataPr
       // Escaped (appendText would leave a URL for VS Code's Markdown to link by itself); a URL is a link only when
       // the one link rule allows it.
       md.appendMarkdown(markdownWithSafeLinks(clip(oneLine(node.row.title), 1000)));
-      if (node.row.preview) md.appendMarkdown('\n\n').appendMarkdown(markdownWithSafeLinks(clip(oneLine(node.row.preview), 400)));
+      if (node.row.preview)
+        md.appendMarkdown('\n\n').appendMarkdown(markdownWithSafeLinks(clip(oneLine(node.row.preview), 400)));
       item.tooltip = md;
     }
     return item;

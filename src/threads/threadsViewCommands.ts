@@ -10,12 +10,17 @@ import type { ThreadsModel } from './threadsModel';
 /** A thread id from a tree node (thread or interaction), a `{ threadId }` object or a string. */
 function threadTarget(arg: unknown): { threadId: string; interactionId?: string; url?: string } | undefined {
   if (typeof arg === 'string') return { threadId: arg };
-  const n = arg as { kind?: string; row?: { threadId?: unknown; interactionId?: unknown; url?: unknown }; threadId?: unknown } | undefined;
+  const n = arg as
+    | { kind?: string; row?: { threadId?: unknown; interactionId?: unknown; url?: unknown }; threadId?: unknown }
+    | undefined;
   const row = n?.row ?? n;
   if (!row || typeof row.threadId !== 'string') return undefined;
   return {
     threadId: row.threadId,
-    interactionId: n?.kind === 'interaction' && typeof (row as { interactionId?: unknown }).interactionId === 'string' ? (row as { interactionId: string }).interactionId : undefined,
+    interactionId:
+      n?.kind === 'interaction' && typeof (row as { interactionId?: unknown }).interactionId === 'string'
+        ? (row as { interactionId: string }).interactionId
+        : undefined,
     url: typeof (row as { url?: unknown }).url === 'string' ? (row as { url: string }).url : undefined,
   };
 }
@@ -23,7 +28,8 @@ function threadTarget(arg: unknown): { threadId: string; interactionId?: string;
 export class ThreadsViewCommands {
   constructor(
     private readonly model: ThreadsModel,
-    private readonly answers: () => { show(threadId: string, opts?: { interactionId?: string }): Promise<void> } | undefined,
+    private readonly answers: () =>
+      { show(threadId: string, opts?: { interactionId?: string }): Promise<void> } | undefined,
   ) {}
 
   async refresh(): Promise<number> {
@@ -63,7 +69,12 @@ export class ThreadsViewCommands {
     const t = threadTarget(arg);
     if (!t) return undefined;
     const safe = safeHttpsUrl(t.url ?? this.model.find(t.threadId)?.url);
-    if (!safe) void showWarning(vscode.l10n.t('This thread has no https link to open or copy (the service sent none, or one that is not https).'));
+    if (!safe)
+      void showWarning(
+        vscode.l10n.t(
+          'This thread has no https link to open or copy (the service sent none, or one that is not https).',
+        ),
+      );
     return safe;
   }
 

@@ -5,20 +5,23 @@ import { type CachedUsageStatus } from './statusCache';
 import type { UsageLedger, UsageSnapshot } from './usageLedger';
 import { StatusItems, StorageKeys } from '../platform/ids';
 
-
 /** Escapes text for a MarkdownString (the origin comes from a setting; nothing is trusted). */
 const md = (s: string): string => s.replace(/[\\`*_{}[\]#|<>~!]/g, '\\$&');
 
 function searchesText(s: UsageSnapshot): string {
   const n = s.searches === 1 ? vscode.l10n.t('1 search') : vscode.l10n.t('{0} searches', s.searches);
-  return s.correctedTo === undefined ? n : vscode.l10n.t('{0} as corrected from the dashboard, then {1}', s.correctedTo, n);
+  return s.correctedTo === undefined
+    ? n
+    : vscode.l10n.t('{0} as corrected from the dashboard, then {1}', s.correctedTo, n);
 }
 
 /** Status-bar text for a snapshot: "$(pulse) 412 / 500", "$(pulse) 12 used" when the plan is unknown. */
 export function usageText(s: UsageSnapshot): string {
   if (s.pastDue) return `$(error) ${vscode.l10n.t('Billing past due')}`;
-  if (s.exhausted) return `$(pulse) ${s.included !== undefined && Number.isFinite(s.included) ? `0 / ${s.included}` : vscode.l10n.t('0 left')}`;
-  if (s.left !== undefined && s.included !== undefined && Number.isFinite(s.included)) return `$(pulse) ${s.left} / ${s.included}`;
+  if (s.exhausted)
+    return `$(pulse) ${s.included !== undefined && Number.isFinite(s.included) ? `0 / ${s.included}` : vscode.l10n.t('0 left')}`;
+  if (s.left !== undefined && s.included !== undefined && Number.isFinite(s.included))
+    return `$(pulse) ${s.left} / ${s.included}`;
   return `$(pulse) ${vscode.l10n.t('{0} used', s.spent)}`;
 }
 
@@ -39,13 +42,26 @@ export function usageTooltip(s: UsageSnapshot): vscode.MarkdownString {
     `${md(vscode.l10n.t('Plan'))}: ${md(plan)}`,
     `${md(vscode.l10n.t('Calls this machine spent this month'))}: ${s.spent} (${md(searchesText(s))})`,
   ];
-  if (s.left !== undefined && s.included !== undefined && Number.isFinite(s.included)) lines.push(`${md(vscode.l10n.t('Estimated calls left'))}: ${s.left} / ${s.included}`);
-  if (s.exhausted) lines.push('', `$(warning) ${md(vscode.l10n.t('The service says all included calls of this month are used; they reset on {0}.', s.resetDate))}`);
+  if (s.left !== undefined && s.included !== undefined && Number.isFinite(s.included))
+    lines.push(`${md(vscode.l10n.t('Estimated calls left'))}: ${s.left} / ${s.included}`);
+  if (s.exhausted)
+    lines.push(
+      '',
+      `$(warning) ${md(vscode.l10n.t('The service says all included calls of this month are used; they reset on {0}.', s.resetDate))}`,
+    );
   else lines.push(`${md(vscode.l10n.t('Resets on'))}: ${md(s.resetDate)}`);
-  if (s.pastDue) lines.push('', `$(error) ${md(vscode.l10n.t('Billing is past due: calls pause until payment is resolved in the dashboard.'))}`);
+  if (s.pastDue)
+    lines.push(
+      '',
+      `$(error) ${md(vscode.l10n.t('Billing is past due: calls pause until payment is resolved in the dashboard.'))}`,
+    );
   lines.push(
     '',
-    md(vscode.l10n.t('The monthly pool is shared with the MCP server and your other machines, so this figure is an estimate; thread (agent) costs are not known exactly and are not counted. Click to set the plan or correct the count.')),
+    md(
+      vscode.l10n.t(
+        'The monthly pool is shared with the MCP server and your other machines, so this figure is an estimate; thread (agent) costs are not known exactly and are not counted. Click to set the plan or correct the count.',
+      ),
+    ),
     '',
     `${md(vscode.l10n.t('Service'))}: \`${s.origin.replace(/`/g, "'")}\``,
   );
@@ -69,7 +85,9 @@ export class UsageStatusBar extends Disposable {
     private readonly cache?: vscode.Memento,
   ) {
     super();
-    this.item = this.register(existing ?? vscode.window.createStatusBarItem(StatusItems.usage, vscode.StatusBarAlignment.Right, 100));
+    this.item = this.register(
+      existing ?? vscode.window.createStatusBarItem(StatusItems.usage, vscode.StatusBarAlignment.Right, 100),
+    );
     this.item.name = vscode.l10n.t('Research Desk: monthly calls');
     this.item.command = command;
     this.register(ledger.onDidChange(() => this.update()));
@@ -94,7 +112,10 @@ export class UsageStatusBar extends Disposable {
         text: this.item.text,
         tooltip: usageTooltip(s).value,
         background: bgId,
-        textAfterReset: s.included !== undefined && Number.isFinite(s.included) && !s.pastDue ? `$(pulse) ${s.included} / ${s.included}` : undefined,
+        textAfterReset:
+          s.included !== undefined && Number.isFinite(s.included) && !s.pastDue
+            ? `$(pulse) ${s.included} / ${s.included}`
+            : undefined,
       };
       void this.cache.update(StorageKeys.usageStatus, cached);
     }

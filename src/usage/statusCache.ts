@@ -23,7 +23,12 @@ export interface CachedUsageStatus {
 const month = (d: Date): string => `${d.getUTCFullYear()}-${String(d.getUTCMonth() + 1).padStart(2, '0')}`;
 
 /** Creates the item from the cached status of this origin; undefined when there is none. */
-export function restoreUsageStatusItem(state: vscode.Memento, origin: string | undefined, command: string, now = new Date()): vscode.StatusBarItem | undefined {
+export function restoreUsageStatusItem(
+  state: vscode.Memento,
+  origin: string | undefined,
+  command: string,
+  now = new Date(),
+): vscode.StatusBarItem | undefined {
   const cached = state.get<CachedUsageStatus>(StorageKeys.usageStatus);
   if (!cached || typeof cached.text !== 'string' || cached.origin !== origin) return undefined;
   const current = cached.month === month(now);
@@ -32,7 +37,10 @@ export function restoreUsageStatusItem(state: vscode.Memento, origin: string | u
   item.name = vscode.l10n.t('Research Desk: monthly calls');
   item.command = command;
   item.text = current ? cached.text : (cached.textAfterReset ?? '');
-  const tip = new vscode.MarkdownString(current ? cached.tooltip : vscode.l10n.t('Research Desk: a new month began; the monthly calls were reset.'), true);
+  const tip = new vscode.MarkdownString(
+    current ? cached.tooltip : vscode.l10n.t('Research Desk: a new month began; the monthly calls were reset.'),
+    true,
+  );
   tip.isTrusted = false;
   tip.supportHtml = false;
   item.tooltip = tip;

@@ -126,7 +126,9 @@ export class UsageLedger extends Disposable implements vscode.Disposable {
    */
   planSetting(): PlanSetting {
     const v = this.options.settings?.plan;
-    return typeof v === 'string' && (PLAN_SETTING_VALUES as readonly string[]).includes(v) ? (v as PlanSetting) : 'auto';
+    return typeof v === 'string' && (PLAN_SETTING_VALUES as readonly string[]).includes(v)
+      ? (v as PlanSetting)
+      : 'auto';
   }
 
   /** The known plan's maximum page_size (undefined when the plan or its maximum is unknown). */
@@ -156,7 +158,10 @@ export class UsageLedger extends Disposable implements vscode.Disposable {
     }
     if (plan) {
       // pro / teams / enterprise are told apart by nothing the service shows, but share 500 calls.
-      const counts = planSource === 'inferred' ? new Set((rec.inferred ?? []).map((p) => PLANS[p].includedCalls)) : new Set([PLANS[plan].includedCalls]);
+      const counts =
+        planSource === 'inferred'
+          ? new Set((rec.inferred ?? []).map((p) => PLANS[p].includedCalls))
+          : new Set([PLANS[plan].includedCalls]);
       included = counts.size === 1 ? [...counts][0] : undefined;
     }
     const exhausted = rec.exhaustedUntil !== undefined;
@@ -218,7 +223,8 @@ export class UsageLedger extends Disposable implements vscode.Disposable {
 
   /** Manual correction: the number of calls used this month according to the dashboard. */
   correct(callsUsed: number): void {
-    if (!Number.isSafeInteger(callsUsed) || callsUsed < 0) throw new RangeError(vscode.l10n.t('The number of calls used must be a whole number, 0 or more.'));
+    if (!Number.isSafeInteger(callsUsed) || callsUsed < 0)
+      throw new RangeError(vscode.l10n.t('The number of calls used must be a whole number, 0 or more.'));
     const rec = this.record();
     rec.spent = callsUsed;
     rec.correctedTo = callsUsed;

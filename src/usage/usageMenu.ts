@@ -22,18 +22,30 @@ export class UsageMenu {
     const items: MenuItem[] = [
       {
         label: `$(account) ${vscode.l10n.t('Set plan…')}`,
-        description: s.plan ? `${PLANS[s.plan].label}${s.planSource === 'inferred' ? ` (${vscode.l10n.t('inferred')})` : ''}` : vscode.l10n.t('unknown'),
+        description: s.plan
+          ? `${PLANS[s.plan].label}${s.planSource === 'inferred' ? ` (${vscode.l10n.t('inferred')})` : ''}`
+          : vscode.l10n.t('unknown'),
         run: () => this.setPlan(),
       },
       {
         label: `$(edit) ${vscode.l10n.t('Correct the count…')}`,
-        description: s.spent === 1 ? vscode.l10n.t('1 call counted on this machine this month') : vscode.l10n.t('{0} calls counted on this machine this month', s.spent),
+        description:
+          s.spent === 1
+            ? vscode.l10n.t('1 call counted on this machine this month')
+            : vscode.l10n.t('{0} calls counted on this machine this month', s.spent),
         detail: vscode.l10n.t('Type the number of calls used this month according to the account dashboard.'),
         run: () => this.correctCount(),
       },
-      { label: `$(link-external) ${vscode.l10n.t('Open the account dashboard')}`, run: () => vscode.env.openExternal(vscode.Uri.parse(Urls.dashboard)) },
+      {
+        label: `$(link-external) ${vscode.l10n.t('Open the account dashboard')}`,
+        run: () => vscode.env.openExternal(vscode.Uri.parse(Urls.dashboard)),
+      },
     ];
-    if (s.pastDue || s.exhausted) items.push({ label: `$(credit-card) ${vscode.l10n.t('Open Billing')}`, run: () => vscode.env.openExternal(vscode.Uri.parse(Urls.billing)) });
+    if (s.pastDue || s.exhausted)
+      items.push({
+        label: `$(credit-card) ${vscode.l10n.t('Open Billing')}`,
+        run: () => vscode.env.openExternal(vscode.Uri.parse(Urls.billing)),
+      });
     const picked = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Research Desk: monthly calls') });
     return picked?.run();
   }
@@ -43,7 +55,9 @@ export class UsageMenu {
     let plan: PlanSetting | undefined;
     if (arg !== undefined) {
       if (typeof arg !== 'string' || !(PLAN_SETTING_VALUES as readonly string[]).includes(arg)) {
-        void showError(vscode.l10n.t('Unknown plan {0}: use one of {1}.', JSON.stringify(arg), PLAN_SETTING_VALUES.join(', ')));
+        void showError(
+          vscode.l10n.t('Unknown plan {0}: use one of {1}.', JSON.stringify(arg), PLAN_SETTING_VALUES.join(', ')),
+        );
         return undefined;
       }
       plan = arg as PlanSetting;
@@ -52,7 +66,10 @@ export class UsageMenu {
       const picked = await vscode.window.showQuickPick(
         PLAN_SETTING_VALUES.map((p) => ({
           label: p === 'auto' ? vscode.l10n.t('Automatic') : PLANS[p].label,
-          description: p === 'auto' ? vscode.l10n.t('inferred from the page size the service applies') : vscode.l10n.t('{0} calls a month', PLANS[p].includedCalls),
+          description:
+            p === 'auto'
+              ? vscode.l10n.t('inferred from the page size the service applies')
+              : vscode.l10n.t('{0} calls a month', PLANS[p].includedCalls),
           picked: p === current,
           value: p,
         })),
@@ -77,7 +94,9 @@ export class UsageMenu {
     }
     const ib = vscode.window.createInputBox();
     ib.title = vscode.l10n.t('Correct the count');
-    ib.prompt = vscode.l10n.t('Calls used this month according to the account dashboard (shared by every machine and the MCP server)');
+    ib.prompt = vscode.l10n.t(
+      'Calls used this month according to the account dashboard (shared by every machine and the MCP server)',
+    );
     ib.value = String(this.ledger.spent);
     ib.onDidChangeValue((v) => (ib.validationMessage = countProblem(v)));
     const value = await new Promise<string | undefined>((resolve) => {
@@ -100,6 +119,7 @@ export class UsageMenu {
 
 function countProblem(text: string): string | undefined {
   const t = text.trim();
-  if (!/^\d+$/.test(t) || !Number.isSafeInteger(Number(t))) return vscode.l10n.t('Type a whole number of calls, 0 or more (got "{0}").', t);
+  if (!/^\d+$/.test(t) || !Number.isSafeInteger(Number(t)))
+    return vscode.l10n.t('Type a whole number of calls, 0 or more (got "{0}").', t);
   return undefined;
 }

@@ -45,7 +45,8 @@ const READ = { pro: 20, deep: 50 } as const;
 const SCREEN = { pro: 60, deep: 150 } as const;
 const CITE = { pro: 8, deep: 15 } as const;
 
-const QUESTION_WORDS = /^(?:(?:does|do|did|is|are|was|were|can|could|should|would|will|has|have|what|which|how|why|when|where|who|whether|to what extent|in what ways?|please|tell me|find|review|summari[sz]e|compare|explain)\b[\s,:]*)+/i;
+const QUESTION_WORDS =
+  /^(?:(?:does|do|did|is|are|was|were|can|could|should|would|will|has|have|what|which|how|why|when|where|who|whether|to what extent|in what ways?|please|tell me|find|review|summari[sz]e|compare|explain)\b[\s,:]*)+/i;
 
 /** FNV-1a over UTF-16 units: picks a title frame per message, deterministically. */
 function hash(s: string): number {
@@ -57,10 +58,16 @@ function hash(s: string): number {
 /** The subject of a message: its first sentence without the leading question words or the final punctuation. */
 export function topicOf(message: string): string {
   const first = (message.trim().split(/(?<=[.?!])\s+|\n/)[0] ?? message).replace(/\s+/g, ' ').trim();
-  return first.replace(QUESTION_WORDS, '').replace(/[\s.?!:;,]+$/, '').trim() || first;
+  return (
+    first
+      .replace(QUESTION_WORDS, '')
+      .replace(/[\s.?!:;,]+$/, '')
+      .trim() || first
+  );
 }
 
-const clip = (s: string, max: number): string => (s.length > max ? `${s.slice(0, max - 1).replace(/\s+\S*$/, '')}…` : s);
+const clip = (s: string, max: number): string =>
+  s.length > max ? `${s.slice(0, max - 1).replace(/\s+\S*$/, '')}…` : s;
 const TITLE_FRAMES: ((topic: string) => string)[] = [
   (t) => `Evidence on ${t}`,
   (t) => `Research review — ${t}`,
@@ -93,7 +100,11 @@ export function previewOf(message: string, status: 'running' | 'idle' | 'failed'
 }
 
 /** Markdown table cell: no pipes or line breaks can escape the cell. */
-const cell = (s: string): string => s.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/[\r\n]+/g, ' ');
+const cell = (s: string): string =>
+  s
+    .replace(/\\/g, '\\\\')
+    .replace(/\|/g, '\\|')
+    .replace(/[\r\n]+/g, ' ');
 
 function describeFilters(f: Filters | null): string {
   if (!f) return 'none';
@@ -148,7 +159,10 @@ export function runAgent(engine: SearchEngine, body: ThreadBody, earlier: Earlie
   const filters = body.filters ?? {};
   const isFollowUp = earlier.length > 0;
   const firstQuestion = earlier[0]?.input_message;
-  step(0, `Planning: ${isFollowUp ? 'follow-up to an earlier turn; ' : ''}${mode} mode, filters: ${describeFilters(body.filters)}.`);
+  step(
+    0,
+    `Planning: ${isFollowUp ? 'follow-up to an earlier turn; ' : ''}${mode} mode, filters: ${describeFilters(body.filters)}.`,
+  );
 
   // Scope: attached papers only, when given.
   let restrict: Set<number> | undefined;
@@ -160,10 +174,16 @@ export function runAgent(engine: SearchEngine, body: ThreadBody, earlier: Earlie
       if (p) restrict.add(p.index);
       else missing.push(id);
     }
-    step(0.02, `Attachments: ${restrict.size} of ${body.attachments.paper_ids.length} attached papers found${missing.length > 0 ? `; not found: ${missing.slice(0, 5).join(', ')}` : ''}.`);
+    step(
+      0.02,
+      `Attachments: ${restrict.size} of ${body.attachments.paper_ids.length} attached papers found${missing.length > 0 ? `; not found: ${missing.slice(0, 5).join(', ')}` : ''}.`,
+    );
   }
   if (body.attachments && body.attachments.collection_ids.length > 0) {
-    step(0.03, `Searching attached collections: ${body.attachments.collection_ids.map(String).join(', ')} (no papers in these collections are visible to the agent).`);
+    step(
+      0.03,
+      `Searching attached collections: ${body.attachments.collection_ids.map(String).join(', ')} (no papers in these collections are visible to the agent).`,
+    );
   }
 
   // Searches: the question itself, then the question with earlier context (follow-ups).
@@ -190,7 +210,12 @@ export function runAgent(engine: SearchEngine, body: ThreadBody, earlier: Earlie
   const included = Math.min(screened, READ[mode]);
   const read = hits.slice(0, included).map((h) => h.paper);
   step(0.3, `screening: ${screened} of ${retrieved} records screened.`);
-  read.forEach((p, i) => step(0.35 + (0.45 * i) / Math.max(1, read.length), `reading: "${p.title.slice(0, 100)}" (${p.year}, ${p.journal}).`));
+  read.forEach((p, i) =>
+    step(
+      0.35 + (0.45 * i) / Math.max(1, read.length),
+      `reading: "${p.title.slice(0, 100)}" (${p.year}, ${p.journal}).`,
+    ),
+  );
 
   // Citations: earlier citations that are still in scope come first (follow-ups), then new papers.
   const prevPaperIds = new Set<string>();
@@ -223,11 +248,15 @@ export function runAgent(engine: SearchEngine, body: ThreadBody, earlier: Earlie
       snippets: quotes.map((q, m) => ({ marker: `[${n}.${m + 1}]`, quote: q.quote, section: q.section })),
     };
   });
-  step(0.85, `writing: ${citations.length} papers cited with ${citations.reduce((a, c) => a + c.snippets.length, 0)} quotes.`);
+  step(
+    0.85,
+    `writing: ${citations.length} papers cited with ${citations.reduce((a, c) => a + c.snippets.length, 0)} quotes.`,
+  );
 
-  const response = mode === 'deep'
-    ? writeDeep(body, citations, ordered, { retrieved, screened, included }, earlier, missing)
-    : writePro(body, citations, ordered, { retrieved, screened, included }, earlier, missing);
+  const response =
+    mode === 'deep'
+      ? writeDeep(body, citations, ordered, { retrieved, screened, included }, earlier, missing)
+      : writePro(body, citations, ordered, { retrieved, screened, included }, earlier, missing);
   step(1, 'done.');
   return { response, citations, stats: { retrieved, screened, included }, steps };
 }
@@ -242,8 +271,11 @@ function table(citations: Citation[], papers: Paper[]): string[] {
   const rows = ['| Ref | Study | Year | Design | Sample | Finding |', '|---|---|---|---|---|---|'];
   citations.forEach((c, i) => {
     const p = papers[i]!;
-    const sample = p.sampleSize !== null ? String(p.sampleSize) : p.studyCount !== null ? `${p.studyCount} studies` : '—';
-    rows.push(`| [${c.n}] | ${cell(p.title)} | ${p.year} | ${cell(p.studyType ?? 'unknown')} | ${sample} | ${EFFECT_WORD[p.effect]} |`);
+    const sample =
+      p.sampleSize !== null ? String(p.sampleSize) : p.studyCount !== null ? `${p.studyCount} studies` : '—';
+    rows.push(
+      `| [${c.n}] | ${cell(p.title)} | ${p.year} | ${cell(p.studyType ?? 'unknown')} | ${sample} | ${EFFECT_WORD[p.effect]} |`,
+    );
   });
   return rows;
 }
@@ -265,18 +297,42 @@ function verdict(t: { pos: number; null: number; neg: number }): string {
 function intro(body: ThreadBody, earlier: EarlierTurn[]): string[] {
   if (earlier.length === 0) return [];
   const prev = earlier[earlier.length - 1]!.input_message.replace(/\s+/g, ' ').slice(0, 160);
-  return [`Building on your earlier question ("${prev}"), this answer reuses the papers cited before where they still apply and adds new ones.`, ''];
+  return [
+    `Building on your earlier question ("${prev}"), this answer reuses the papers cited before where they still apply and adds new ones.`,
+    '',
+  ];
 }
 
 function noEvidence(body: ThreadBody, missing: string[]): string {
-  const lines = ['## Answer', '', 'I could not find studies in scope that address this question with the filters and attachments given.'];
-  if (missing.length > 0) lines.push('', `The following attached paper ids were not found: ${missing.map((m) => `\`${m.replace(/`/g, '')}\``).join(', ')}.`);
-  lines.push('', '## Suggestions', '', '- Broaden the filters (years, study types, domains).', '- Rephrase the question with the key terms of the field.');
+  const lines = [
+    '## Answer',
+    '',
+    'I could not find studies in scope that address this question with the filters and attachments given.',
+  ];
+  if (missing.length > 0)
+    lines.push(
+      '',
+      `The following attached paper ids were not found: ${missing.map((m) => `\`${m.replace(/`/g, '')}\``).join(', ')}.`,
+    );
+  lines.push(
+    '',
+    '## Suggestions',
+    '',
+    '- Broaden the filters (years, study types, domains).',
+    '- Rephrase the question with the key terms of the field.',
+  );
   void body;
   return lines.join('\n');
 }
 
-function writePro(body: ThreadBody, citations: Citation[], papers: Paper[], stats: Stats, earlier: EarlierTurn[], missing: string[]): string {
+function writePro(
+  body: ThreadBody,
+  citations: Citation[],
+  papers: Paper[],
+  stats: Stats,
+  earlier: EarlierTurn[],
+  missing: string[],
+): string {
   if (citations.length === 0) return noEvidence(body, missing);
   const t = tally(papers);
   const first = citations[0]!;
@@ -301,7 +357,14 @@ function writePro(body: ThreadBody, citations: Citation[], papers: Paper[], stat
   return lines.join('\n');
 }
 
-function writeDeep(body: ThreadBody, citations: Citation[], papers: Paper[], stats: Stats, earlier: EarlierTurn[], missing: string[]): string {
+function writeDeep(
+  body: ThreadBody,
+  citations: Citation[],
+  papers: Paper[],
+  stats: Stats,
+  earlier: EarlierTurn[],
+  missing: string[],
+): string {
   if (citations.length === 0) return `# Research report\n\n${noEvidence(body, missing)}`;
   const t = tally(papers);
   const lines: string[] = [];

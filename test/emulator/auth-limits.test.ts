@@ -28,12 +28,22 @@ describe('emulator: authentication and limits', function () {
       assert.equal(typeof r.body.detail, 'string');
     }
     const log = emu.control.requests();
-    assert.deepEqual(log.map((e) => e.keyKind), ['none', 'invalid', 'revoked', 'none']);
+    assert.deepEqual(
+      log.map((e) => e.keyKind),
+      ['none', 'invalid', 'revoked', 'none'],
+    );
     assert.ok(!JSON.stringify(log).includes(DEMO_KEYS.revoked), 'log never holds a key');
   });
 
   it('every endpoint requires a key', async () => {
-    for (const [method, path] of [['GET', S], ['GET', '/v1/quick_search?query=x'], ['POST', '/v1/threads'], ['GET', '/v1/threads'], ['GET', '/v1/threads/abc'], ['POST', '/v1/threads/abc/interactions']] as const) {
+    for (const [method, path] of [
+      ['GET', S],
+      ['GET', '/v1/quick_search?query=x'],
+      ['POST', '/v1/threads'],
+      ['GET', '/v1/threads'],
+      ['GET', '/v1/threads/abc'],
+      ['POST', '/v1/threads/abc/interactions'],
+    ] as const) {
       const r = await call(emu.url, path, { method, ...(method === 'POST' ? { body: { input_message: 'x' } } : {}) });
       assert.equal(r.status, 401, `${method} ${path}`);
     }

@@ -4,7 +4,9 @@ import { DEMO_KEYS, startEmulator } from './index';
 
 function usage(msg?: string): never {
   if (msg) console.error(`emulator: ${msg}`);
-  console.error('usage: npm run emulator -- [--port 8787] [--host 127.0.0.1] [--speed N] [--control] [--no-rate-limits] [--now ISO] [--corpus-size N] [--quiet]');
+  console.error(
+    'usage: npm run emulator -- [--port 8787] [--host 127.0.0.1] [--speed N] [--control] [--no-rate-limits] [--now ISO] [--corpus-size N] [--quiet]',
+  );
   process.exit(2);
 }
 
@@ -71,13 +73,18 @@ function main(): void {
   startEmulator(opts).then(
     (emu) => {
       console.log(`Research service emulator listening on ${emu.url}`);
-      console.log(`  clock: ${emu.control.now().toISOString()}  speed: ${opts?.speed ?? 1}  rate limits: ${opts?.rateLimits === false ? 'off' : 'on'}  control API: ${opts?.controlApi ? `${emu.url}/_emulator/*` : 'off'}`);
+      console.log(
+        `  clock: ${emu.control.now().toISOString()}  speed: ${opts?.speed ?? 1}  rate limits: ${opts?.rateLimits === false ? 'off' : 'on'}  control API: ${opts?.controlApi ? `${emu.url}/_emulator/*` : 'off'}`,
+      );
       console.log('  demo keys (send as x-api-key; enterprise also as Authorization: Bearer):');
       for (const [name, key] of Object.entries(DEMO_KEYS)) console.log(`    ${name.padEnd(10)} ${key}`);
       console.log('Press Ctrl+C to stop.');
       const stop = (): void => {
         console.log('\nStopping emulator.');
-        emu.close().then(() => process.exit(0), () => process.exit(1));
+        emu.close().then(
+          () => process.exit(0),
+          () => process.exit(1),
+        );
       };
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);

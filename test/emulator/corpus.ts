@@ -6,8 +6,20 @@ import type { JournalDef, OddNameForm, StudyType, TopicDef } from './vocab';
 // Module-local copies: run through tsx (esbuild's CommonJS output), every use of an imported
 // binding is a getter call, which shows in the time to generate 5,000 papers.
 const {
-  CORPORATE_AUTHORS, DESIGN_WEIGHTS, FIRST_NAMES_LATIN, GROUP_AUTHORS, INSTITUTIONS, JOURNALS, LAST_NAMES_LATIN, NAMES_NON_LATIN,
-  ODD_PERSON_NAMES, ODD_TITLE_FORMS, STUDY_COUNTRIES, TITLE_CASE_SMALL_WORDS, TITLE_DECORATIONS, TOPICS,
+  CORPORATE_AUTHORS,
+  DESIGN_WEIGHTS,
+  FIRST_NAMES_LATIN,
+  GROUP_AUTHORS,
+  INSTITUTIONS,
+  JOURNALS,
+  LAST_NAMES_LATIN,
+  NAMES_NON_LATIN,
+  ODD_PERSON_NAMES,
+  ODD_TITLE_FORMS,
+  STUDY_COUNTRIES,
+  TITLE_CASE_SMALL_WORDS,
+  TITLE_DECORATIONS,
+  TOPICS,
 } = vocab;
 
 export interface Section {
@@ -102,7 +114,10 @@ class Rng {
   }
   hex(n: number): string {
     let s = '';
-    while (s.length < n) s += Math.floor(this.next() * 0x10000).toString(16).padStart(4, '0');
+    while (s.length < n)
+      s += Math.floor(this.next() * 0x10000)
+        .toString(16)
+        .padStart(4, '0');
     return s.slice(0, n);
   }
 }
@@ -141,18 +156,47 @@ const DESIGN: Record<StudyType, DesignInfo> = {
 
 const REVIEW_TYPES = new Set<StudyType>(['meta-analysis', 'systematic review', 'literature review']);
 const NO_SAMPLE = new Set<StudyType>([
-  'meta-analysis', 'systematic review', 'literature review', 'commentary or perspective', 'theoretical, modeling, or simulation study',
-  'historical or archival analysis', 'other', 'non-rct in vitro', 'bench experiment',
+  'meta-analysis',
+  'systematic review',
+  'literature review',
+  'commentary or perspective',
+  'theoretical, modeling, or simulation study',
+  'historical or archival analysis',
+  'other',
+  'non-rct in vitro',
+  'bench experiment',
 ]);
 const HAS_DURATION = new Set<StudyType>([
-  'rct', 'cohort study', 'longitudinal / panel data study', 'non-randomized experimental study', 'non-rct experimental',
-  'field study', 'animal', 'case-control study', 'mixed methods study',
+  'rct',
+  'cohort study',
+  'longitudinal / panel data study',
+  'non-randomized experimental study',
+  'non-rct experimental',
+  'field study',
+  'animal',
+  'case-control study',
+  'mixed methods study',
 ]);
-const CONTROLLED = new Set<StudyType>(['rct', 'non-randomized experimental study', 'non-rct experimental', 'case-control study']);
+const CONTROLLED = new Set<StudyType>([
+  'rct',
+  'non-randomized experimental study',
+  'non-rct experimental',
+  'case-control study',
+]);
 
 type Effect = 'pos' | 'null' | 'neg';
 
-function methodsSentence(r: Rng, st: StudyType, t: TopicDef, ex: string, out: string, pop: string, n: number | null, k: number | null, days: number | null): string {
+function methodsSentence(
+  r: Rng,
+  st: StudyType,
+  t: TopicDef,
+  ex: string,
+  out: string,
+  pop: string,
+  n: number | null,
+  k: number | null,
+  days: number | null,
+): string {
   const weeks = days ? Math.max(1, Math.round(days / 7)) : r.int(4, 24);
   const nn = n ?? r.int(20, 400);
   switch (st) {
@@ -220,7 +264,8 @@ function resultSentence(r: Rng, effect: Effect, ex: string, out: string): string
 }
 
 function conclusionSentence(effect: Effect, ex: string, out: string, pop: string): string {
-  if (effect === 'pos') return `These findings suggest that ${ex} may benefit ${out} in ${pop}, although larger studies are needed.`;
+  if (effect === 'pos')
+    return `These findings suggest that ${ex} may benefit ${out} in ${pop}, although larger studies are needed.`;
   if (effect === 'neg') return `These findings suggest that ${ex} may harm ${out} in ${pop} and warrant caution.`;
   return `These findings do not support a meaningful effect of ${ex} on ${out} in ${pop}.`;
 }
@@ -291,10 +336,31 @@ const PREPRINT_SERVERS = new Set(JOURNALS_PREPRINT.map((j) => j.name));
 const JOURNAL_INDEX = new Map(JOURNALS.map((j, i) => [j, i]));
 const JOURNAL_SLUG = new Map(JOURNALS.map((j) => [j, slugify(j.name).slice(0, 12)]));
 const TOPIC_WEIGHTS = TOPICS.map((t) => [t, t.weight] as const);
-const EFFECT_WEIGHTS = [['pos', 5], ['null', 3], ['neg', 1]] as const;
-const COUNTRY_COUNT_WEIGHTS = [[1, 8], [2, 2], [3, 1]] as const;
-const AUTHOR_COUNT_WEIGHTS = [[1, 2], [2, 3], [3, 4], [4, 4], [5, 3], [6, 3], [8, 2], [11, 1]] as const;
-const NON_HUMAN_DESIGNS = new Set<StudyType>(['non-rct in vitro', 'bench experiment', 'theoretical, modeling, or simulation study']);
+const EFFECT_WEIGHTS = [
+  ['pos', 5],
+  ['null', 3],
+  ['neg', 1],
+] as const;
+const COUNTRY_COUNT_WEIGHTS = [
+  [1, 8],
+  [2, 2],
+  [3, 1],
+] as const;
+const AUTHOR_COUNT_WEIGHTS = [
+  [1, 2],
+  [2, 3],
+  [3, 4],
+  [4, 4],
+  [5, 3],
+  [6, 3],
+  [8, 2],
+  [11, 1],
+] as const;
+const NON_HUMAN_DESIGNS = new Set<StudyType>([
+  'non-rct in vitro',
+  'bench experiment',
+  'theoretical, modeling, or simulation study',
+]);
 const NO_COUNTRY = new Set<StudyType>(['theoretical, modeling, or simulation study', 'commentary or perspective']);
 
 function generatePaper(r: Rng, index: number, usedIds: Set<string>, odd: Rng | null): Paper {
@@ -310,20 +376,29 @@ function generatePaper(r: Rng, index: number, usedIds: Set<string>, odd: Rng | n
   const mech = r.pick(topic.mechanisms);
 
   const guideline = primaryDomain === 'med' && r.chance(0.025);
-  let studyType: StudyType = guideline ? (r.chance(0.5) ? 'other' : 'systematic review') : r.weighted(DESIGN_WEIGHTS[topic.family]);
-  if (topic.noLab && (studyType === 'animal' || studyType === 'non-rct in vitro' || studyType === 'bench experiment')) studyType = 'non-rct experimental';
+  let studyType: StudyType = guideline
+    ? r.chance(0.5)
+      ? 'other'
+      : 'systematic review'
+    : r.weighted(DESIGN_WEIGHTS[topic.family]);
+  if (topic.noLab && (studyType === 'animal' || studyType === 'non-rct in vitro' || studyType === 'bench experiment'))
+    studyType = 'non-rct experimental';
 
   // Journal: preprint server or a journal of one of the paper's domains.
   const preprint = !guideline && r.chance(0.05);
   const jd = `${r.pick(domains)}:${preprint ? 1 : 0}`;
-  const pool = (r.chance(0.7) ? journalsByPrimary.get(jd) : undefined) ?? journalsByDomain.get(jd) ?? (preprint ? JOURNALS_PREPRINT : JOURNALS_REGULAR);
+  const pool =
+    (r.chance(0.7) ? journalsByPrimary.get(jd) : undefined) ??
+    journalsByDomain.get(jd) ??
+    (preprint ? JOURNALS_PREPRINT : JOURNALS_REGULAR);
   const journal = guideline ? r.pick(JOURNALS_TOP_MEDICAL) : r.pick(pool);
 
   // Dates: skewed towards recent years; not after October 2026.
   const year = Math.max(1970, 2026 - Math.floor(-Math.log(1 - r.next()) * 7));
   const hasDate = r.chance(0.86);
   const month = hasDate ? r.int(1, year === 2026 ? 10 : 12) : null;
-  const publishDate = month !== null ? `${year}-${String(month).padStart(2, '0')}-${String(r.int(1, 28)).padStart(2, '0')}` : null;
+  const publishDate =
+    month !== null ? `${year}-${String(month).padStart(2, '0')}-${String(r.int(1, 28)).padStart(2, '0')}` : null;
 
   const effect: Effect = r.weighted(EFFECT_WEIGHTS);
 
@@ -336,9 +411,11 @@ function generatePaper(r: Rng, index: number, usedIds: Set<string>, odd: Rng | n
   if (r.chance(0.06)) populationType = null;
 
   const studyCount = REVIEW_TYPES.has(studyType) ? r.int(4, 140) : null;
-  const sampleSize = !NO_SAMPLE.has(studyType) && r.chance(0.85) ? (studyType === 'case report' ? 1 : r.logInt(8, 60000)) : null;
+  const sampleSize =
+    !NO_SAMPLE.has(studyType) && r.chance(0.85) ? (studyType === 'case report' ? 1 : r.logInt(8, 60000)) : null;
   const durationDays = HAS_DURATION.has(studyType) && r.chance(0.8) ? r.logInt(7, 3650) : null;
-  const controlled = CONTROLLED.has(studyType) || ((studyType === 'animal' || studyType === 'bench experiment') && r.chance(0.6));
+  const controlled =
+    CONTROLLED.has(studyType) || ((studyType === 'animal' || studyType === 'bench experiment') && r.chance(0.6));
 
   let countries: string[] | null = null;
   if (!NO_COUNTRY.has(studyType) && r.chance(0.8)) {
@@ -352,7 +429,9 @@ function generatePaper(r: Rng, index: number, usedIds: Set<string>, odd: Rng | n
   const authors: string[] = [];
   for (let i = 0; i < nAuthors; i++) authors.push(authorName(r));
   const oddAuthors = odd ? widenAuthors(odd, authors) : authors;
-  const institutions = r.chance(0.85) ? [...new Set(Array.from({ length: r.int(1, 4) }, () => r.pick(INSTITUTIONS)))] : null;
+  const institutions = r.chance(0.85)
+    ? [...new Set(Array.from({ length: r.int(1, 4) }, () => r.pick(INSTITUTIONS)))]
+    : null;
 
   let title = titleFor(r, studyType, ex, out, pop, guideline);
   if (r.chance(0.16)) title = r.pick(TITLE_DECORATIONS)(title);
@@ -432,7 +511,11 @@ function generatePaper(r: Rng, index: number, usedIds: Set<string>, odd: Rng | n
   const omitVolumePages = preprint || r.chance(0.025);
   const volume = omitVolumePages ? undefined : String(r.int(1, 180));
   const firstPage = r.int(1, 2400);
-  const pages = omitVolumePages ? undefined : r.chance(0.15) ? `e${r.int(1000, 99999)}` : `${firstPage}-${firstPage + r.int(3, 25)}`;
+  const pages = omitVolumePages
+    ? undefined
+    : r.chance(0.15)
+      ? `e${r.int(1000, 99999)}`
+      : `${firstPage}-${firstPage + r.int(3, 25)}`;
 
   return {
     index,
@@ -441,7 +524,7 @@ function generatePaper(r: Rng, index: number, usedIds: Set<string>, odd: Rng | n
     abstractSentences,
     abstract,
     authors: oddAuthors,
-    doi: `10.${1000 + ((JOURNAL_INDEX.get(journal) ?? 0) * 37) % 9000}/${JOURNAL_SLUG.get(journal) ?? 'journal'}.${year}.${String(index).padStart(5, '0')}`,
+    doi: `10.${1000 + (((JOURNAL_INDEX.get(journal) ?? 0) * 37) % 9000)}/${JOURNAL_SLUG.get(journal) ?? 'journal'}.${year}.${String(index).padStart(5, '0')}`,
     journal: journal.name,
     publisher: journal.publisher,
     volume,
@@ -500,8 +583,14 @@ const LOWER_WORD = /^[a-z][a-z'’-]*[,:;?.!]?$/;
 const WORD_START = /(?<=^|-)[a-z]/g;
 
 /** Person-name forms with their weights: scripts and particles more often, as there are more of them. */
-const NAME_FORM_WEIGHTS: readonly (readonly [OddNameForm, number])[] = (Object.keys(ODD_PERSON_NAMES) as OddNameForm[]).map(
-  (f) => [f, f === 'beyondLatin1' ? 6 : f === 'particles' ? 4 : f === 'vietnamese' || f === 'particlesOther' ? 2 : 1] as const,
+const NAME_FORM_WEIGHTS: readonly (readonly [OddNameForm, number])[] = (
+  Object.keys(ODD_PERSON_NAMES) as OddNameForm[]
+).map(
+  (f) =>
+    [
+      f,
+      f === 'beyondLatin1' ? 6 : f === 'particles' ? 4 : f === 'vietnamese' || f === 'particlesOther' ? 2 : 1,
+    ] as const,
 );
 /** Latin names with accents: their decomposed (NFD) form is a form of its own. */
 const NFD_SOURCES = [...ODD_PERSON_NAMES.vietnamese, ...ODD_PERSON_NAMES.beyondLatin1, 'José Muñoz', 'Zoë Brontë'];
@@ -528,7 +617,8 @@ function retitle(p: Paper, title: string): void {
 function widenAuthors(r: Rng, authors: string[]): string[] {
   if (r.chance(0.78)) {
     const k = r.chance(0.3) ? 2 : 1;
-    for (let i = 0; i < k; i++) authors[r.int(0, authors.length - 1)] = r.pick(ODD_PERSON_NAMES[r.weighted(NAME_FORM_WEIGHTS)]);
+    for (let i = 0; i < k; i++)
+      authors[r.int(0, authors.length - 1)] = r.pick(ODD_PERSON_NAMES[r.weighted(NAME_FORM_WEIGHTS)]);
   }
   if (r.chance(0.018)) authors[r.int(0, authors.length - 1)] = r.pick(NFD_SOURCES).normalize('NFD');
   if (r.chance(0.18)) {
@@ -565,7 +655,10 @@ function widenPaper(o: OddState, p: Paper, papers: readonly Paper[], odd: boolea
     else if (u < 0.133) p.doi = `10.1016/S0140-6736(${String(p.year % 100).padStart(2, '0')})${serial}-${r.int(0, 9)}`;
     else if (u < 0.155) p.doi = `10.5962/bhl.title.${serial}#page/${r.int(1, 400)}/mode/1up`;
     // A percent sign as an escape (%2F) or bare ("100%"): both are legal in a DOI name.
-    else p.doi = r.chance(0.5) ? `10.13140/RG.2.2.${serial}%2F${r.int(10, 99)}` : `10.4324/${serial}-100%-${r.int(10, 99)}`;
+    else
+      p.doi = r.chance(0.5)
+        ? `10.13140/RG.2.2.${serial}%2F${r.int(10, 99)}`
+        : `10.4324/${serial}-100%-${r.int(10, 99)}`;
   }
 
   // A few papers with an empty journal name (never a top medical journal, a guideline or a preprint).
@@ -575,7 +668,11 @@ function widenPaper(o: OddState, p: Paper, papers: readonly Paper[], odd: boolea
   }
 
   // The worked example: two creatine papers of one year, in European Journal of Nutrition and in Sleep, same title.
-  if (p.topic === 'creatine' && !o.exampleDone && (p.journal === 'European Journal of Nutrition' || p.journal === 'Sleep')) {
+  if (
+    p.topic === 'creatine' &&
+    !o.exampleDone &&
+    (p.journal === 'European Journal of Nutrition' || p.journal === 'Sleep')
+  ) {
     const other = o.example.get(`${p.year}:${p.journal === 'Sleep' ? 'European Journal of Nutrition' : 'Sleep'}`);
     if (other && !o.twinned.has(other.index)) {
       retitle(other, SAME_TITLE_EXAMPLE);
@@ -594,12 +691,20 @@ function widenPaper(o: OddState, p: Paper, papers: readonly Paper[], odd: boolea
   let partner: Paper | undefined;
   for (let j = 0; j < papers.length && !partner; j++) {
     const q = papers[j]!;
-    if (q.year === p.year && q.exposure === p.exposure && q.journal !== p.journal && q.journal !== '' && !o.twinned.has(q.index)) partner = q;
+    if (
+      q.year === p.year &&
+      q.exposure === p.exposure &&
+      q.journal !== p.journal &&
+      q.journal !== '' &&
+      !o.twinned.has(q.index)
+    )
+      partner = q;
   }
   if (!partner || p.journal === '') return;
   const colon = partner.title.indexOf(': ');
   let title = partner.title;
-  if (mode === 2) title = titleCase(partner.title); // the same title but for capitals (unless it is Title Case already)
+  if (mode === 2)
+    title = titleCase(partner.title); // the same title but for capitals (unless it is Title Case already)
   else if (mode === 3 && colon > 0) {
     const own = p.studyType ? DESIGN[p.studyType].phrase : 'a replication';
     title = `${partner.title.slice(0, colon)}: ${partner.title.endsWith(own) ? `${own} — a replication` : own}`;
@@ -630,7 +735,14 @@ export function generateCorpus(size = 5000, seed = DEFAULT_SEED, options: { wide
   // The oddities come from a second, independent stream, so the main stream (and every value it
   // draws) is the same as without them.
   const odd: OddState | null =
-    options.widen === false ? null : { r: new Rng(mulberry32((seed ^ 0x0dd5eed5) >>> 0)), twinned: new Set(), example: new Map(), exampleDone: false };
+    options.widen === false
+      ? null
+      : {
+          r: new Rng(mulberry32((seed ^ 0x0dd5eed5) >>> 0)),
+          twinned: new Set(),
+          example: new Map(),
+          exampleDone: false,
+        };
   const used = new Set<string>();
   const papers: Paper[] = [];
   for (let i = 0; i < size; i++) {

@@ -16,20 +16,30 @@ describe('emulator: coverage sample', function () {
     // The cover comes first: its papers alone have every form.
     assert.equal(new Set(s.papers.slice(0, s.coverSize).flatMap((x) => x.forms)).size, s.forms.length);
     assert.equal(new Set(s.papers.map((x) => x.paper.id)).size, s.papers.length, 'each paper once');
-    for (const { paper, forms } of s.papers) assert.deepEqual(forms, s.forms.filter((f) => f.test(paper)).map((f) => f.name));
+    for (const { paper, forms } of s.papers)
+      assert.deepEqual(
+        forms,
+        s.forms.filter((f) => f.test(paper)).map((f) => f.name),
+      );
   });
 
   it('is deterministic and brings every paper of a same-title group along', () => {
     const a = coverageSample(120);
     const b = coverageSample(120);
-    assert.deepEqual(a.papers.map((x) => x.paper.id), b.papers.map((x) => x.paper.id));
+    assert.deepEqual(
+      a.papers.map((x) => x.paper.id),
+      b.papers.map((x) => x.paper.id),
+    );
     assert.ok(a.papers.length >= 120);
     const ids = new Set(a.papers.map((x) => x.paper.id));
     const groups = sameTitleGroups();
     for (const g of [...groups.exact, ...groups.caseOnly, ...groups.sameStart]) {
       if (g.some((p) => ids.has(p.id))) for (const p of g) assert.ok(ids.has(p.id), `"${p.title}" comes with its twin`);
     }
-    assert.ok(groups.exact.some((g) => g.every((p) => ids.has(p.id))), 'an exact same-title pair is in the sample');
+    assert.ok(
+      groups.exact.some((g) => g.every((p) => ids.has(p.id))),
+      'an exact same-title pair is in the sample',
+    );
   });
 
   it('reports the forms a small corpus lacks instead of failing', () => {

@@ -27,7 +27,10 @@ const corporate = (name: string, re: RegExp): CorpusForm => ({
   name: `corporate author: ${name}`,
   test: (p) => corporates(p).some((a) => re.test(a)),
 });
-const title = (name: string, test: (t: string) => boolean): CorpusForm => ({ name: `title: ${name}`, test: (p) => test(p.title) });
+const title = (name: string, test: (t: string) => boolean): CorpusForm => ({
+  name: `title: ${name}`,
+  test: (p) => test(p.title),
+});
 const titleHas = (ch: string, label = ch): CorpusForm => title(label, (t) => t.includes(ch));
 const doiHas = (ch: string): CorpusForm => ({ name: `doi: contains ${ch}`, test: (p) => p.doi.includes(ch) });
 
@@ -50,7 +53,11 @@ const VIET_STACKED = /[\u1EA4-\u1EB7\u1EBE-\u1EC7\u1ED0-\u1EE3\u1EE8-\u1EF1]/;
 const VIET_HORN = /[ƠơƯư\u1EDA-\u1EE3\u1EE8-\u1EF1]/;
 
 /** Same-title groups of a corpus (two or more papers, one year, different journals), by kind. */
-export function sameTitleGroups(corpus: readonly Paper[] = getCorpus()): { exact: Paper[][]; caseOnly: Paper[][]; sameStart: Paper[][] } {
+export function sameTitleGroups(corpus: readonly Paper[] = getCorpus()): {
+  exact: Paper[][];
+  caseOnly: Paper[][];
+  sameStart: Paper[][];
+} {
   const group = (key: (p: Paper) => string): Paper[][] => {
     const m = new Map<string, Paper[]>();
     for (const p of corpus) {
@@ -63,7 +70,9 @@ export function sameTitleGroups(corpus: readonly Paper[] = getCorpus()): { exact
   };
   const exact = group((p) => `${p.year}\u0000${p.title}`);
   const exactIds = new Set(exact.flat().map((p) => p.index));
-  const caseOnly = group((p) => `${p.year}\u0000${p.title.toLowerCase()}`).filter((g) => new Set(g.map((p) => p.title)).size > 1);
+  const caseOnly = group((p) => `${p.year}\u0000${p.title.toLowerCase()}`).filter(
+    (g) => new Set(g.map((p) => p.title)).size > 1,
+  );
   // Same start: the part before the first ": " (at least 20 characters) is shared, the rest differs.
   const sameStart = group((p) => {
     const i = p.title.indexOf(': ');
@@ -83,7 +92,10 @@ export function corpusForms(corpus: readonly Paper[] = getCorpus()): CorpusForm[
   return [
     // Scripts.
     person('Chinese (Han)', /^\p{Script=Han}{2,4}$/u, new RegExp(`^(?:${N.japaneseUnspaced.join('|')})$`)),
-    person('Japanese, family name first with a space', /^\p{Script=Han}+ [\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]+$/u),
+    person(
+      'Japanese, family name first with a space',
+      /^\p{Script=Han}+ [\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]+$/u,
+    ),
     personIn('Japanese, no space', N.japaneseUnspaced),
     person('Japanese with kana', /[\p{Script=Hiragana}\p{Script=Katakana}]/u),
     person('Korean (Hangul)', /\p{Script=Hangul}/u),
@@ -98,9 +110,11 @@ export function corpusForms(corpus: readonly Paper[] = getCorpus()): CorpusForm[
     person('Devanagari', /\p{Script=Devanagari}/u),
     person('Thai', /\p{Script=Thai}/u),
     // Latin forms.
-    ...(['van der', 'de la', 'von', 'di', 'da', 'dos', 'ten', 'bin'] as const).map((w) => person(`particle "${w}"`, new RegExp(`(^|\\s)${w}\\s`))),
+    ...(['van der', 'de la', 'von', 'di', 'da', 'dos', 'ten', 'bin'] as const).map((w) =>
+      person(`particle "${w}"`, new RegExp(`(^|\\s)${w}\\s`)),
+    ),
     person('particle "al-"', /(^|\s)al-\p{L}/u),
-    person("particle \"van 't\"", /\s't\s/),
+    person('particle "van \'t"', /\s't\s/),
     person('capitalised particle (Van den, De, Di, Da, Le, Al-)', /\s(?:Van|De|Di|Da|Le) \p{Lu}|\sAl-\p{Lu}/u),
     person('Gaelic Ó / Ní', /(^|\s)(?:Ó|Ní)\s/),
     person('inner capital (MacLeod, McAllister, LeBlanc)', /(^|\s)(?:Mac|Mc|Le)\p{Lu}\p{Ll}/u),
@@ -112,7 +126,9 @@ export function corpusForms(corpus: readonly Paper[] = getCorpus()): CorpusForm[
     person('straight apostrophe', /\p{L}'\p{L}/u),
     person('curly apostrophe', /\p{L}’\p{L}/u),
     person('modifier-letter apostrophe (ʼ)', /ʼ/),
-    ...['Đ', 'Þ', 'þ', 'ð', 'Ł', 'ı', 'ß', 'Ø', 'Ŋ', 'ŋ', 'ő', 'ű', 'ș', 'ț', 'ğ'].map((ch) => person(`letter ${ch}`, new RegExp(ch))),
+    ...['Đ', 'Þ', 'þ', 'ð', 'Ł', 'ı', 'ß', 'Ø', 'Ŋ', 'ŋ', 'ő', 'ű', 'ș', 'ț', 'ğ'].map((ch) =>
+      person(`letter ${ch}`, new RegExp(ch)),
+    ),
     person('decomposed accents (NFD)', /[\u0300-\u036f]/),
     person('mononym', /^\p{Script=Latin}+$/u),
     person('initials', /^\p{Lu}\.(?:[\s-]*\p{Lu}\.)*\s\S/u),
@@ -148,7 +164,9 @@ export function corpusForms(corpus: readonly Paper[] = getCorpus()): CorpusForm[
     corporate('not in English', /für|Ministère|\p{Script=Han}|\p{Script=Cyrillic}/u),
     corporate('starts in lower case', /^\p{Ll}/u),
     // Titles: every LaTeX, BibTeX and Markdown special.
-    ...['&', '%', '$', '#', '_', '{', '}', '~', '^', '\\', '`', '*', '[', ']', '<', '>', '|', '@', '"'].map((ch) => titleHas(ch, `contains ${ch}`)),
+    ...['&', '%', '$', '#', '_', '{', '}', '~', '^', '\\', '`', '*', '[', ']', '<', '>', '|', '@', '"'].map((ch) =>
+      titleHas(ch, `contains ${ch}`),
+    ),
     title('code name in backticks', (t) => /`[^`\s]+`/.test(t)),
     title('inline TeX math ($…$)', (t) => /\$[^$\s][^$]*\$/.test(t)),
     title('LaTeX command', (t) => /\\[A-Za-z]+/.test(t)),
@@ -172,7 +190,10 @@ export function corpusForms(corpus: readonly Paper[] = getCorpus()): CorpusForm[
     titleHas('…', 'ellipsis'),
     // Case.
     title('Title Case', isTitleCase),
-    title('proper noun in a sentence-case title', (t) => !isTitleCase(t) && TITLE_PROPER_NOUNS.some((n) => t.indexOf(n) > 0)),
+    title(
+      'proper noun in a sentence-case title',
+      (t) => !isTitleCase(t) && TITLE_PROPER_NOUNS.some((n) => t.indexOf(n) > 0),
+    ),
     title('eponym with a possessive', (t) => /(?:Alzheimer|Parkinson|Sjögren)['’]s/.test(t)),
     title('COVID-19 or SARS-CoV-2', (t) => /COVID-19|SARS-CoV-2/.test(t)),
     title('mixed-case word (mRNA, pH, iPSC)', (t) => /(^|[^\p{L}])\p{Ll}+\p{Lu}/u.test(t)),
@@ -226,7 +247,8 @@ export function coverageSample(n = 300, corpus: readonly Paper[] = getCorpus()):
   const has: number[][] = corpus.map((p) => forms.flatMap((f, i) => (f.test(p) ? [i] : [])));
   const groups = sameTitleGroups(corpus);
   const partners = new Map<number, Paper[]>();
-  for (const g of [...groups.exact, ...groups.caseOnly, ...groups.sameStart]) for (const p of g) partners.set(p.index, [...(partners.get(p.index) ?? []), ...g]);
+  for (const g of [...groups.exact, ...groups.caseOnly, ...groups.sameStart])
+    for (const p of g) partners.set(p.index, [...(partners.get(p.index) ?? []), ...g]);
 
   const chosen: number[] = [];
   const inSample = new Set<number>();

@@ -17,7 +17,8 @@ const SPLIT = /[^\p{L}\p{N}]+/u;
 
 function stem(w: string): string {
   if (w.length > 4 && w.endsWith('ies')) return `${w.slice(0, -3)}y`;
-  if (w.length > 3 && w.endsWith('s') && !w.endsWith('ss') && !w.endsWith('us') && !w.endsWith('is')) return w.slice(0, -1);
+  if (w.length > 3 && w.endsWith('s') && !w.endsWith('ss') && !w.endsWith('us') && !w.endsWith('is'))
+    return w.slice(0, -1);
   return w;
 }
 
@@ -86,7 +87,8 @@ export function matchesFilters(p: Paper, f: Filters): boolean {
     if (p.year > f.year_max) return false;
     if (f.month_max !== undefined && p.year === f.year_max && (p.month === null || p.month > f.month_max)) return false;
   }
-  if (f.study_types && f.study_types.length > 0 && (p.studyType === null || !f.study_types.includes(p.studyType))) return false;
+  if (f.study_types && f.study_types.length > 0 && (p.studyType === null || !f.study_types.includes(p.studyType)))
+    return false;
   if (f.human === true && p.populationType !== 'human') return false;
   if (f.controlled === true && !p.controlled) return false;
   if (f.sample_size_min !== undefined && (p.sampleSize === null || p.sampleSize < f.sample_size_min)) return false;
@@ -312,7 +314,11 @@ export class SearchEngine {
       total++;
     }
     const res = new Map<number, string[]>();
-    for (const [k, v] of out) res.set(k, v.map((x) => x.text));
+    for (const [k, v] of out)
+      res.set(
+        k,
+        v.map((x) => x.text),
+      );
     return res;
   }
 }

@@ -13,7 +13,13 @@ describe('emulator: faults with a given body', function () {
   beforeEach(() => emu.control.reset());
 
   it('status_before answers the body with the status, charges nothing, and then the route works again', async () => {
-    const detail = [{ loc: ['query', '[Renew](command:workbench.action.openSettings)'], msg: '[Open](command:x) is not valid', type: 'value_error' }];
+    const detail = [
+      {
+        loc: ['query', '[Renew](command:workbench.action.openSettings)'],
+        msg: '[Open](command:x) is not valid',
+        type: 'value_error',
+      },
+    ];
     emu.control.injectFault({ route: 'search', kind: 'status_before', status: 422, body: { detail } });
     const r = await call<{ detail: unknown }>(emu.url, '/v1/search?query=sleep', { key: DEMO_KEYS.pro });
     assert.equal(r.status, 422);
@@ -23,16 +29,39 @@ describe('emulator: faults with a given body', function () {
   });
 
   it('status_after takes effect, then answers the body', async () => {
-    emu.control.injectFault({ route: 'create_thread', kind: 'status_after', status: 503, body: { detail: 'busy [x](command:y)' } });
-    const r = await call<{ detail: string }>(emu.url, '/v1/threads', { key: DEMO_KEYS.pro, body: { input_message: 'Does sleep help memory?' } });
+    emu.control.injectFault({
+      route: 'create_thread',
+      kind: 'status_after',
+      status: 503,
+      body: { detail: 'busy [x](command:y)' },
+    });
+    const r = await call<{ detail: string }>(emu.url, '/v1/threads', {
+      key: DEMO_KEYS.pro,
+      body: { input_message: 'Does sleep help memory?' },
+    });
     assert.equal(r.status, 503);
     assert.equal(r.body.detail, 'busy [x](command:y)');
     assert.equal(emu.control.threads(DEMO_KEYS.pro).length, 1);
   });
 
   it('over the control API too (a JSON body travels as it is)', async () => {
-    const body = { threads: [{ thread_id: 't1', title: 'a', url: 'https://x/t1', preview: 'p', interaction_count: 1, last_activity_at: '2026-01-01T00:00:00Z' }], has_more: false };
-    const res = await fetch(`${emu.url}/_emulator/injectFault`, { method: 'POST', body: JSON.stringify([{ route: 'list_threads', kind: 'status_before', status: 200, body }]) });
+    const body = {
+      threads: [
+        {
+          thread_id: 't1',
+          title: 'a',
+          url: 'https://x/t1',
+          preview: 'p',
+          interaction_count: 1,
+          last_activity_at: '2026-01-01T00:00:00Z',
+        },
+      ],
+      has_more: false,
+    };
+    const res = await fetch(`${emu.url}/_emulator/injectFault`, {
+      method: 'POST',
+      body: JSON.stringify([{ route: 'list_threads', kind: 'status_before', status: 200, body }]),
+    });
     assert.equal(res.status, 200);
     const r = await call(emu.url, '/v1/threads', { key: DEMO_KEYS.pro });
     assert.equal(r.status, 200);

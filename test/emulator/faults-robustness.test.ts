@@ -5,7 +5,11 @@ import { DEMO_KEYS, encodeKey, KEY_ENCODINGS, startEmulator, type RunningEmulato
 import { call } from './testHelpers';
 
 /** Send raw bytes and collect whatever comes back until the socket closes (or a short timeout). */
-function raw(url: string, payload: string | Buffer, opts: { endAfterWrite?: boolean; waitMs?: number } = {}): Promise<string> {
+function raw(
+  url: string,
+  payload: string | Buffer,
+  opts: { endAfterWrite?: boolean; waitMs?: number } = {},
+): Promise<string> {
   const u = new URL(url);
   return new Promise((resolve) => {
     const s = net.connect(Number(u.port), u.hostname);
@@ -32,7 +36,13 @@ describe('emulator: faults and robustness', function () {
   let emu: RunningEmulator;
   before(async function () {
     this.timeout(60_000);
-    emu = await startEmulator({ port: 0, rateLimits: false, speed: 1000, controlApi: true, now: '2026-11-20T10:00:00Z' });
+    emu = await startEmulator({
+      port: 0,
+      rateLimits: false,
+      speed: 1000,
+      controlApi: true,
+      now: '2026-11-20T10:00:00Z',
+    });
   });
   after(() => emu.close());
   beforeEach(() => emu.control.reset());
@@ -42,7 +52,10 @@ describe('emulator: faults and robustness', function () {
 
   it('status_before: 5xx without effect; status_after: thread created and then 5xx', async () => {
     emu.control.injectFault({ route: 'create_thread', kind: 'status_before', status: 503 });
-    const a = await call<{ code: string }>(emu.url, '/v1/threads', { key, body: { input_message: 'sleep and memory' } });
+    const a = await call<{ code: string }>(emu.url, '/v1/threads', {
+      key,
+      body: { input_message: 'sleep and memory' },
+    });
     assert.equal(a.status, 503);
     assert.equal(a.body.code, 'service_unavailable');
     assert.equal(emu.control.threads(key).length, 0);
@@ -54,19 +67,30 @@ describe('emulator: faults and robustness', function () {
     const listed = await call<{ threads: { title: string; preview: string }[] }>(emu.url, '/v1/threads', { key });
     assert.match(listed.body.threads[0]!.title, /sleep and memory/i);
     assert.notEqual(listed.body.threads[0]!.title, 'Sleep and memory', 'a generated title');
-    assert.equal(listed.body.threads[0]!.preview, 'Looking into sleep and memory', 'a running thread: a rephrasing, not the brief');
+    assert.equal(
+      listed.body.threads[0]!.preview,
+      'Looking into sleep and memory',
+      'a running thread: a rephrasing, not the brief',
+    );
 
     emu.control.injectFault({ route: 'search', kind: 'status_after', status: 502 });
     assert.equal((await call(emu.url, S, { key })).status, 502);
     assert.equal(emu.control.getUsage(key).used, 1, 'the search was charged');
     const log = emu.control.requests().filter((e) => e.route === 'search');
-    assert.deepEqual(log.map((e) => [e.status, e.charged, e.fault]), [[502, 1, 'status_after']]);
+    assert.deepEqual(
+      log.map((e) => [e.status, e.charged, e.fault]),
+      [[502, 1, 'status_after']],
+    );
     assert.equal((await call(emu.url, S, { key })).status, 200, 'faults apply once by default');
   });
 
   it('hostile answers: hints, echo_key, nested_loc, body, duplicate_ids (before or without any charge)', async () => {
     emu.control.injectFault({ route: 'create_thread', kind: 'hints', pollAfterSeconds: -5, maxWaitSeconds: 1e9 });
-    const d = await call<{ thread_id: string; poll_after_seconds: number; max_wait_seconds: number }>(emu.url, '/v1/threads', { key, body: { input_message: 'sleep and memory' } });
+    const d = await call<{ thread_id: string; poll_after_seconds: number; max_wait_seconds: number }>(
+      emu.url,
+      '/v1/threads',
+      { key, body: { input_message: 'sleep and memory' } },
+    );
     assert.deepEqual([d.status, d.body.poll_after_seconds, d.body.max_wait_seconds], [200, -5, 1e9]);
     assert.equal(emu.control.threads(key).length, 1, 'the thread was created as usual');
 
@@ -74,7 +98,10 @@ describe('emulator: faults and robustness', function () {
     const e = await call<{ detail: { loc: string[]; msg: string; type: string }[]; code: string }>(emu.url, S, { key });
     assert.equal(e.status, 422);
     const forms = KEY_ENCODINGS.map((f) => encodeKey(key, f));
-    assert.deepEqual(e.body.detail.map((i) => i.loc[1]), forms);
+    assert.deepEqual(
+      e.body.detail.map((i) => i.loc[1]),
+      forms,
+    );
     assert.ok(e.body.detail.every((i, n) => i.type === forms[n] && i.msg.includes(forms[n])));
     assert.equal(e.body.code, key);
     assert.ok(forms.includes('%' + [...Buffer.from(key)].map((b) => b.toString(16).toUpperCase()).join('%')));
@@ -90,15 +117,27 @@ describe('emulator: faults and robustness', function () {
     assert.ok(n.text.startsWith(`{"detail":[{"loc":${'['.repeat(1000)}`));
     assert.equal(n.text.length, 50_000 * 2 + 79, 'the nesting as asked');
 
-    emu.control.injectFault({ route: 'search', kind: 'body', status: 403, body: { detail: '[Renew](command:workbench.action.quit)', code: 'x' } });
+    emu.control.injectFault({
+      route: 'search',
+      kind: 'body',
+      status: 403,
+      body: { detail: '[Renew](command:workbench.action.quit)', code: 'x' },
+    });
     const b = await call<{ detail: string }>(emu.url, S, { key });
     assert.deepEqual([b.status, b.body.detail], [403, '[Renew](command:workbench.action.quit)']);
 
     emu.control.injectFault({ route: 'list_threads', kind: 'duplicate_ids' });
     const l = await call<{ threads: { thread_id: string }[] }>(emu.url, '/v1/threads', { key });
-    assert.deepEqual(l.body.threads.map((t) => t.thread_id), [d.body.thread_id, d.body.thread_id]);
+    assert.deepEqual(
+      l.body.threads.map((t) => t.thread_id),
+      [d.body.thread_id, d.body.thread_id],
+    );
     emu.control.completeRuns();
-    assert.deepEqual(emu.control.charges().map((c) => c.reason), ['thread'], 'only the thread run; no search was charged');
+    assert.deepEqual(
+      emu.control.charges().map((c) => c.reason),
+      ['thread'],
+      'only the thread run; no search was charged',
+    );
   });
 
   it('oversize: the search is charged, then a chunked 200 without Content-Length is streamed as the client reads, until it goes away', async function () {
@@ -136,7 +175,13 @@ describe('emulator: faults and robustness', function () {
     await assert.rejects(fetch(`${emu.url}${S}`, { headers: { 'x-api-key': key } }));
     assert.equal(emu.control.getUsage(key).used, 0);
     emu.control.injectFault({ route: 'create_thread', kind: 'reset', afterEffect: true });
-    await assert.rejects(fetch(`${emu.url}/v1/threads`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: JSON.stringify({ input_message: 'coffee and liver disease' }) }));
+    await assert.rejects(
+      fetch(`${emu.url}/v1/threads`, {
+        method: 'POST',
+        headers: { 'x-api-key': key, 'content-type': 'application/json' },
+        body: JSON.stringify({ input_message: 'coffee and liver disease' }),
+      }),
+    );
     assert.equal(emu.control.threads(key).length, 1);
   });
 
@@ -158,7 +203,8 @@ describe('emulator: faults and robustness', function () {
   });
 
   it('the HTTP control API works when enabled and is absent otherwise', async () => {
-    const post = (name: string, args: unknown[]) => call<{ result: unknown }>(emu.url, `/_emulator/${name}`, { body: args });
+    const post = (name: string, args: unknown[]) =>
+      call<{ result: unknown }>(emu.url, `/_emulator/${name}`, { body: args });
     assert.equal((await post('setClock', ['2027-03-01T00:00:00Z'])).status, 200);
     assert.equal((await call<{ result: string }>(emu.url, '/_emulator/now')).body.result.slice(0, 10), '2027-03-01');
     const k = (await post('provisionKey', [{ plan: 'teams' }])).body.result as string;
@@ -192,7 +238,10 @@ describe('emulator: faults and robustness', function () {
   });
 
   it('rejects bodies over 1 MB with 413', async () => {
-    const r = await call<{ code: string }>(emu.url, '/v1/threads', { key, rawBody: JSON.stringify({ input_message: 'x'.repeat(1_100_000) }) });
+    const r = await call<{ code: string }>(emu.url, '/v1/threads', {
+      key,
+      rawBody: JSON.stringify({ input_message: 'x'.repeat(1_100_000) }),
+    });
     assert.equal(r.status, 413);
     assert.equal(r.body.code, 'payload_too_large');
   });
@@ -201,36 +250,81 @@ describe('emulator: faults and robustness', function () {
     this.timeout(20_000);
     const hostile: Promise<unknown>[] = [];
     const paths = [
-      '/v1/search?query=%E0%A4%A', '/v1/search?query=%', '/v1/threads/%ZZ', '/v1/threads/%2e%2e%2f', '/v1/search?query=\u0000',
-      `/v1/search?query=${'a'.repeat(8000)}`, '/v1/search?query=x&page=99999999999999999999', '/v1/search?query=x&page_size=-0',
-      '/v1/search?query=x&year_min=1e3', '/v1/search?query=x&study_types=,,,', '/v1/search?query=x&country=,,',
-      '/v1/threads?limit=1&limit=2&offset=NaN', '/v1/search?query=💡🧪&domain=', '/v1/threads/th_x?interaction_id=%00',
-      '/v1/search?query=x&query=&query=y', '//v1//search', '/v1/threads/a/b/c/d',
+      '/v1/search?query=%E0%A4%A',
+      '/v1/search?query=%',
+      '/v1/threads/%ZZ',
+      '/v1/threads/%2e%2e%2f',
+      '/v1/search?query=\u0000',
+      `/v1/search?query=${'a'.repeat(8000)}`,
+      '/v1/search?query=x&page=99999999999999999999',
+      '/v1/search?query=x&page_size=-0',
+      '/v1/search?query=x&year_min=1e3',
+      '/v1/search?query=x&study_types=,,,',
+      '/v1/search?query=x&country=,,',
+      '/v1/threads?limit=1&limit=2&offset=NaN',
+      '/v1/search?query=💡🧪&domain=',
+      '/v1/threads/th_x?interaction_id=%00',
+      '/v1/search?query=x&query=&query=y',
+      '//v1//search',
+      '/v1/threads/a/b/c/d',
     ];
     for (const p of paths) hostile.push(call(emu.url, p, { key }).catch(() => undefined));
     const bodies = [
-      'null', '[]', '"string"', '1e999', '{"input_message": {"$ne": 1}}', '{"input_message": "x", "filters": []}',
+      'null',
+      '[]',
+      '"string"',
+      '1e999',
+      '{"input_message": {"$ne": 1}}',
+      '{"input_message": "x", "filters": []}',
       '{"input_message": "x", "filters": {"year_min": "abc", "human": "maybe", "study_types": 5}}',
-      '{"input_message": "x", "attachments": {"paper_ids": "abc"}}', '{"input_message": "x", "attachments": {"paper_ids": [null, 1]}}',
-      '{"__proto__": {"polluted": true}, "input_message": "x"}', '{"input_message": "\\ud800"}', '\u0000\u0001', '{'.repeat(5000),
+      '{"input_message": "x", "attachments": {"paper_ids": "abc"}}',
+      '{"input_message": "x", "attachments": {"paper_ids": [null, 1]}}',
+      '{"__proto__": {"polluted": true}, "input_message": "x"}',
+      '{"input_message": "\\ud800"}',
+      '\u0000\u0001',
+      '{'.repeat(5000),
     ];
     for (const b of bodies) {
       hostile.push(call(emu.url, '/v1/threads', { key, rawBody: b }).catch(() => undefined));
       hostile.push(call(emu.url, '/v1/threads/th_abc/interactions', { key, rawBody: b }).catch(() => undefined));
     }
-    hostile.push(call(emu.url, '/v1/threads', { key, rawBody: '{"input_message":"x"}', headers: { 'content-type': 'text/plain' } }));
+    hostile.push(
+      call(emu.url, '/v1/threads', {
+        key,
+        rawBody: '{"input_message":"x"}',
+        headers: { 'content-type': 'text/plain' },
+      }),
+    );
     hostile.push(call(emu.url, S, { headers: { 'x-api-key': '\u00ff\u00fe' } }).catch(() => undefined));
     hostile.push(call(emu.url, S, { headers: { authorization: 'Bearer' } }).catch(() => undefined));
     // Raw sockets: garbage, a truncated body, a lying Content-Length, a slow half request.
     hostile.push(raw(emu.url, 'GARBAGE\r\n\r\n'));
-    hostile.push(raw(emu.url, `POST /v1/threads HTTP/1.1\r\nHost: x\r\nx-api-key: ${key}\r\nContent-Length: 100\r\n\r\n{"input_mes`, { endAfterWrite: true }));
-    hostile.push(raw(emu.url, `POST /v1/threads HTTP/1.1\r\nHost: x\r\nx-api-key: ${key}\r\nContent-Length: 5000000\r\n\r\n{}`));
+    hostile.push(
+      raw(
+        emu.url,
+        `POST /v1/threads HTTP/1.1\r\nHost: x\r\nx-api-key: ${key}\r\nContent-Length: 100\r\n\r\n{"input_mes`,
+        { endAfterWrite: true },
+      ),
+    );
+    hostile.push(
+      raw(emu.url, `POST /v1/threads HTTP/1.1\r\nHost: x\r\nx-api-key: ${key}\r\nContent-Length: 5000000\r\n\r\n{}`),
+    );
     hostile.push(raw(emu.url, 'GET /v1/search?query=x HTTP/1.1\r\nHost: x\r\n'));
-    hostile.push(raw(emu.url, `GET /v1/search?query=x HTTP/1.1\r\nHost: x\r\nx-api-key: ${key}\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n`));
+    hostile.push(
+      raw(
+        emu.url,
+        `GET /v1/search?query=x HTTP/1.1\r\nHost: x\r\nx-api-key: ${key}\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n`,
+      ),
+    );
     hostile.push(raw(emu.url, Buffer.from([0x16, 0x03, 0x01, 0x00, 0xff, 0x01])));
     const results = await Promise.all(hostile);
-    const statuses = results.filter((r): r is { status: number } => typeof r === 'object' && r !== null && 'status' in r).map((r) => r.status);
-    assert.ok(statuses.every((s) => s < 500), `no 5xx from hostile input: ${statuses.join(',')}`);
+    const statuses = results
+      .filter((r): r is { status: number } => typeof r === 'object' && r !== null && 'status' in r)
+      .map((r) => r.status);
+    assert.ok(
+      statuses.every((s) => s < 500),
+      `no 5xx from hostile input: ${statuses.join(',')}`,
+    );
     assert.equal(({} as Record<string, unknown>).polluted, undefined, 'no prototype pollution');
     const ok = await call<{ results: unknown[] }>(emu.url, S, { key });
     assert.equal(ok.status, 200);

@@ -8,9 +8,29 @@ import { TOPICS } from './vocab';
 export { DEMO_KEYS, getCorpus, getEngine, matchesFilters, tokenize };
 export type { Filters, Hit, Paper, EmulatorControl, EmulatorOptions };
 export type {
-  ChargeEntry, DemoKeyName, FaultSpec, KeyEncoding, Plan, ProvisionOptions, RateLimitOption, RequestLogEntry, RouteName, RunOutcomeOptions, UsageInfo,
+  ChargeEntry,
+  DemoKeyName,
+  FaultSpec,
+  KeyEncoding,
+  Plan,
+  ProvisionOptions,
+  RateLimitOption,
+  RequestLogEntry,
+  RouteName,
+  RunOutcomeOptions,
+  UsageInfo,
 } from './server';
-export { PLANS, THREAD_COST, RUN_MS, STATUS_WINDOW_MS, BODY_LIMIT, MONTHLY_MESSAGE, RATE_MESSAGE, KEY_ENCODINGS, encodeKey } from './server';
+export {
+  PLANS,
+  THREAD_COST,
+  RUN_MS,
+  STATUS_WINDOW_MS,
+  BODY_LIMIT,
+  MONTHLY_MESSAGE,
+  RATE_MESSAGE,
+  KEY_ENCODINGS,
+  encodeKey,
+} from './server';
 export { STUDY_TYPES, DOMAINS } from './vocab';
 export { parseStudyTypes } from './validation';
 export { corpusForms, coverageSample, isTitleCase, sameTitleGroups } from './coverage';

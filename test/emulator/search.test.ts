@@ -40,7 +40,8 @@ describe('emulator: search', function () {
     assert.equal(r.body.page_size, 20);
     assert.equal(r.body.results.length, 20);
     for (const p of r.body.results) {
-      for (const f of ['title', 'abstract', 'authors', 'doi', 'journal_name', 'publish_year', 'url', 'citation_count']) assert.ok(f in p, `field ${f}`);
+      for (const f of ['title', 'abstract', 'authors', 'doi', 'journal_name', 'publish_year', 'url', 'citation_count'])
+        assert.ok(f in p, `field ${f}`);
       assert.match(String(p.title).toLowerCase(), /creatine/);
     }
     const top = byId(paperIdOf(r.body.results[0]!.url));
@@ -70,7 +71,10 @@ describe('emulator: search', function () {
     assert.equal(p0.body.next_page, 1);
     assert.equal(p0.body.is_end, false);
     const ids0 = new Set(p0.body.results.map((x) => x.url));
-    assert.ok(p1.body.results.every((x) => !ids0.has(x.url)), 'pages do not overlap');
+    assert.ok(
+      p1.body.results.every((x) => !ids0.has(x.url)),
+      'pages do not overlap',
+    );
     const last = await search({ query: 'effects', page: 3, page_size: 250 });
     assert.equal(last.status, 200);
     assert.equal(last.body.is_end, true);
@@ -82,7 +86,11 @@ describe('emulator: search', function () {
 
   it('caps page_size per plan and returns the applied size', async () => {
     const cases: [string, number][] = [
-      [DEMO_KEYS.free, 10], [DEMO_KEYS.pro, 300], [DEMO_KEYS.teams, 300], [DEMO_KEYS.enterprise, 500], [DEMO_KEYS.deep, 750],
+      [DEMO_KEYS.free, 10],
+      [DEMO_KEYS.pro, 300],
+      [DEMO_KEYS.teams, 300],
+      [DEMO_KEYS.enterprise, 500],
+      [DEMO_KEYS.deep, 750],
     ];
     for (const [key, max] of cases) {
       const r = await search({ query: 'effects', page_size: 1000 }, key);
@@ -96,7 +104,14 @@ describe('emulator: search', function () {
 
   it('charges one call per 100 papers returned, rounded up, minimum 1', async () => {
     const k = emu.control.provisionKey({ plan: 'deep', label: 'charging' });
-    const cases: [number, number][] = [[1, 1], [100, 1], [101, 2], [150, 2], [300, 3], [750, 8]];
+    const cases: [number, number][] = [
+      [1, 1],
+      [100, 1],
+      [101, 2],
+      [150, 2],
+      [300, 3],
+      [750, 8],
+    ];
     let expected = 0;
     for (const [size, calls] of cases) {
       const r = await search({ query: 'effects', page_size: size }, k);
@@ -110,8 +125,14 @@ describe('emulator: search', function () {
     assert.equal(bad.status, 422);
     assert.equal(emu.control.getUsage(k).used, expected + 1, 'a 422 costs nothing');
     const log = emu.control.requests().filter((e) => e.keyLabel === 'charging');
-    assert.deepEqual(log.map((e) => e.charged), [1, 1, 2, 2, 3, 8, 1, 0]);
-    assert.ok(log.every((e) => !JSON.stringify(e).includes(k)), 'the log never holds the key');
+    assert.deepEqual(
+      log.map((e) => e.charged),
+      [1, 1, 2, 2, 3, 8, 1, 0],
+    );
+    assert.ok(
+      log.every((e) => !JSON.stringify(e).includes(k)),
+      'the log never holds the key',
+    );
   });
 
   it('returns plan-dependent fields: free has no study_type/takeaway/quartile, paid has them', async () => {
@@ -132,11 +153,19 @@ describe('emulator: search', function () {
     assert.ok(p0.body.results.every((r) => typeof r.semantic_score === 'number'));
     p1.body.results.forEach((r, i) => assert.equal('semantic_score' in r, 30 + i < 50, `rank ${30 + i}`));
     const scores = p0.body.results.map((r) => r.semantic_score as number);
-    assert.deepEqual([...scores].sort((a, b) => b - a), scores, 'scores follow the ranking');
+    assert.deepEqual(
+      [...scores].sort((a, b) => b - a),
+      scores,
+      'scores follow the ranking',
+    );
   });
 
   it('returns excerpts per the rules: format, ≤3 per paper, ≤60 per request, open access only, never retracted', async () => {
-    const r = await search({ query: 'sleep deprivation memory consolidation', include_full_text_chunks: true, page_size: 100 });
+    const r = await search({
+      query: 'sleep deprivation memory consolidation',
+      include_full_text_chunks: true,
+      page_size: 100,
+    });
     assert.equal(r.status, 200);
     let total = 0;
     let withChunks = 0;
@@ -178,8 +207,16 @@ describe('emulator: search', function () {
   });
 
   const filterCases: [string, Record<string, string | number | boolean>, Filters][] = [
-    ['year range with months', { year_min: 2015, month_min: 6, year_max: 2020, month_max: 3 }, { year_min: 2015, month_min: 6, year_max: 2020, month_max: 3 }],
-    ['study types incl. a value with commas', { study_types: 'rct,theoretical, modeling, or simulation study' }, { study_types: ['rct', 'theoretical, modeling, or simulation study'] }],
+    [
+      'year range with months',
+      { year_min: 2015, month_min: 6, year_max: 2020, month_max: 3 },
+      { year_min: 2015, month_min: 6, year_max: 2020, month_max: 3 },
+    ],
+    [
+      'study types incl. a value with commas',
+      { study_types: 'rct,theoretical, modeling, or simulation study' },
+      { study_types: ['rct', 'theoretical, modeling, or simulation study'] },
+    ],
     ['human', { human: true }, { human: true }],
     ['controlled', { controlled: true }, { controlled: true }],
     ['sample_size_min', { sample_size_min: 500 }, { sample_size_min: 500 }],
@@ -201,43 +238,91 @@ describe('emulator: search', function () {
       const r = await search({ query, page_size: 300, ...params });
       assert.equal(r.status, 200, JSON.stringify(r.body));
       assert.ok(r.body.results.length > 0, 'some papers pass');
-      for (const res of r.body.results) assert.ok(matchesFilters(byId(paperIdOf(res.url)), predicate), `${String(res.title)} passes`);
+      for (const res of r.body.results)
+        assert.ok(matchesFilters(byId(paperIdOf(res.url)), predicate), `${String(res.title)} passes`);
       const rejected = all.body.results.filter((x) => !matchesFilters(byId(paperIdOf(x.url)), predicate));
       assert.ok(rejected.length > 0, 'the unfiltered result contains papers the filter removes');
       // Completeness on a query with < 1,000 hits: filtered = unfiltered ∩ predicate, same order.
       const everything = await allResults({ query: 'panel' });
       const filtered = await allResults({ query: 'panel', ...params });
-      assert.deepEqual(filtered, everything.filter((id) => matchesFilters(byId(id), predicate)));
+      assert.deepEqual(
+        filtered,
+        everything.filter((id) => matchesFilters(byId(id), predicate)),
+      );
     });
   }
 
   it('country: if no code resolves, the filter is not applied', async () => {
     const a = await search({ query: 'anxiety', page_size: 50 });
     const b = await search({ query: 'anxiety', page_size: 50, country: 'ZZ,XX' });
-    assert.deepEqual(b.body.results.map((x) => x.url), a.body.results.map((x) => x.url));
+    assert.deepEqual(
+      b.body.results.map((x) => x.url),
+      a.body.results.map((x) => x.url),
+    );
   });
 
   it('journal_name boosts matching journals without excluding others', async () => {
     const plain = await search({ query: 'sleep deprivation', page_size: 100 });
-    const boosted = await search({ query: 'sleep deprivation', page_size: 100, journal_name: 'Journal of Sleep Research' });
+    const boosted = await search({
+      query: 'sleep deprivation',
+      page_size: 100,
+      journal_name: 'Journal of Sleep Research',
+    });
     const rank = (b: SearchBody) => b.results.findIndex((x) => x.journal_name === 'Journal of Sleep Research');
     assert.ok(rank(boosted.body) >= 0);
     assert.ok(rank(boosted.body) <= rank(plain.body) || rank(plain.body) < 0);
-    assert.ok(boosted.body.results.some((x) => x.journal_name !== 'Journal of Sleep Research'), 'others are kept');
-    assert.equal(boosted.body.results.slice(0, 5).filter((x) => x.journal_name === 'Journal of Sleep Research').length > 0, true);
+    assert.ok(
+      boosted.body.results.some((x) => x.journal_name !== 'Journal of Sleep Research'),
+      'others are kept',
+    );
+    assert.equal(
+      boosted.body.results.slice(0, 5).filter((x) => x.journal_name === 'Journal of Sleep Research').length > 0,
+      true,
+    );
   });
 
   it('rejects invalid parameters with 422 naming every offending field at once', async () => {
-    const r = await call(emu.url, `/v1/search?${qs({
-      month_min: 4, month_max: 13, year_max: 2020, sjr_min: 0, sjr_max: 5, page: 50, page_size: 0, sample_size_min: 0,
-      citation_min: '1.5', human: 'yes', study_types: 'rct,bogus', domain: 'med,xyz', open_access: 'maybe',
-    })}`, { key: DEMO_KEYS.pro });
+    const r = await call(
+      emu.url,
+      `/v1/search?${qs({
+        month_min: 4,
+        month_max: 13,
+        year_max: 2020,
+        sjr_min: 0,
+        sjr_max: 5,
+        page: 50,
+        page_size: 0,
+        sample_size_min: 0,
+        citation_min: '1.5',
+        human: 'yes',
+        study_types: 'rct,bogus',
+        domain: 'med,xyz',
+        open_access: 'maybe',
+      })}`,
+      { key: DEMO_KEYS.pro },
+    );
     assert.equal(r.status, 422);
     const fields = locFields(r.body);
-    for (const f of ['query', 'month_min', 'month_max', 'sjr_min', 'sjr_max', 'page', 'page_size', 'sample_size_min', 'citation_min', 'human', 'study_types', 'domain', 'open_access']) {
+    for (const f of [
+      'query',
+      'month_min',
+      'month_max',
+      'sjr_min',
+      'sjr_max',
+      'page',
+      'page_size',
+      'sample_size_min',
+      'citation_min',
+      'human',
+      'study_types',
+      'domain',
+      'open_access',
+    ]) {
       assert.ok(fields.includes(f), `${f} is named (got ${fields.join(', ')})`);
     }
-    const monthNeedsYear = (r.body as { detail: { loc: string[]; type: string }[] }).detail.find((d) => d.loc[1] === 'month_min' && d.type === 'value_error');
+    const monthNeedsYear = (r.body as { detail: { loc: string[]; type: string }[] }).detail.find(
+      (d) => d.loc[1] === 'month_min' && d.type === 'value_error',
+    );
     assert.ok(monthNeedsYear, 'month_min without year_min is named');
   });
 
@@ -251,20 +336,30 @@ describe('emulator: search', function () {
 
   it('quick_search works with deprecation headers before 2027-02-07 and is 410 Gone after', async () => {
     emu.control.setClock('2027-02-06T23:59:00Z');
-    const before = await call<SearchBody>(emu.url, `/v1/quick_search?${qs({ query: 'creatine' })}`, { key: DEMO_KEYS.pro });
+    const before = await call<SearchBody>(emu.url, `/v1/quick_search?${qs({ query: 'creatine' })}`, {
+      key: DEMO_KEYS.pro,
+    });
     assert.equal(before.status, 200);
     assert.ok(before.body.results.length > 0);
     assert.equal(before.headers.get('deprecation'), 'true');
     assert.match(before.headers.get('sunset') ?? '', /07 Feb 2027/);
     emu.control.setClock('2027-02-07T00:00:00Z');
-    const after = await call<{ detail: string; code: string }>(emu.url, `/v1/quick_search?${qs({ query: 'creatine' })}`, { key: DEMO_KEYS.pro });
+    const after = await call<{ detail: string; code: string }>(
+      emu.url,
+      `/v1/quick_search?${qs({ query: 'creatine' })}`,
+      { key: DEMO_KEYS.pro },
+    );
     assert.equal(after.status, 410);
     assert.match(after.body.detail, /\/v1\/search/);
     assert.equal(after.body.code, 'endpoint_removed');
   });
 
   it('accepts repeated study_types parameters and case-insensitive values', async () => {
-    const r = await call<SearchBody>(emu.url, '/v1/search?query=effects&study_types=RCT&study_types=Meta-Analysis&page_size=100', { key: DEMO_KEYS.pro });
+    const r = await call<SearchBody>(
+      emu.url,
+      '/v1/search?query=effects&study_types=RCT&study_types=Meta-Analysis&page_size=100',
+      { key: DEMO_KEYS.pro },
+    );
     assert.equal(r.status, 200);
     assert.ok(r.body.results.length > 0);
     assert.ok(r.body.results.every((x) => x.study_type === 'rct' || x.study_type === 'meta-analysis'));

@@ -6,7 +6,13 @@ import { previewOf, runAgent, titleFrom, type AgentOutput, type Citation } from 
 import { mulberry32, type Paper } from './corpus';
 import { getEngine, type Hit, SearchEngine } from './engine';
 import {
-  type ThreadBody, type ValidationItem, validateGetThread, validateList, validateSearch, validateThreadBody, validateThreadId,
+  type ThreadBody,
+  type ValidationItem,
+  validateGetThread,
+  validateList,
+  validateSearch,
+  validateThreadBody,
+  validateThreadId,
 } from './validation';
 
 export type Plan = 'free' | 'pro' | 'teams' | 'enterprise' | 'deep';
@@ -77,8 +83,19 @@ export type KeyEncoding = (typeof KEY_ENCODINGS)[number];
 export interface FaultSpec {
   route: RouteName;
   kind:
-    | 'delay' | 'status_before' | 'status_after' | 'reset' | 'truncated' | 'malformed' | 'schema'
-    | 'hints' | 'echo_key' | 'nested_loc' | 'body' | 'oversize' | 'duplicate_ids';
+    | 'delay'
+    | 'status_before'
+    | 'status_after'
+    | 'reset'
+    | 'truncated'
+    | 'malformed'
+    | 'schema'
+    | 'hints'
+    | 'echo_key'
+    | 'nested_loc'
+    | 'body'
+    | 'oversize'
+    | 'duplicate_ids';
   status?: number;
   delayMs?: number;
   /** How many matching requests the fault applies to (default 1; Infinity = until cleared). */
@@ -207,7 +224,9 @@ export interface EmulatorControl {
   charges(): ChargeEntry[];
   clearRequests(): void;
   /** Thread ids per key label (for assertions such as "no duplicate thread was created"), with the planned length of the latest run (`runMs`). */
-  threads(key?: string): { threadId: string; title: string | null; interactions: number; status: string; runMs: number }[];
+  threads(
+    key?: string,
+  ): { threadId: string; title: string | null; interactions: number; status: string; runMs: number }[];
   corpus(): readonly Paper[];
   paper(id: string): Paper | undefined;
   reset(): void;
@@ -258,13 +277,36 @@ function firstOfNextMonth(ms: number): string {
   const d = new Date(ms);
   return iso(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1)).slice(0, 10);
 }
-const err = (status: number, detail: string, code: string, headers?: Record<string, string>): Outcome => ({ status, body: { detail, code }, headers });
+const err = (status: number, detail: string, code: string, headers?: Record<string, string>): Outcome => ({
+  status,
+  body: { detail, code },
+  headers,
+});
 const invalid = (items: ValidationItem[]): Outcome => ({ status: 422, body: { detail: items } });
 
 const CONTROL_METHODS = new Set([
-  'now', 'setClock', 'advance', 'setSpeed', 'setRateLimits', 'setPlan', 'setUsage', 'getUsage', 'setAdditionalUsage', 'setKeyStatus',
-  'provisionKey', 'injectFault', 'clearFaults', 'failNextRun', 'setRunOutcome', 'clearRunOutcomes', 'completeRuns', 'requests', 'charges', 'clearRequests',
-  'threads', 'reset',
+  'now',
+  'setClock',
+  'advance',
+  'setSpeed',
+  'setRateLimits',
+  'setPlan',
+  'setUsage',
+  'getUsage',
+  'setAdditionalUsage',
+  'setKeyStatus',
+  'provisionKey',
+  'injectFault',
+  'clearFaults',
+  'failNextRun',
+  'setRunOutcome',
+  'clearRunOutcomes',
+  'completeRuns',
+  'requests',
+  'charges',
+  'clearRequests',
+  'threads',
+  'reset',
 ]);
 
 export class EmulatorServer {
@@ -292,18 +334,23 @@ export class EmulatorServer {
     this.opts = { ...opts, host: opts.host ?? '127.0.0.1', controlApi: opts.controlApi ?? false };
     this.engine = getEngine(opts.corpusSize ?? 5000);
     this.resetState();
-    this.server = http.createServer({ requestTimeout: 15_000, headersTimeout: 10_000, maxHeaderSize: 16 * 1024 }, (req, res) => {
-      this.handle(req, res).catch((e: unknown) => {
-        // Last line of defence: never crash, always answer.
-        try {
-          if (!res.headersSent) this.send(res, { status: 500, body: { detail: 'Internal emulator error.', code: 'internal_error' } });
-          else res.destroy();
-        } catch {
-          /* ignore */
-        }
-        if (this.opts.quiet === false) console.error('emulator: handler error', e instanceof Error ? e.message : String(e));
-      });
-    });
+    this.server = http.createServer(
+      { requestTimeout: 15_000, headersTimeout: 10_000, maxHeaderSize: 16 * 1024 },
+      (req, res) => {
+        this.handle(req, res).catch((e: unknown) => {
+          // Last line of defence: never crash, always answer.
+          try {
+            if (!res.headersSent)
+              this.send(res, { status: 500, body: { detail: 'Internal emulator error.', code: 'internal_error' } });
+            else res.destroy();
+          } catch {
+            /* ignore */
+          }
+          if (this.opts.quiet === false)
+            console.error('emulator: handler error', e instanceof Error ? e.message : String(e));
+        });
+      },
+    );
     this.server.keepAliveTimeout = 5_000;
     this.server.on('connection', (s) => {
       this.sockets.add(s);
@@ -354,8 +401,16 @@ export class EmulatorServer {
     const month = monthOf(this.nowMs());
     const demo = (name: DemoKeyName, plan: Plan, status: KeyState['status'] = 'active'): void => {
       this.keys.set(DEMO_KEYS[name], {
-        key: DEMO_KEYS[name], label: `demo:${name}`, plan, status, used: 0, month, additionalUsage: false,
-        unlimited: false, maxPageSize: undefined, rateLimits: undefined,
+        key: DEMO_KEYS[name],
+        label: `demo:${name}`,
+        plan,
+        status,
+        used: 0,
+        month,
+        additionalUsage: false,
+        unlimited: false,
+        maxPageSize: undefined,
+        rateLimits: undefined,
       });
     };
     demo('free', 'free');
@@ -379,7 +434,10 @@ export class EmulatorServer {
 
   private hex(n: number): string {
     let s = '';
-    while (s.length < n) s += Math.floor(this.rng() * 0x10000).toString(16).padStart(4, '0');
+    while (s.length < n)
+      s += Math.floor(this.rng() * 0x10000)
+        .toString(16)
+        .padStart(4, '0');
     return s.slice(0, n);
   }
 
@@ -403,8 +461,13 @@ export class EmulatorServer {
     const p = PLANS[k.plan];
     const cap = k.plan === 'free' ? p.included : k.additionalUsage ? p.max : p.included;
     return {
-      plan: k.plan, used: k.used, included: p.included, cap, resetsOn: firstOfNextMonth(this.nowMs()),
-      additionalUsage: k.additionalUsage, unlimited: k.unlimited,
+      plan: k.plan,
+      used: k.used,
+      included: p.included,
+      cap,
+      resetsOn: firstOfNextMonth(this.nowMs()),
+      additionalUsage: k.additionalUsage,
+      unlimited: k.unlimited,
     };
   }
 
@@ -429,7 +492,8 @@ export class EmulatorServer {
       if (!i || i.settled || now < i.createdAt + i.durationMs) continue;
       i.settled = true;
       const k = [...this.keys.values()].find((x) => x.label === t.owner);
-      if (i.outcome === 'idle' && k) this.charge(k, THREAD_COST[i.mode], 'thread', { threadId: t.id, interactionId: i.id });
+      if (i.outcome === 'idle' && k)
+        this.charge(k, THREAD_COST[i.mode], 'thread', { threadId: t.id, interactionId: i.id });
     }
   }
 
@@ -441,15 +505,25 @@ export class EmulatorServer {
 
   private send(res: http.ServerResponse, o: Outcome): void {
     const text = JSON.stringify(o.body);
-    res.writeHead(o.status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), ...(o.headers ?? {}) });
+    res.writeHead(o.status, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': Buffer.byteLength(text),
+      ...(o.headers ?? {}),
+    });
     res.end(text);
   }
 
   private route(method: string, path: string): { name: RouteName; threadId?: string } | { error: Outcome } {
     const seg = path.split('/');
     const m = method.toUpperCase();
-    const allow = (name: RouteName, want: string, threadId?: string): { name: RouteName; threadId?: string } | { error: Outcome } =>
-      m === want ? { name, threadId } : { error: err(405, 'Method Not Allowed', 'method_not_allowed', { allow: want }) };
+    const allow = (
+      name: RouteName,
+      want: string,
+      threadId?: string,
+    ): { name: RouteName; threadId?: string } | { error: Outcome } =>
+      m === want
+        ? { name, threadId }
+        : { error: err(405, 'Method Not Allowed', 'method_not_allowed', { allow: want }) };
     if (path === '/v1/search') return allow('search', 'GET');
     if (path === '/v1/quick_search') return allow('quick_search', 'GET');
     if (path === '/v1/threads') {
@@ -457,8 +531,10 @@ export class EmulatorServer {
       if (m === 'POST') return { name: 'create_thread' };
       return { error: err(405, 'Method Not Allowed', 'method_not_allowed', { allow: 'GET, POST' }) };
     }
-    if (seg.length === 4 && seg[1] === 'v1' && seg[2] === 'threads' && seg[3] !== '') return allow('get_thread', 'GET', seg[3]);
-    if (seg.length === 5 && seg[1] === 'v1' && seg[2] === 'threads' && seg[3] !== '' && seg[4] === 'interactions') return allow('add_interaction', 'POST', seg[3]);
+    if (seg.length === 4 && seg[1] === 'v1' && seg[2] === 'threads' && seg[3] !== '')
+      return allow('get_thread', 'GET', seg[3]);
+    if (seg.length === 5 && seg[1] === 'v1' && seg[2] === 'threads' && seg[3] !== '' && seg[4] === 'interactions')
+      return allow('add_interaction', 'POST', seg[3]);
     return { error: err(404, 'Not Found', 'not_found') };
   }
 
@@ -523,13 +599,24 @@ export class EmulatorServer {
       query[k] = all.length === 1 ? all[0]! : all;
     }
     const entry: RequestLogEntry = {
-      at: iso(this.nowMs()), method, path, query, route: 'unknown', keyKind: 'none', keyLabel: null, auth: 'none', status: 0, charged: 0, fault: null,
+      at: iso(this.nowMs()),
+      method,
+      path,
+      query,
+      route: 'unknown',
+      keyKind: 'none',
+      keyLabel: null,
+      auth: 'none',
+      status: 0,
+      charged: 0,
+      fault: null,
     };
     const finish = (o: Outcome): void => {
       entry.status = o.status;
       this.log.push(entry);
       if (this.log.length > LOG_LIMIT) this.log.splice(0, this.log.length - LOG_LIMIT);
-      if (this.opts.quiet === false) console.log(`${entry.at} ${method} ${path} → ${o.status}${entry.charged ? ` (charged ${entry.charged})` : ''}`);
+      if (this.opts.quiet === false)
+        console.log(`${entry.at} ${method} ${path} → ${o.status}${entry.charged ? ` (charged ${entry.charged})` : ''}`);
     };
 
     if (path.startsWith('/_emulator/') || path === '/_emulator') {
@@ -570,12 +657,16 @@ export class EmulatorServer {
         // Written as text: JSON.stringify would overflow the stack on this value.
         const depth = Math.max(1, fault.depth ?? 100_000);
         const text = `{"detail":[{"loc":${'['.repeat(depth)}"query"${']'.repeat(depth)},"msg":"Input should be valid","type":"value_error"}]}`;
-        res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+        res.writeHead(status, {
+          'content-type': 'application/json; charset=utf-8',
+          'content-length': Buffer.byteLength(text),
+        });
         res.end(text);
         finish({ status, body: null });
         return;
       }
-      const o = fault.kind === 'body' ? { status, body: fault.body } : this.echoKey(req, status, fault.encoding ?? 'all');
+      const o =
+        fault.kind === 'body' ? { status, body: fault.body } : this.echoKey(req, status, fault.encoding ?? 'all');
       this.send(res, o);
       finish(o);
       return;
@@ -594,7 +685,9 @@ export class EmulatorServer {
         return;
       }
       if ('tooLarge' in b) {
-        const o = err(413, `Request body too large (limit ${BODY_LIMIT} bytes).`, 'payload_too_large', { connection: 'close' });
+        const o = err(413, `Request body too large (limit ${BODY_LIMIT} bytes).`, 'payload_too_large', {
+          connection: 'close',
+        });
         this.send(res, o);
         finish(o);
         return;
@@ -643,14 +736,24 @@ export class EmulatorServer {
       const text = JSON.stringify(fault.kind === 'schema' ? { data: o.body, note: 'schema changed' } : o.body);
       if (fault.kind === 'truncated') {
         const half = Buffer.from(text).subarray(0, Math.max(1, Math.floor(Buffer.byteLength(text) / 2)));
-        res.writeHead(o.status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+        res.writeHead(o.status, {
+          'content-type': 'application/json; charset=utf-8',
+          'content-length': Buffer.byteLength(text),
+        });
         res.write(half);
         setTimeout(() => req.socket.destroy(), 20);
         finish(o);
         return;
       }
-      const body = fault.kind === 'malformed' ? `${text.slice(0, Math.max(1, Math.floor(text.length / 3)))}\u0000}{<html>oops` : text;
-      res.writeHead(o.status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), ...(o.headers ?? {}) });
+      const body =
+        fault.kind === 'malformed'
+          ? `${text.slice(0, Math.max(1, Math.floor(text.length / 3)))}\u0000}{<html>oops`
+          : text;
+      res.writeHead(o.status, {
+        'content-type': 'application/json; charset=utf-8',
+        'content-length': Buffer.byteLength(body),
+        ...(o.headers ?? {}),
+      });
       res.end(body);
       finish(o);
       return;
@@ -667,7 +770,17 @@ export class EmulatorServer {
     const key = (typeof x === 'string' && x.trim()) || bearer || '';
     const forms = (encoding === 'all' ? KEY_ENCODINGS : [encoding]).map((e) => encodeKey(key, e));
     if (status === 422) {
-      return { status, body: { detail: forms.map((f) => ({ loc: ['query', f], msg: `The key ${f} is not valid for this parameter`, type: f })), code: forms[0] } };
+      return {
+        status,
+        body: {
+          detail: forms.map((f) => ({
+            loc: ['query', f],
+            msg: `The key ${f} is not valid for this parameter`,
+            type: f,
+          })),
+          code: forms[0],
+        },
+      };
     }
     return { status, body: { detail: `Request rejected for key ${forms.join(' / ')}.`, code: forms[0] } };
   }
@@ -694,8 +807,22 @@ export class EmulatorServer {
 
   private faultStatus(status: number, body?: unknown): Outcome {
     if (body !== undefined) return { status, body };
-    const detail = status === 503 ? 'The service is temporarily unavailable. Try again later.' : status === 502 ? 'Bad gateway.' : status === 504 ? 'Gateway timeout.' : 'Internal server error.';
-    const code = status === 503 ? 'service_unavailable' : status === 502 ? 'bad_gateway' : status === 504 ? 'gateway_timeout' : 'internal_error';
+    const detail =
+      status === 503
+        ? 'The service is temporarily unavailable. Try again later.'
+        : status === 502
+          ? 'Bad gateway.'
+          : status === 504
+            ? 'Gateway timeout.'
+            : 'Internal server error.';
+    const code =
+      status === 503
+        ? 'service_unavailable'
+        : status === 502
+          ? 'bad_gateway'
+          : status === 504
+            ? 'gateway_timeout'
+            : 'internal_error';
     return { status, body: { detail, code } };
   }
 
@@ -735,7 +862,11 @@ export class EmulatorServer {
     }
     if (entry.auth === 'bearer' && k.plan !== 'enterprise') {
       entry.keyKind = k.plan;
-      return err(401, 'Bearer authentication is accepted only for enterprise keys. Send the key in the x-api-key header.', 'bearer_not_allowed');
+      return err(
+        401,
+        'Bearer authentication is accepted only for enterprise keys. Send the key in the x-api-key header.',
+        'bearer_not_allowed',
+      );
     }
     if (k.status === 'pastDue') {
       entry.keyKind = 'pastDue';
@@ -760,13 +891,23 @@ export class EmulatorServer {
     return undefined;
   }
 
-  private dispatch(name: RouteName, threadId: string | undefined, q: URLSearchParams, bodyText: string, k: KeyState): Outcome {
+  private dispatch(
+    name: RouteName,
+    threadId: string | undefined,
+    q: URLSearchParams,
+    bodyText: string,
+    k: KeyState,
+  ): Outcome {
     switch (name) {
       case 'search':
         return this.search(q, k, 'search');
       case 'quick_search':
         if (this.nowMs() >= QUICK_SEARCH_SUNSET) {
-          return err(410, 'GET /v1/quick_search was removed on 2027-02-07. Use GET /v1/search instead.', 'endpoint_removed');
+          return err(
+            410,
+            'GET /v1/quick_search was removed on 2027-02-07. Use GET /v1/search instead.',
+            'endpoint_removed',
+          );
         }
         return this.search(q, k, 'quick_search');
       case 'create_thread':
@@ -787,7 +928,11 @@ export class EmulatorServer {
     if (!v.ok) return invalid(v.items);
     const p = v.params;
     if (p.include_full_text_chunks && k.plan === 'free') {
-      return err(403, 'Full-text excerpts (include_full_text_chunks) are available on paid plans only.', 'feature_not_allowed');
+      return err(
+        403,
+        'Full-text excerpts (include_full_text_chunks) are available on paid plans only.',
+        'feature_not_allowed',
+      );
     }
     const refused = this.poolExhausted(k);
     if (refused) return refused;
@@ -799,18 +944,40 @@ export class EmulatorServer {
     const more = hits.length > start + size;
     const nextOk = p.page + 1 <= 49 && (p.page + 2) * p.page_size <= 1000;
     const next = more && nextOk ? p.page + 1 : null;
-    const excerpts = p.include_full_text_chunks ? this.engine.excerpts(p.query, page.map((h) => h.paper)) : undefined;
-    const results = page.map((h, i) => this.result(h, start + i, k.plan !== 'free', p.include_semantic_score, excerpts));
+    const excerpts = p.include_full_text_chunks
+      ? this.engine.excerpts(
+          p.query,
+          page.map((h) => h.paper),
+        )
+      : undefined;
+    const results = page.map((h, i) =>
+      this.result(h, start + i, k.plan !== 'free', p.include_semantic_score, excerpts),
+    );
     const calls = Math.max(1, Math.ceil(results.length / 100));
     this.charge(k, calls, reason);
     const headers: Record<string, string> =
       reason === 'quick_search'
-        ? { deprecation: 'true', sunset: 'Sun, 07 Feb 2027 00:00:00 GMT', link: '</v1/search>; rel="successor-version"' }
+        ? {
+            deprecation: 'true',
+            sunset: 'Sun, 07 Feb 2027 00:00:00 GMT',
+            link: '</v1/search>; rel="successor-version"',
+          }
         : {};
-    return { status: 200, body: { results, page: p.page, page_size: size, is_end: next === null, next_page: next }, headers, charged: calls };
+    return {
+      status: 200,
+      body: { results, page: p.page, page_size: size, is_end: next === null, next_page: next },
+      headers,
+      charged: calls,
+    };
   }
 
-  private result(h: Hit, rank: number, paid: boolean, withScore: boolean, excerpts: Map<number, string[]> | undefined): Record<string, unknown> {
+  private result(
+    h: Hit,
+    rank: number,
+    paid: boolean,
+    withScore: boolean,
+    excerpts: Map<number, string[]> | undefined,
+  ): Record<string, unknown> {
     const p = h.paper;
     const r: Record<string, unknown> = {
       title: p.title,
@@ -852,7 +1019,10 @@ export class EmulatorServer {
       return { ok: true, value: JSON.parse(text) as unknown };
     } catch (e) {
       const pos = /position (\d+)/.exec(e instanceof Error ? e.message : '')?.[1];
-      return { ok: false, items: [{ loc: ['body', pos !== undefined ? Number(pos) : 0], msg: 'JSON decode error', type: 'json_invalid' }] };
+      return {
+        ok: false,
+        items: [{ loc: ['body', pos !== undefined ? Number(pos) : 0], msg: 'JSON decode error', type: 'json_invalid' }],
+      };
     }
   }
 
@@ -875,7 +1045,16 @@ export class EmulatorServer {
       o.times = (o.times ?? 1) - 1;
       if (o.times <= 0) this.pendingOutcomes.splice(idx, 1);
     }
-    const i: Interaction = { id: `in_${this.hex(20)}`, mode: body.mode, body, createdAt: this.nowMs(), durationMs, outcome, output, settled: false };
+    const i: Interaction = {
+      id: `in_${this.hex(20)}`,
+      mode: body.mode,
+      body,
+      createdAt: this.nowMs(),
+      durationMs,
+      outcome,
+      output,
+      settled: false,
+    };
     t.interactions.push(i);
     return i;
   }
@@ -903,10 +1082,17 @@ export class EmulatorServer {
     if (!j.ok) return invalid(j.items);
     const v = validateThreadBody(j.value);
     if (!v.ok) return invalid(v.items);
-    if (v.body.mode === 'deep' && k.plan === 'free') return err(403, 'Deep mode requires a paid plan.', 'feature_not_allowed');
+    if (v.body.mode === 'deep' && k.plan === 'free')
+      return err(403, 'Deep mode requires a paid plan.', 'feature_not_allowed');
     const refused = this.poolExhausted(k);
     if (refused) return refused;
-    const t: Thread = { id: `th_${this.hex(24)}`, owner: k.label, title: titleFrom(v.body.input_message), createdAt: this.nowMs(), interactions: [] };
+    const t: Thread = {
+      id: `th_${this.hex(24)}`,
+      owner: k.label,
+      title: titleFrom(v.body.input_message),
+      createdAt: this.nowMs(),
+      interactions: [],
+    };
     this.threadsById.set(t.id, t);
     const i = this.startRun(t, v.body);
     return this.dispatchResponse(t, i);
@@ -932,9 +1118,14 @@ export class EmulatorServer {
     if (!t) return err(404, 'Thread not found.', 'not_found');
     const latest = t.interactions[t.interactions.length - 1];
     if (latest && this.statusOf(latest) === 'running') {
-      return err(409, 'The latest interaction of this thread is still running. Wait until it is idle or failed before sending a follow-up.', 'interaction_running');
+      return err(
+        409,
+        'The latest interaction of this thread is still running. Wait until it is idle or failed before sending a follow-up.',
+        'interaction_running',
+      );
     }
-    if (body.mode === 'deep' && k.plan === 'free') return err(403, 'Deep mode requires a paid plan.', 'feature_not_allowed');
+    if (body.mode === 'deep' && k.plan === 'free')
+      return err(403, 'Deep mode requires a paid plan.', 'feature_not_allowed');
     const refused = this.poolExhausted(k);
     if (refused) return refused;
     const i = this.startRun(t, body);
@@ -971,7 +1162,11 @@ export class EmulatorServer {
           ? s
           : status === 'failed'
             ? { retrieved: s.retrieved, screened: s.screened, included: 0 }
-            : { retrieved: frac >= 0.1 ? s.retrieved : 0, screened: frac >= 0.3 ? s.screened : 0, included: frac >= 0.85 ? s.included : 0 };
+            : {
+                retrieved: frac >= 0.1 ? s.retrieved : 0,
+                screened: frac >= 0.3 ? s.screened : 0,
+                included: frac >= 0.85 ? s.included : 0,
+              };
       const out: Record<string, unknown> = {
         interaction_id: i.id,
         status,
@@ -983,7 +1178,8 @@ export class EmulatorServer {
       if (i === selected) {
         out.response = status === 'idle' ? i.output.response : null;
         out.citations = status === 'idle' ? i.output.citations : [];
-        if (status === 'failed') out.error = 'The research agent could not complete this run. Send the question again as a follow-up.';
+        if (status === 'failed')
+          out.error = 'The research agent could not complete this run. Send the question again as a follow-up.';
       }
       return out;
     });
@@ -1010,7 +1206,10 @@ export class EmulatorServer {
       if (status === 'running' && at > elapsed) break;
       lines.push(`[+${(at / 1000).toFixed(1)}s] ${s.text}`);
     }
-    if (status === 'failed') lines.push(`[+${((0.6 * i.durationMs) / 1000).toFixed(1)}s] error: the agent run failed (reading step timed out); nothing was charged.`);
+    if (status === 'failed')
+      lines.push(
+        `[+${((0.6 * i.durationMs) / 1000).toFixed(1)}s] error: the agent run failed (reading step timed out); nothing was charged.`,
+      );
     return lines.join('\n');
   }
 
@@ -1086,13 +1285,21 @@ export class EmulatorServer {
       },
       provisionKey(o) {
         if (!(o.plan in PLANS)) throw new Error(`Unknown plan: ${o.plan}`);
-        if (o.additionalUsage && o.plan === 'free') throw new Error('Additional usage cannot be enabled on free plans.');
+        if (o.additionalUsage && o.plan === 'free')
+          throw new Error('Additional usage cannot be enabled on free plans.');
         self.keyCounter += 1;
         const key = `emu-${o.plan}-${self.keyCounter}-${self.hex(24)}`;
         self.keys.set(key, {
-          key, label: o.label ?? `key#${self.keyCounter}`, plan: o.plan, status: o.status ?? 'active', used: o.used ?? 0,
-          month: monthOf(self.nowMs()), additionalUsage: o.additionalUsage ?? false, unlimited: o.unlimited ?? false,
-          maxPageSize: o.maxPageSize, rateLimits: o.rateLimits,
+          key,
+          label: o.label ?? `key#${self.keyCounter}`,
+          plan: o.plan,
+          status: o.status ?? 'active',
+          used: o.used ?? 0,
+          month: monthOf(self.nowMs()),
+          additionalUsage: o.additionalUsage ?? false,
+          unlimited: o.unlimited ?? false,
+          maxPageSize: o.maxPageSize,
+          rateLimits: o.rateLimits,
         });
         return key;
       },
@@ -1168,7 +1375,8 @@ export class EmulatorServer {
       } catch {
         return err(400, 'Control body must be JSON (an array of arguments).', 'bad_request');
       }
-    } else if (method !== 'GET' && method !== 'POST') return err(405, 'Method Not Allowed', 'method_not_allowed', { allow: 'GET, POST' });
+    } else if (method !== 'GET' && method !== 'POST')
+      return err(405, 'Method Not Allowed', 'method_not_allowed', { allow: 'GET, POST' });
     try {
       this.settle();
       const fn = (this.control as unknown as Record<string, (...a: unknown[]) => unknown>)[name]!;

@@ -11,7 +11,14 @@ export interface Reply<T = unknown> {
 export async function call<T = Record<string, unknown>>(
   base: string,
   path: string,
-  opts: { key?: string; bearer?: string; method?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> } = {},
+  opts: {
+    key?: string;
+    bearer?: string;
+    method?: string;
+    body?: unknown;
+    rawBody?: string;
+    headers?: Record<string, string>;
+  } = {},
 ): Promise<Reply<T>> {
   const headers: Record<string, string> = { ...(opts.headers ?? {}) };
   if (opts.key !== undefined) headers['x-api-key'] = opts.key;
@@ -20,7 +27,11 @@ export async function call<T = Record<string, unknown>>(
   if (opts.rawBody !== undefined) body = opts.rawBody;
   else if (opts.body !== undefined) body = JSON.stringify(opts.body);
   if (body !== undefined) headers['content-type'] ??= 'application/json';
-  const res = await fetch(`${base}${path}`, { method: opts.method ?? (body !== undefined ? 'POST' : 'GET'), headers, body });
+  const res = await fetch(`${base}${path}`, {
+    method: opts.method ?? (body !== undefined ? 'POST' : 'GET'),
+    headers,
+    body,
+  });
   const text = await res.text();
   let parsed: unknown;
   try {
@@ -56,7 +67,10 @@ export function locFields(body: unknown): string[] {
   const d = (body as { detail: DetailItem[] }).detail;
   assert.ok(Array.isArray(d), '422 detail must be an array');
   for (const item of d) {
-    assert.ok(Array.isArray(item.loc) && typeof item.msg === 'string' && typeof item.type === 'string', 'each item has loc, msg, type');
+    assert.ok(
+      Array.isArray(item.loc) && typeof item.msg === 'string' && typeof item.type === 'string',
+      'each item has loc, msg, type',
+    );
   }
   return d.map((i) => String(i.loc[i.loc[0] === 'body' && i.loc[1] === 'filters' ? 2 : 1]));
 }

@@ -33,7 +33,15 @@ interface ThreadBody {
   trace?: string;
 }
 interface ListBody {
-  threads: { thread_id: string; title: string; url: string; status?: string; preview: string; interaction_count: number; last_activity_at: string }[];
+  threads: {
+    thread_id: string;
+    title: string;
+    url: string;
+    status?: string;
+    preview: string;
+    interaction_count: number;
+    last_activity_at: string;
+  }[];
   has_more: boolean;
 }
 
@@ -41,10 +49,12 @@ describe('emulator: threads', function () {
   let emu: RunningEmulator;
   const key = DEMO_KEYS.pro;
   const create = (body: unknown, k = key) => call<Dispatch>(emu.url, '/v1/threads', { key: k, body });
-  const follow = (id: string, body: unknown, k = key) => call<Dispatch>(emu.url, `/v1/threads/${id}/interactions`, { key: k, body });
+  const follow = (id: string, body: unknown, k = key) =>
+    call<Dispatch>(emu.url, `/v1/threads/${id}/interactions`, { key: k, body });
   const get = (id: string, q: Record<string, string | boolean | undefined> = {}, k = key) =>
     call<ThreadBody>(emu.url, `/v1/threads/${id}?${qs(q)}`, { key: k });
-  const list = (q: Record<string, string | number | undefined> = {}, k = key) => call<ListBody>(emu.url, `/v1/threads?${qs(q)}`, { key: k });
+  const list = (q: Record<string, string | number | undefined> = {}, k = key) =>
+    call<ListBody>(emu.url, `/v1/threads?${qs(q)}`, { key: k });
   async function waitDone(id: string): Promise<ThreadBody> {
     for (let i = 0; i < 200; i++) {
       const r = await get(id);
@@ -64,7 +74,11 @@ describe('emulator: threads', function () {
       const [n, q] = m.slice(1, -1).split('.').map(Number);
       const c = cits.find((x) => x.n === n);
       assert.ok(c, `marker ${m} has a citation`);
-      if (q !== undefined) assert.ok(c.snippets.some((s) => s.marker === m), `marker ${m} has a snippet`);
+      if (q !== undefined)
+        assert.ok(
+          c.snippets.some((s) => s.marker === m),
+          `marker ${m} has a snippet`,
+        );
     }
     cits.forEach((c, idx) => {
       assert.equal(c.n, idx + 1);
@@ -76,7 +90,8 @@ describe('emulator: threads', function () {
       assert.equal(c.url, p.url);
       for (const s of c.snippets) {
         assert.ok(text.includes(s.marker), `snippet marker ${s.marker} appears in the text`);
-        const source = s.section === 'Abstract' ? p.abstract : p.fullText?.find((x) => x.heading === s.section)?.sentences.join(' ');
+        const source =
+          s.section === 'Abstract' ? p.abstract : p.fullText?.find((x) => x.heading === s.section)?.sentences.join(' ');
         assert.ok(source, `section ${s.section} exists in the paper`);
         assert.ok(source.includes(s.quote), 'quote is verbatim from its section');
       }
@@ -111,8 +126,15 @@ describe('emulator: threads', function () {
     assert.match(i.response!, /^- /m, 'a bulleted list');
     assert.match(i.response!, /^\|---/m, 'a table');
     checkAnswer(i);
-    assert.ok(i.citations!.some((c) => /creatine/i.test(c.title)), 'cites relevant papers');
-    assert.deepEqual(i.stats, { retrieved: i.stats.retrieved, screened: Math.min(60, i.stats.retrieved), included: Math.min(20, i.stats.retrieved) });
+    assert.ok(
+      i.citations!.some((c) => /creatine/i.test(c.title)),
+      'cites relevant papers',
+    );
+    assert.deepEqual(i.stats, {
+      retrieved: i.stats.retrieved,
+      screened: Math.min(60, i.stats.retrieved),
+      included: Math.min(20, i.stats.retrieved),
+    });
     assert.equal(t.trace, undefined, 'no trace unless asked');
   });
 
@@ -147,16 +169,26 @@ describe('emulator: threads', function () {
     assert.equal(t.body.status, 'failed');
     assert.equal(t.body.interactions[0]!.response, null);
     assert.equal(emu.control.getUsage(k).used, THREAD_COST.pro + THREAD_COST.deep, 'failed run costs nothing');
-    assert.deepEqual(emu.control.charges().filter((c) => c.reason === 'thread').map((c) => c.threadId)[0], a.body.thread_id);
+    assert.deepEqual(
+      emu.control
+        .charges()
+        .filter((c) => c.reason === 'thread')
+        .map((c) => c.threadId)[0],
+      a.body.thread_id,
+    );
   });
 
   it('deep mode writes a structured report; free plan cannot use deep (403)', async () => {
-    const d = await create({ input_message: 'Is cognitive behavioral therapy effective for anxiety?', mode: 'deep' }, DEMO_KEYS.deep);
+    const d = await create(
+      { input_message: 'Is cognitive behavioral therapy effective for anxiety?', mode: 'deep' },
+      DEMO_KEYS.deep,
+    );
     emu.control.completeRuns();
     const r = await get(d.body.thread_id, {}, DEMO_KEYS.deep);
     const i = r.body.interactions[0]!;
     assert.equal(i.mode, 'deep');
-    for (const h of ['## Executive summary', '## Methods', '## Findings', '## Limitations']) assert.ok(i.response!.includes(h), h);
+    for (const h of ['## Executive summary', '## Methods', '## Findings', '## Limitations'])
+      assert.ok(i.response!.includes(h), h);
     assert.ok(i.stats.included > 20, 'deep reads more papers');
     checkAnswer(i);
     const free = await create({ input_message: 'x y z anxiety', mode: 'deep' }, DEMO_KEYS.free);
@@ -205,8 +237,14 @@ describe('emulator: threads', function () {
   });
 
   it('a thread scoped to attached papers cites only those', async () => {
-    const pool = emu.control.corpus().filter((p) => p.topic === 'sleep').slice(0, 4);
-    const d = await create({ input_message: 'What do these papers say about memory?', attachments: { paper_ids: [...pool.map((p) => p.id), 'unknown-id'] } });
+    const pool = emu.control
+      .corpus()
+      .filter((p) => p.topic === 'sleep')
+      .slice(0, 4);
+    const d = await create({
+      input_message: 'What do these papers say about memory?',
+      attachments: { paper_ids: [...pool.map((p) => p.id), 'unknown-id'] },
+    });
     emu.control.completeRuns();
     const i = (await get(d.body.thread_id)).body.interactions[0]!;
     checkAnswer(i);
@@ -217,9 +255,17 @@ describe('emulator: threads', function () {
 
   it('answers about a title that two papers share cite both, each with its own number and verbatim quotes', async () => {
     const groups = sameTitleGroups(emu.control.corpus()).exact;
-    const example = groups.find((g) => g.some((p) => p.journal === 'Sleep') && g.some((p) => p.journal === 'European Journal of Nutrition'));
+    const example = groups.find(
+      (g) => g.some((p) => p.journal === 'Sleep') && g.some((p) => p.journal === 'European Journal of Nutrition'),
+    );
     assert.ok(example, 'the worked example: one title in Sleep and in European Journal of Nutrition, same year');
-    for (const [group, mode] of [[example, 'deep'], ...groups.filter((g) => g !== example).slice(0, 4).map((g) => [g, 'pro'] as const)] as const) {
+    for (const [group, mode] of [
+      [example, 'deep'],
+      ...groups
+        .filter((g) => g !== example)
+        .slice(0, 4)
+        .map((g) => [g, 'pro'] as const),
+    ] as const) {
       const d = await create({ input_message: group[0]!.title, mode });
       emu.control.completeRuns();
       const i = (await get(d.body.thread_id)).body.interactions[0]!;
@@ -249,17 +295,34 @@ describe('emulator: threads', function () {
       input_message: '',
       mode: 'fast',
       filters: { domain: 'med,xyz', study_types: ['rct', 'bogus'], month_min: 3, sjr_max: 9, unknown_filter: 1 },
-      attachments: { paper_ids: Array.from({ length: 51 }, (_, i) => `p${i}`), collection_ids: Array.from({ length: 11 }, (_, i) => `c${i}`) },
+      attachments: {
+        paper_ids: Array.from({ length: 51 }, (_, i) => `p${i}`),
+        collection_ids: Array.from({ length: 11 }, (_, i) => `c${i}`),
+      },
     });
     assert.equal(r.status, 422);
     const detail = (r.body as unknown as { detail: { loc: (string | number)[] }[] }).detail;
     const locs = detail.map((d) => d.loc.slice(0, 3).join('.'));
-    for (const l of ['body.input_message', 'body.mode', 'body.filters.domain', 'body.filters.study_types', 'body.filters.month_min', 'body.filters.sjr_max', 'body.filters.unknown_filter', 'body.attachments.paper_ids', 'body.attachments.collection_ids']) {
+    for (const l of [
+      'body.input_message',
+      'body.mode',
+      'body.filters.domain',
+      'body.filters.study_types',
+      'body.filters.month_min',
+      'body.filters.sjr_max',
+      'body.filters.unknown_filter',
+      'body.attachments.paper_ids',
+      'body.attachments.collection_ids',
+    ]) {
       assert.ok(locs.includes(l), `${l} in ${locs.join(', ')}`);
     }
     const long = await create({ input_message: 'x'.repeat(10001) });
     assert.deepEqual(locFields(long.body), ['input_message']);
-    assert.equal((await create({ input_message: '💡'.repeat(10000) })).status, 200, '10000 characters (not UTF-16 units) pass');
+    assert.equal(
+      (await create({ input_message: '💡'.repeat(10000) })).status,
+      200,
+      '10000 characters (not UTF-16 units) pass',
+    );
     assert.equal((await create({})).status, 422);
     assert.equal((await create([1, 2])).status, 422);
     const badJson = await call(emu.url, '/v1/threads', { key, rawBody: '{"input_message": ' });
@@ -277,7 +340,13 @@ describe('emulator: threads', function () {
   });
 
   it('lists newest first with title search, limit/offset/has_more, status window and substitute title', async () => {
-    const titles = ['Creatine and memory', 'Sleep and mood', 'CREATINE in vegetarians', 'Exercise for depression', '???'];
+    const titles = [
+      'Creatine and memory',
+      'Sleep and mood',
+      'CREATINE in vegetarians',
+      'Exercise for depression',
+      '???',
+    ];
     const ids: string[] = [];
     for (const t of titles) {
       ids.push((await create({ input_message: t })).body.thread_id);
@@ -286,7 +355,10 @@ describe('emulator: threads', function () {
     emu.control.completeRuns();
     const all = await list({ limit: 100 });
     assert.equal(all.status, 200);
-    assert.deepEqual(all.body.threads.map((t) => t.thread_id), [...ids].reverse());
+    assert.deepEqual(
+      all.body.threads.map((t) => t.thread_id),
+      [...ids].reverse(),
+    );
     assert.equal(all.body.has_more, false);
     assert.equal(all.body.threads[0]!.title, 'Untitled thread');
     assert.equal((await get(ids[4]!)).body.title, 'Untitled thread');
@@ -300,7 +372,12 @@ describe('emulator: threads', function () {
 
     const found = await list({ query: 'creatine' });
     assert.deepEqual(found.body.threads.map((t) => t.thread_id).sort(), [ids[0], ids[2]].sort());
-    assert.ok(found.body.threads.every((t) => /creatine/i.test(t.title) && t.title !== 'Creatine and memory' && t.title !== 'CREATINE in vegetarians'), 'generated titles');
+    assert.ok(
+      found.body.threads.every(
+        (t) => /creatine/i.test(t.title) && t.title !== 'Creatine and memory' && t.title !== 'CREATINE in vegetarians',
+      ),
+      'generated titles',
+    );
 
     const p1 = await list({ limit: 2 });
     const p2 = await list({ limit: 2, offset: 2 });
@@ -308,7 +385,10 @@ describe('emulator: threads', function () {
     assert.equal(p1.body.has_more, true);
     assert.equal(p2.body.has_more, true);
     assert.equal(p3.body.has_more, false);
-    assert.deepEqual([...p1.body.threads, ...p2.body.threads, ...p3.body.threads].map((t) => t.thread_id), [...ids].reverse());
+    assert.deepEqual(
+      [...p1.body.threads, ...p2.body.threads, ...p3.body.threads].map((t) => t.thread_id),
+      [...ids].reverse(),
+    );
 
     // A follow-up moves a thread to the top.
     await follow(ids[0]!, { input_message: 'More on memory?' });
@@ -317,10 +397,18 @@ describe('emulator: threads', function () {
     emu.control.completeRuns();
     emu.control.advance(STATUS_WINDOW_MS + 1000);
     const old = await list({});
-    assert.ok(old.body.threads.every((t) => !('status' in t)), 'status absent past the window');
+    assert.ok(
+      old.body.threads.every((t) => !('status' in t)),
+      'status absent past the window',
+    );
     assert.equal((await get(ids[0]!)).body.status, 'idle', 'the poll stays authoritative');
 
-    for (const [q, f] of [[{ limit: 0 }, 'limit'], [{ limit: 101 }, 'limit'], [{ offset: -1 }, 'offset'], [{ limit: 'x' }, 'limit']] as const) {
+    for (const [q, f] of [
+      [{ limit: 0 }, 'limit'],
+      [{ limit: 101 }, 'limit'],
+      [{ offset: -1 }, 'offset'],
+      [{ limit: 'x' }, 'limit'],
+    ] as const) {
       const r = await list(q);
       assert.equal(r.status, 422);
       assert.deepEqual(locFields(r.body), [f]);

@@ -12,7 +12,12 @@ export interface ValidationItem {
 export const ID_PATTERN = /^[A-Za-z0-9_-]+$/;
 const INT_RE = /^[+-]?\d+$/;
 const DOMAIN_SET = new Set<string>(DOMAINS);
-const norm = (s: string): string => s.toLowerCase().replace(/\s+/g, ' ').replace(/\s*,\s*/g, ',').trim();
+const norm = (s: string): string =>
+  s
+    .toLowerCase()
+    .replace(/\s+/g, ' ')
+    .replace(/\s*,\s*/g, ',')
+    .trim();
 const STUDY_TYPE_BY_NORM = new Map<string, string>(STUDY_TYPES.map((t) => [norm(t), t]));
 const MAX_STUDY_TYPE_PARTS = Math.max(...STUDY_TYPES.map((t) => t.split(',').length));
 
@@ -94,8 +99,10 @@ function convert(c: Collector, loc: (string | number)[], spec: FieldSpec, raw: u
       if (typeof raw === 'number' && Number.isInteger(raw)) v = raw;
       else if (typeof raw === 'string' && INT_RE.test(raw.trim())) v = Number(raw.trim());
       if (v === undefined || !Number.isSafeInteger(v)) {
-        if (typeof raw === 'number' && Number.isFinite(raw)) c.add(loc, 'Input should be a valid integer, got a number with a fractional part', 'int_from_float');
-        else if (typeof raw === 'string' || fromQuery) c.add(loc, 'Input should be a valid integer, unable to parse string as an integer', 'int_parsing');
+        if (typeof raw === 'number' && Number.isFinite(raw))
+          c.add(loc, 'Input should be a valid integer, got a number with a fractional part', 'int_from_float');
+        else if (typeof raw === 'string' || fromQuery)
+          c.add(loc, 'Input should be a valid integer, unable to parse string as an integer', 'int_parsing');
         else c.add(loc, 'Input should be a valid integer', 'int_type');
         return undefined;
       }
@@ -139,10 +146,17 @@ function convert(c: Collector, loc: (string | number)[], spec: FieldSpec, raw: u
     case 'domain': {
       const strings = asStringList(c, loc, raw);
       if (!strings) return undefined;
-      const parts = strings.flatMap((s) => s.split(',')).map((s) => s.trim().toLowerCase()).filter((s) => s !== '');
+      const parts = strings
+        .flatMap((s) => s.split(','))
+        .map((s) => s.trim().toLowerCase())
+        .filter((s) => s !== '');
       const unknown = parts.filter((p) => !DOMAIN_SET.has(p));
       if (unknown.length > 0) {
-        c.add(loc, `Unknown domain code(s): ${unknown.map((u) => `'${clip(u)}'`).join(', ')}; valid codes: ${DOMAINS.join(', ')}`, 'enum');
+        c.add(
+          loc,
+          `Unknown domain code(s): ${unknown.map((u) => `'${clip(u)}'`).join(', ')}; valid codes: ${DOMAINS.join(', ')}`,
+          'enum',
+        );
         return undefined;
       }
       return [...new Set(parts)];
@@ -151,13 +165,19 @@ function convert(c: Collector, loc: (string | number)[], spec: FieldSpec, raw: u
       const strings = asStringList(c, loc, raw);
       if (!strings) return undefined;
       // Unknown codes are ignored; if none resolve the filter is not applied.
-      const codes = strings.flatMap((s) => s.split(',')).map((s) => s.trim().toUpperCase()).filter((s) => ISO_COUNTRIES.has(s));
+      const codes = strings
+        .flatMap((s) => s.split(','))
+        .map((s) => s.trim().toUpperCase())
+        .filter((s) => ISO_COUNTRIES.has(s));
       return codes.length > 0 ? [...new Set(codes)] : undefined;
     }
     case 'csv': {
       const strings = asStringList(c, loc, raw);
       if (!strings) return undefined;
-      const parts = strings.flatMap((s) => s.split(',')).map((s) => s.trim()).filter((s) => s !== '');
+      const parts = strings
+        .flatMap((s) => s.split(','))
+        .map((s) => s.trim())
+        .filter((s) => s !== '');
       return parts.length > 0 ? parts : undefined;
     }
     case 'string': {
@@ -191,8 +211,10 @@ function asStringList(c: Collector, loc: (string | number)[], raw: unknown): str
 }
 
 function crossChecks(c: Collector, prefix: (string | number)[], f: Filters, rawHas: (k: string) => boolean): void {
-  if (rawHas('month_min') && !rawHas('year_min')) c.add([...prefix, 'month_min'], 'month_min requires year_min', 'value_error');
-  if (rawHas('month_max') && !rawHas('year_max')) c.add([...prefix, 'month_max'], 'month_max requires year_max', 'value_error');
+  if (rawHas('month_min') && !rawHas('year_min'))
+    c.add([...prefix, 'month_min'], 'month_min requires year_min', 'value_error');
+  if (rawHas('month_max') && !rawHas('year_max'))
+    c.add([...prefix, 'month_max'], 'month_max requires year_max', 'value_error');
   void f;
 }
 
@@ -206,7 +228,9 @@ export interface SearchParams {
 }
 
 /** Query values: last occurrence wins for scalars; list parameters join every occurrence. */
-export function validateSearch(q: URLSearchParams): { ok: true; params: SearchParams } | { ok: false; items: ValidationItem[] } {
+export function validateSearch(
+  q: URLSearchParams,
+): { ok: true; params: SearchParams } | { ok: false; items: ValidationItem[] } {
   const c = new Collector();
   const last = (k: string): string | undefined => {
     const all = q.getAll(k);
@@ -214,7 +238,8 @@ export function validateSearch(q: URLSearchParams): { ok: true; params: SearchPa
   };
   const query = last('query');
   if (query === undefined) c.add(['query', 'query'], 'Field required', 'missing');
-  else if (query.trim() === '') c.add(['query', 'query'], 'String should have at least 1 character', 'string_too_short');
+  else if (query.trim() === '')
+    c.add(['query', 'query'], 'String should have at least 1 character', 'string_too_short');
 
   const filters: Filters = {};
   const present = new Set<string>();
@@ -222,7 +247,8 @@ export function validateSearch(q: URLSearchParams): { ok: true; params: SearchPa
     const all = q.getAll(name);
     if (all.length === 0) continue;
     present.add(name);
-    const listKind = spec.kind === 'studyTypes' || spec.kind === 'domain' || spec.kind === 'country' || spec.kind === 'csv';
+    const listKind =
+      spec.kind === 'studyTypes' || spec.kind === 'domain' || spec.kind === 'country' || spec.kind === 'csv';
     const raw = listKind ? all : all[all.length - 1]!;
     const v = convert(c, ['query', name], spec, listKind && all.length === 1 ? all[0] : raw, true);
     if (v !== undefined) (filters as Record<string, unknown>)[name] = v;
@@ -253,10 +279,17 @@ export function validateSearch(q: URLSearchParams): { ok: true; params: SearchPa
     else page_size = v;
   }
   if (pageOk && sizeOk && (page + 1) * page_size > 1000) {
-    c.add(['query', 'page'], `(page + 1) x page_size must not exceed 1000 (got (${page} + 1) x ${page_size} = ${(page + 1) * page_size})`, 'value_error');
+    c.add(
+      ['query', 'page'],
+      `(page + 1) x page_size must not exceed 1000 (got (${page} + 1) x ${page_size} = ${(page + 1) * page_size})`,
+      'value_error',
+    );
   }
   if (c.items.length > 0) return { ok: false, items: c.items };
-  return { ok: true, params: { query: query!, filters, include_semantic_score, include_full_text_chunks, page, page_size } };
+  return {
+    ok: true,
+    params: { query: query!, filters, include_semantic_score, include_full_text_chunks, page, page_size },
+  };
 }
 
 export interface ThreadBody {
@@ -268,7 +301,9 @@ export interface ThreadBody {
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-export function validateThreadBody(body: unknown): { ok: true; body: ThreadBody } | { ok: false; items: ValidationItem[] } {
+export function validateThreadBody(
+  body: unknown,
+): { ok: true; body: ThreadBody } | { ok: false; items: ValidationItem[] } {
   const c = new Collector();
   if (!isObj(body)) {
     c.add(['body'], 'Input should be a valid dictionary or object to extract fields from', 'model_attributes_type');
@@ -279,8 +314,10 @@ export function validateThreadBody(body: unknown): { ok: true; body: ThreadBody 
   else if (typeof msg !== 'string') c.add(['body', 'input_message'], 'Input should be a valid string', 'string_type');
   else {
     const len = [...msg].length;
-    if (msg.trim() === '') c.add(['body', 'input_message'], 'String should have at least 1 character', 'string_too_short');
-    else if (len > 10000) c.add(['body', 'input_message'], 'String should have at most 10000 characters', 'string_too_long');
+    if (msg.trim() === '')
+      c.add(['body', 'input_message'], 'String should have at least 1 character', 'string_too_short');
+    else if (len > 10000)
+      c.add(['body', 'input_message'], 'String should have at most 10000 characters', 'string_too_long');
   }
   let mode: 'pro' | 'deep' = 'pro';
   if (body.mode !== undefined && body.mode !== null) {
@@ -289,7 +326,12 @@ export function validateThreadBody(body: unknown): { ok: true; body: ThreadBody 
   }
   let filters: Filters | null = null;
   if (body.filters !== undefined && body.filters !== null) {
-    if (!isObj(body.filters)) c.add(['body', 'filters'], 'Input should be a valid dictionary or object to extract fields from', 'model_attributes_type');
+    if (!isObj(body.filters))
+      c.add(
+        ['body', 'filters'],
+        'Input should be a valid dictionary or object to extract fields from',
+        'model_attributes_type',
+      );
     else {
       filters = {};
       const present = new Set<string>();
@@ -309,34 +351,60 @@ export function validateThreadBody(body: unknown): { ok: true; body: ThreadBody 
   }
   let attachments: ThreadBody['attachments'] = null;
   if (body.attachments !== undefined && body.attachments !== null) {
-    if (!isObj(body.attachments)) c.add(['body', 'attachments'], 'Input should be a valid dictionary or object to extract fields from', 'model_attributes_type');
+    if (!isObj(body.attachments))
+      c.add(
+        ['body', 'attachments'],
+        'Input should be a valid dictionary or object to extract fields from',
+        'model_attributes_type',
+      );
     else {
       attachments = { paper_ids: [], collection_ids: [] };
       for (const k of Object.keys(body.attachments)) {
-        if (k !== 'paper_ids' && k !== 'collection_ids') c.add(['body', 'attachments', k], 'Extra inputs are not permitted', 'extra_forbidden');
+        if (k !== 'paper_ids' && k !== 'collection_ids')
+          c.add(['body', 'attachments', k], 'Extra inputs are not permitted', 'extra_forbidden');
       }
       const pids = body.attachments.paper_ids;
       if (pids !== undefined && pids !== null) {
-        if (!Array.isArray(pids)) c.add(['body', 'attachments', 'paper_ids'], 'Input should be a valid list', 'list_type');
-        else if (pids.length > 50) c.add(['body', 'attachments', 'paper_ids'], `List should have at most 50 items after validation, not ${pids.length}`, 'too_long');
+        if (!Array.isArray(pids))
+          c.add(['body', 'attachments', 'paper_ids'], 'Input should be a valid list', 'list_type');
+        else if (pids.length > 50)
+          c.add(
+            ['body', 'attachments', 'paper_ids'],
+            `List should have at most 50 items after validation, not ${pids.length}`,
+            'too_long',
+          );
         else {
           pids.forEach((p, i) => {
-            if (typeof p !== 'string') c.add(['body', 'attachments', 'paper_ids', i], 'Input should be a valid string', 'string_type');
-            else if (p === '') c.add(['body', 'attachments', 'paper_ids', i], 'String should have at least 1 character', 'string_too_short');
+            if (typeof p !== 'string')
+              c.add(['body', 'attachments', 'paper_ids', i], 'Input should be a valid string', 'string_type');
+            else if (p === '')
+              c.add(
+                ['body', 'attachments', 'paper_ids', i],
+                'String should have at least 1 character',
+                'string_too_short',
+              );
           });
           attachments.paper_ids = pids.filter((p): p is string => typeof p === 'string');
         }
       }
       const cids = body.attachments.collection_ids;
       if (cids !== undefined && cids !== null) {
-        if (!Array.isArray(cids)) c.add(['body', 'attachments', 'collection_ids'], 'Input should be a valid list', 'list_type');
-        else if (cids.length > 10) c.add(['body', 'attachments', 'collection_ids'], `List should have at most 10 items after validation, not ${cids.length}`, 'too_long');
+        if (!Array.isArray(cids))
+          c.add(['body', 'attachments', 'collection_ids'], 'Input should be a valid list', 'list_type');
+        else if (cids.length > 10)
+          c.add(
+            ['body', 'attachments', 'collection_ids'],
+            `List should have at most 10 items after validation, not ${cids.length}`,
+            'too_long',
+          );
         else {
           cids.forEach((p, i) => {
             if (typeof p !== 'string' && !(typeof p === 'number' && Number.isInteger(p)))
               c.add(['body', 'attachments', 'collection_ids', i], 'Input should be a valid string', 'string_type');
           });
-          attachments.collection_ids = cids.filter((p): p is string | number => typeof p === 'string' || typeof p === 'number');
+          attachments.collection_ids = cids.filter(
+            (p): p is string | number => typeof p === 'string' || typeof p === 'number',
+          );
         }
       }
     }
@@ -346,30 +414,45 @@ export function validateThreadBody(body: unknown): { ok: true; body: ThreadBody 
 }
 
 export function validateThreadId(id: string): ValidationItem[] {
-  if (!ID_PATTERN.test(id)) return [{ loc: ['path', 'thread_id'], msg: "String should match pattern '^[A-Za-z0-9_-]+$'", type: 'string_pattern_mismatch' }];
+  if (!ID_PATTERN.test(id))
+    return [
+      {
+        loc: ['path', 'thread_id'],
+        msg: "String should match pattern '^[A-Za-z0-9_-]+$'",
+        type: 'string_pattern_mismatch',
+      },
+    ];
   return [];
 }
 
-export function validateGetThread(q: URLSearchParams): { ok: true; includeTrace: boolean; interactionId: string | undefined } | { ok: false; items: ValidationItem[] } {
+export function validateGetThread(
+  q: URLSearchParams,
+): { ok: true; includeTrace: boolean; interactionId: string | undefined } | { ok: false; items: ValidationItem[] } {
   const c = new Collector();
   let includeTrace = false;
   const t = q.getAll('include_trace').pop();
-  if (t !== undefined) includeTrace = (convert(c, ['query', 'include_trace'], { kind: 'bool' }, t, true) as boolean | undefined) ?? false;
+  if (t !== undefined)
+    includeTrace = (convert(c, ['query', 'include_trace'], { kind: 'bool' }, t, true) as boolean | undefined) ?? false;
   const iid = q.getAll('interaction_id').pop();
-  if (iid !== undefined && !ID_PATTERN.test(iid)) c.add(['query', 'interaction_id'], "String should match pattern '^[A-Za-z0-9_-]+$'", 'string_pattern_mismatch');
+  if (iid !== undefined && !ID_PATTERN.test(iid))
+    c.add(['query', 'interaction_id'], "String should match pattern '^[A-Za-z0-9_-]+$'", 'string_pattern_mismatch');
   if (c.items.length > 0) return { ok: false, items: c.items };
   return { ok: true, includeTrace, interactionId: iid };
 }
 
-export function validateList(q: URLSearchParams): { ok: true; query: string | undefined; limit: number; offset: number } | { ok: false; items: ValidationItem[] } {
+export function validateList(
+  q: URLSearchParams,
+): { ok: true; query: string | undefined; limit: number; offset: number } | { ok: false; items: ValidationItem[] } {
   const c = new Collector();
   const query = q.getAll('query').pop();
   let limit = 20;
   let offset = 0;
   const l = q.getAll('limit').pop();
-  if (l !== undefined) limit = (convert(c, ['query', 'limit'], { kind: 'int', min: 1, max: 100 }, l, true) as number | undefined) ?? limit;
+  if (l !== undefined)
+    limit = (convert(c, ['query', 'limit'], { kind: 'int', min: 1, max: 100 }, l, true) as number | undefined) ?? limit;
   const o = q.getAll('offset').pop();
-  if (o !== undefined) offset = (convert(c, ['query', 'offset'], { kind: 'int', min: 0 }, o, true) as number | undefined) ?? offset;
+  if (o !== undefined)
+    offset = (convert(c, ['query', 'offset'], { kind: 'int', min: 0 }, o, true) as number | undefined) ?? offset;
   if (c.items.length > 0) return { ok: false, items: c.items };
   return { ok: true, query, limit, offset };
 }

@@ -15,7 +15,9 @@ export function activationSuite(): void {
       const ms = performance.now() - started;
       const desk = await api();
       assert.equal(desk.isCoreLoaded(), false);
-      console.log(`[research-desk] settled activation: activate() resolved in ${ms.toFixed(1)} ms (synchronous part ${desk.activationMs.toFixed(1)} ms: ${JSON.stringify(desk.activationSteps, (_k, v: unknown) => (typeof v === 'number' ? Math.round(v * 10) / 10 : v))}).`);
+      console.log(
+        `[research-desk] settled activation: activate() resolved in ${ms.toFixed(1)} ms (synchronous part ${desk.activationMs.toFixed(1)} ms: ${JSON.stringify(desk.activationSteps, (_k, v: unknown) => (typeof v === 'number' ? Math.round(v * 10) / 10 : v))}).`,
+      );
     });
 
     test('activation loads neither the core bundle nor the client and its dependencies', async () => {
@@ -24,11 +26,15 @@ export function activationSuite(): void {
       // Only this extension's files count (VS Code itself loads its own copy of undici).
       const root = extension().extensionPath;
       const heavy = Object.keys(require.cache).filter(
-        (f) => f === join(root, 'dist', 'core.js') || /^node_modules[\\/](undici|zod|markdown-it)[\\/]/.test(relative(root, f)),
+        (f) =>
+          f === join(root, 'dist', 'core.js') ||
+          /^node_modules[\\/](undici|zod|markdown-it)[\\/]/.test(relative(root, f)),
       );
       assert.deepEqual(heavy, [], 'heavy modules were required at activation');
       // Visible in the test log, for the record (figures belong to the benchmark, not asserted here).
-      console.log(`[research-desk] activate() took ${desk.activationMs.toFixed(1)} ms (synchronous part, during window start).`);
+      console.log(
+        `[research-desk] activate() took ${desk.activationMs.toFixed(1)} ms (synchronous part, during window start).`,
+      );
     });
 
     test('activate() exports the test API outside production and the extension is active', async () => {

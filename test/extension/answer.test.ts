@@ -13,13 +13,25 @@ import { Commands, Settings } from '../../src/platform/ids';
 import type { AskOutcome } from '../../src/threads/threadCommands';
 import type { ThreadFinished, ThreadWatcher } from '../../src/threads/threadWatcher';
 import {
-  api, control, emulatorUrl, eventually, finishedThread, htmlPattern, provisionedKey, requestsOf, setUserSettings, testCore, threadTitle,
+  api,
+  control,
+  emulatorUrl,
+  eventually,
+  finishedThread,
+  htmlPattern,
+  provisionedKey,
+  requestsOf,
+  setUserSettings,
+  testCore,
+  threadTitle,
   useEmulatorSettings,
 } from './support';
 
 /** The follow-up states the host posted to the thread's page, in order. */
 function followUpStates(a: AnswerPanels, threadId: string): string[] {
-  return a.posted.filter((p) => p.threadId === threadId).map((p) => (p.message.type === 'followUp' ? p.message.state : p.message.type));
+  return a.posted
+    .filter((p) => p.threadId === threadId)
+    .map((p) => (p.message.type === 'followUp' ? p.message.state : p.message.type));
 }
 
 /** The end of the next run of `threadId` the ThreadWatcher reports. */
@@ -70,7 +82,11 @@ function checkPage(html: string, nonce: string): void {
   assert.ok(!/<style\b/i.test(html), 'no <style>');
   const attrs = attributeNames(html);
   assert.ok(!attrs.has('style'), 'no style attribute');
-  assert.deepEqual([...attrs].filter((a) => a.startsWith('on')), [], 'no event-handler attribute');
+  assert.deepEqual(
+    [...attrs].filter((a) => a.startsWith('on')),
+    [],
+    'no event-handler attribute',
+  );
 }
 
 /** Every attribute name used in any tag of the page (values blanked first, so text in them cannot count). */
@@ -106,7 +122,11 @@ export function answerSuite(): void {
       // The service's generated title, not the brief.
       assert.match(page.html, new RegExp(`<h1 id="thread-title">${htmlPattern(await threadTitle(key, id))}</h1>`));
       assert.match(page.html, /class="status status-idle">idle</);
-      assert.match(page.html, /<a class="cite" href="#cite-\d+(-\d+)?" data-marker="\d+(\.\d+)?"/, 'citation markers are links');
+      assert.match(
+        page.html,
+        /<a class="cite" href="#cite-\d+(-\d+)?" data-marker="\d+(\.\d+)?"/,
+        'citation markers are links',
+      );
       assert.match(page.html, /<li id="cite-1"/, 'references list');
       assert.equal(page.options.enableScripts, true);
       assert.equal(page.options.enableCommandUris, false);
@@ -115,7 +135,9 @@ export function answerSuite(): void {
       assert.ok(!page.html.includes(key), 'the key is not in the page');
       await a.show(id);
       assert.equal(a.openThreads().filter((t) => t === id).length, 1);
-      const tabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.endsWith('researchDesk.answer'));
+      const tabs = vscode.window.tabGroups.all
+        .flatMap((g) => g.tabs)
+        .filter((t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.endsWith('researchDesk.answer'));
       assert.equal(tabs.length, 1, 'one tab for the thread');
     });
 
@@ -132,12 +154,17 @@ export function answerSuite(): void {
       assert.equal(a.refused.length - before, 5, a.refused.slice(before).join('; '));
       const marker = /data-action="copyQuote" data-marker="(\d+\.\d+)"/.exec(a.inspect(id)!.html)?.[1];
       assert.ok(marker, 'a quote with a Copy Quote button');
-      const quoteHtml = new RegExp(`id="cite-${marker.replace('.', '-')}-text">([^<]*)<`).exec(a.inspect(id)!.html)?.[1];
+      const quoteHtml = new RegExp(`id="cite-${marker.replace('.', '-')}-text">([^<]*)<`).exec(
+        a.inspect(id)!.html,
+      )?.[1];
       await vscode.env.clipboard.writeText('');
       await a.receive(id, { type: 'copyQuote', marker });
       const copied = await vscode.env.clipboard.readText();
       assert.ok(copied.length > 0, 'something copied');
-      assert.ok(quoteHtml?.startsWith(copied.slice(0, 20).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;')), 'the quote shown for that marker');
+      assert.ok(
+        quoteHtml?.startsWith(copied.slice(0, 20).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;')),
+        'the quote shown for that marker',
+      );
     });
 
     test('hostile answers render inert: no script, no handler, no image, only https or # links', async () => {
@@ -162,8 +189,24 @@ export function answerSuite(): void {
               'Claim [1.1] and [2] and [9.9].',
             ].join('\n\n'),
             citations: [
-              { n: 1, paper_id: 'p1', title: '<b onmouseover=alert(1)>T</b>', year: 2020, journal: 'J"><script>x</script>', url: 'javascript:alert(1)', snippets: [{ marker: '[1.1]', quote: '"><img src=x onerror=alert(1)>', section: '<script>s</script>' }] },
-              { n: 2, paper_id: 'p2', title: 'Safe', year: 2021, journal: 'K', url: 'https://consensus.app/papers/x/0123456789abcdef0123456789abcdef/', snippets: [] },
+              {
+                n: 1,
+                paper_id: 'p1',
+                title: '<b onmouseover=alert(1)>T</b>',
+                year: 2020,
+                journal: 'J"><script>x</script>',
+                url: 'javascript:alert(1)',
+                snippets: [{ marker: '[1.1]', quote: '"><img src=x onerror=alert(1)>', section: '<script>s</script>' }],
+              },
+              {
+                n: 2,
+                paper_id: 'p2',
+                title: 'Safe',
+                year: 2021,
+                journal: 'K',
+                url: 'https://consensus.app/papers/x/0123456789abcdef0123456789abcdef/',
+                snippets: [],
+              },
             ],
             stats: { retrieved: 10, screened: 5, included: 2 },
           },
@@ -175,7 +218,9 @@ export function answerSuite(): void {
       checkPage(page.html, page.nonce);
       assert.ok(!/<img\b/i.test(page.html), 'no img element');
       assert.ok(!/<iframe\b/i.test(page.html), 'no iframe');
-      const hrefs = [...page.html.matchAll(/\shref="([^"]*)"/g)].map((m) => m[1]!).filter((h) => !h.startsWith('https://file+') && !h.includes('vscode-cdn') && !h.includes('vscode-resource'));
+      const hrefs = [...page.html.matchAll(/\shref="([^"]*)"/g)]
+        .map((m) => m[1]!)
+        .filter((h) => !h.startsWith('https://file+') && !h.includes('vscode-cdn') && !h.includes('vscode-resource'));
       for (const h of hrefs) assert.ok(h.startsWith('#') || h.startsWith('https://'), `bad link ${h}`);
       assert.ok(hrefs.includes('https://example.org/ok'));
       // Linkify may turn a written https address into a link (allowed: https only); never the http one.
@@ -189,14 +234,21 @@ export function answerSuite(): void {
       const a = await answers();
       await a.show(id);
       await a.receive(id, { type: 'toggleTrace', on: true });
-      assert.match(a.inspect(id)!.html, /<section class="trace"[^>]*>.*<pre>[^<]*search/s, 'trace shown as preformatted text');
+      assert.match(
+        a.inspect(id)!.html,
+        /<section class="trace"[^>]*>.*<pre>[^<]*search/s,
+        'trace shown as preformatted text',
+      );
       await a.receive(id, { type: 'toggleTrace', on: false });
       assert.ok(!a.inspect(id)!.html.includes('class="trace"'));
 
       // Follow-up: a run the emulator keeps going until completeRuns.
       await control('setRunOutcome', { threadId: undefined, durationMs: 3_600_000 });
       await a.receive(id, { type: 'followUp', text: 'And in older adults?', mode: 'pro' });
-      assert.deepEqual(a.posted.filter((p) => p.threadId === id).map((p) => p.message.type === 'followUp' && p.message.state), ['sending', 'running']);
+      assert.deepEqual(
+        a.posted.filter((p) => p.threadId === id).map((p) => p.message.type === 'followUp' && p.message.state),
+        ['sending', 'running'],
+      );
       assert.match(a.inspect(id)!.html, /status-running/);
       // A second follow-up while running: 409, explained, draft kept (no 'running' => the page keeps the text).
       await a.receive(id, { type: 'followUp', text: 'And in children?', mode: 'pro' });
@@ -206,7 +258,11 @@ export function answerSuite(): void {
       const threads = await control<{ threadId: string; interactions: number }[]>('threads');
       assert.equal(threads.find((t) => t.threadId === id)?.interactions, 2, 'the 409 created nothing');
       await control('completeRuns');
-      await eventually(() => /status-idle/.test(a.inspect(id)!.html) && /<select id="interaction">/.test(a.inspect(id)!.html), 'the follow-up answer painted', 200);
+      await eventually(
+        () => /status-idle/.test(a.inspect(id)!.html) && /<select id="interaction">/.test(a.inspect(id)!.html),
+        'the follow-up answer painted',
+        200,
+      );
 
       // Earlier interaction.
       const first = /<option value="([^"]+)"/.exec(a.inspect(id)!.html)?.[1];
@@ -237,7 +293,9 @@ export function answerSuite(): void {
         const a = await answers();
         await a.show(id);
         await a.receive(id, { type: 'followUp', text: 'Go deeper please.', mode: 'deep' });
-        const mine = a.posted.filter((p) => p.threadId === id).map((p) => (p.message.type === 'followUp' ? p.message.state : ''));
+        const mine = a.posted
+          .filter((p) => p.threadId === id)
+          .map((p) => (p.message.type === 'followUp' ? p.message.state : ''));
         assert.deepEqual(mine, ['sending', 'failed'], 'never "running": the page keeps the draft');
         const threads = await control<{ threadId: string; interactions: number }[]>('threads');
         assert.equal(threads.find((t) => t.threadId === id)?.interactions, 1);
@@ -254,11 +312,23 @@ export function answerSuite(): void {
       try {
         const id = await finishedThread(mine, 'Does green tea lower blood pressure in adults?');
         await c.answers.show(id);
-        await c.answers.receive(id, { type: 'followUp', text: 'A structured report on the dose, please.', mode: 'deep' });
-        assert.deepEqual(followUpStates(c.answers, id), ['sending', 'failed'], 'never "running": the page keeps the text');
+        await c.answers.receive(id, {
+          type: 'followUp',
+          text: 'A structured report on the dose, please.',
+          mode: 'deep',
+        });
+        assert.deepEqual(
+          followUpStates(c.answers, id),
+          ['sending', 'failed'],
+          'never "running": the page keeps the text',
+        );
         assert.match(lastFollowUpMessage(c.answers, id), /paid plan/);
         const draft = c.threads.draft(id);
-        assert.equal(draft?.input_message, 'A structured report on the dose, please.', 'the draft is kept for the thread');
+        assert.equal(
+          draft?.input_message,
+          'A structured report on the dose, please.',
+          'the draft is kept for the thread',
+        );
         assert.equal(draft.mode, 'deep');
         assert.equal((await requestsOf(label, 'add_interaction')).length, 0, 'something was sent');
         const fromCommand = await c.threads.followUp(id, 'A structured report on the dose, please.', 'deep');
@@ -302,8 +372,14 @@ export function answerSuite(): void {
         assert.equal(retried.request?.input_message, 'And in older adults?');
         assert.deepEqual(await ended, { threadId: id, status: 'idle' });
         await eventually(() => /status-idle/.test(c.answers.inspect(id)!.html), 'the answer repainted', 200);
-        assert.deepEqual((await requestsOf(label, 'add_interaction')).map((r) => r.status), [200, 200]);
-        assert.equal((await control<{ threadId: string; interactions: number }[]>('threads', mine))[0]?.interactions, 3);
+        assert.deepEqual(
+          (await requestsOf(label, 'add_interaction')).map((r) => r.status),
+          [200, 200],
+        );
+        assert.equal(
+          (await control<{ threadId: string; interactions: number }[]>('threads', mine))[0]?.interactions,
+          3,
+        );
       } finally {
         await (await api()).keys.set(key, origin);
       }
@@ -312,14 +388,20 @@ export function answerSuite(): void {
     test('a panel restored after a reload (serializer) renders its thread; a bad state explains itself', async () => {
       const id = await finishedThread(key, 'Does exercise improve sleep quality in older adults?');
       const a = await answers();
-      const panel = vscode.window.createWebviewPanel('researchDesk.answer', 'restored', { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true });
+      const panel = vscode.window.createWebviewPanel('researchDesk.answer', 'restored', {
+        viewColumn: vscode.ViewColumn.Beside,
+        preserveFocus: true,
+      });
       await a.restore(panel, { threadId: id, draft: 'my unsent question', scrollY: 40 });
       const page = a.inspect(id);
       assert.ok(page, 'restored panel adopted');
       checkPage(page.html, page.nonce);
       assert.match(page.html, new RegExp(`<h1 id="thread-title">${htmlPattern(await threadTitle(key, id))}</h1>`));
       assert.match(page.html, /data-state="[^"]*my unsent question/, 'the draft goes back into the page');
-      const bad = vscode.window.createWebviewPanel('researchDesk.answer', 'bad', { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true });
+      const bad = vscode.window.createWebviewPanel('researchDesk.answer', 'bad', {
+        viewColumn: vscode.ViewColumn.Beside,
+        preserveFocus: true,
+      });
       await a.restore(bad, { threadId: '../etc' });
       assert.match(bad.webview.html, /could not be restored/);
       assert.ok(!a.openThreads().includes('../etc'));

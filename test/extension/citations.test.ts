@@ -13,9 +13,22 @@ import { Commands, Settings } from '../../src/platform/ids';
 import type { SearchOutcome } from '../../src/search/searchSession';
 import type { ResultNode } from '../../src/search/resultsTree';
 import { bibTrustSuite } from './bibTrust.test';
-import { api, control, eventually, openDoc, readDisk, setUserSettings, sleep, testCore, useEmulatorKeepingKey, workspaceDir, writeFile as write } from './support';
+import {
+  api,
+  control,
+  eventually,
+  openDoc,
+  readDisk,
+  setUserSettings,
+  sleep,
+  testCore,
+  useEmulatorKeepingKey,
+  workspaceDir,
+  writeFile as write,
+} from './support';
 
-const run = <T>(id: string, ...args: unknown[]): Thenable<T | undefined> => vscode.commands.executeCommand<T>(id, ...args);
+const run = <T>(id: string, ...args: unknown[]): Thenable<T | undefined> =>
+  vscode.commands.executeCommand<T>(id, ...args);
 
 const PAPER_A: CitePaper = {
   id: 'pa-1',
@@ -59,7 +72,6 @@ async function bibText(uri: vscode.Uri): Promise<string | undefined> {
   const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
   return open ? open.getText() : readDisk(uri);
 }
-
 
 const entryCount = (bib: string | undefined): number => (bib ?? '').match(/^@\w+\{/gmu)?.length ?? 0;
 
@@ -114,22 +126,34 @@ export function citationsSuite(): void {
       const dir = freshDir();
       const bib = vscode.Uri.joinPath(dir, 'refs.bib');
       await write(bib, '@article{old2020,\n  title = {Old},\n  author = {Old, A.},\n  year = {2020}\n}\n');
-      const editor = await openDoc(vscode.Uri.joinPath(dir, 'paper.tex'), 'Intro \\cite{old2020}| more.\n\\bibliography{refs}\n');
+      const editor = await openDoc(
+        vscode.Uri.joinPath(dir, 'paper.tex'),
+        'Intro \\cite{old2020}| more.\n\\bibliography{refs}\n',
+      );
       const r = await cite(PAPER_A);
       assert.equal(r.done, true, r.message);
       assert.deepEqual(r.keys, ['sandkuhler2023creatine']);
       assert.equal(r.added, 1);
       assert.equal(r.bib?.toString(), bib.toString());
-      assert.equal(editor.document.getText(), 'Intro \\cite{old2020,sandkuhler2023creatine} more.\n\\bibliography{refs}\n');
+      assert.equal(
+        editor.document.getText(),
+        'Intro \\cite{old2020,sandkuhler2023creatine} more.\n\\bibliography{refs}\n',
+      );
       const text = await bibText(bib);
       assert.match(text ?? '', /^@article\{old2020,/u);
-      assert.match(text ?? '', /\n\n@article\{sandkuhler2023creatine,\n\s+author = .*\n\s+title = \{Creatine supplementation/u);
+      assert.match(
+        text ?? '',
+        /\n\n@article\{sandkuhler2023creatine,\n\s+author = .*\n\s+title = \{Creatine supplementation/u,
+      );
       assert.match(text ?? '', /author = \{Sandk\{\\"\{u\}\}hler, Julia and M\{\\"\{u\}\}ller, Anna\}/u);
       assert.match(text ?? '', /doi = \{10\.3390\/nu15000001\}/u);
       assert.equal(entryCount(text), 2);
       await eventually(async () => (await readDisk(bib)) === text, 'the .bib (no unsaved changes before) to be saved');
       // The cursor is after the citation: typing goes on after it.
-      assert.equal(editor.document.offsetAt(editor.selection.active), 'Intro \\cite{old2020,sandkuhler2023creatine}'.length);
+      assert.equal(
+        editor.document.offsetAt(editor.selection.active),
+        'Intro \\cite{old2020,sandkuhler2023creatine}'.length,
+      );
     });
 
     test('LaTeX: the citep setting; several papers in one citation; the same DOI again reuses the entry (no duplicate)', async () => {
@@ -149,7 +173,10 @@ export function citationsSuite(): void {
         await editor.edit((b) => b.insert(end, '. Again '));
         const e2 = editor.document.lineAt(1).range.end;
         editor.selection = new vscode.Selection(e2, e2);
-        const r2 = await cite({ ...PAPER_A, title: 'CREATINE supplementation and cognitive performance (a randomized trial)' });
+        const r2 = await cite({
+          ...PAPER_A,
+          title: 'CREATINE supplementation and cognitive performance (a randomized trial)',
+        });
         assert.deepEqual(r2.keys, [r1.keys[0]]);
         assert.equal(r2.added, 0);
         assert.equal(entryCount(await bibText(bib)), 2, 'the entry was duplicated');
@@ -159,14 +186,20 @@ export function citationsSuite(): void {
       }
     });
 
-    test('LaTeX parts: `% !TEX root = ../main.tex` and `\\documentclass[../main]{subfiles}` use the main file\'s bibliography', async () => {
+    test("LaTeX parts: `% !TEX root = ../main.tex` and `\\documentclass[../main]{subfiles}` use the main file's bibliography", async () => {
       const dir = freshDir();
-      await write(vscode.Uri.joinPath(dir, 'main.tex'), '\\documentclass{article}\n\\begin{document}\n\\input{ch/one}\n\\bibliography{bib/thesis}\n\\end{document}\n');
+      await write(
+        vscode.Uri.joinPath(dir, 'main.tex'),
+        '\\documentclass{article}\n\\begin{document}\n\\input{ch/one}\n\\bibliography{bib/thesis}\n\\end{document}\n',
+      );
       const one = await openDoc(vscode.Uri.joinPath(dir, 'ch', 'one.tex'), '% !TEX root = ../main.tex\nChapter |\n');
       const r = await cite(PAPER_A);
       assert.equal(r.bib?.toString(), vscode.Uri.joinPath(dir, 'bib', 'thesis.bib').toString());
       assert.equal(one.document.lineAt(1).text, 'Chapter~\\cite{sandkuhler2023creatine}');
-      const two = await openDoc(vscode.Uri.joinPath(dir, 'ch', 'two.tex'), '\\documentclass[../main]{subfiles}\n\\begin{document}\nTwo |\n\\end{document}\n');
+      const two = await openDoc(
+        vscode.Uri.joinPath(dir, 'ch', 'two.tex'),
+        '\\documentclass[../main]{subfiles}\n\\begin{document}\nTwo |\n\\end{document}\n',
+      );
       const r2 = await cite(PAPER_A);
       assert.equal(r2.bib?.toString(), vscode.Uri.joinPath(dir, 'bib', 'thesis.bib').toString());
       assert.equal(r2.added, 0);
@@ -176,10 +209,16 @@ export function citationsSuite(): void {
     test('Markdown: front matter bibliography created on first use; `[@a]` extended to `[@a; @b]`', async () => {
       const dir = freshDir();
       const bib = vscode.Uri.joinPath(dir, 'bib', 'md.bib');
-      const editor = await openDoc(vscode.Uri.joinPath(dir, 'notes.md'), '---\ntitle: Notes\nbibliography: bib/md.bib\n---\n\nClaim |.\n');
+      const editor = await openDoc(
+        vscode.Uri.joinPath(dir, 'notes.md'),
+        '---\ntitle: Notes\nbibliography: bib/md.bib\n---\n\nClaim |.\n',
+      );
       const r1 = await cite(PAPER_A);
       assert.equal(r1.done, true, r1.message);
-      assert.ok((await bibText(bib))?.includes('@article{sandkuhler2023creatine,'), 'the declared .bib was not created with the entry');
+      assert.ok(
+        (await bibText(bib))?.includes('@article{sandkuhler2023creatine,'),
+        'the declared .bib was not created with the entry',
+      );
       assert.ok(asked.includes(bib.path), 'created without asking');
       assert.equal(editor.document.lineAt(5).text, 'Claim [@sandkuhler2023creatine].');
       // Cursor right after `]`: the next paper joins the citation.
@@ -208,7 +247,10 @@ export function citationsSuite(): void {
 
     test('Typst: #bibliography("refs.bib") → `@key`, a second paper → `@a @b`', async () => {
       const dir = freshDir();
-      const editor = await openDoc(vscode.Uri.joinPath(dir, 'doc.typ'), '= Doc\nAs shown|.\n#bibliography("refs.bib")\n');
+      const editor = await openDoc(
+        vscode.Uri.joinPath(dir, 'doc.typ'),
+        '= Doc\nAs shown|.\n#bibliography("refs.bib")\n',
+      );
       const r = await cite(PAPER_A);
       assert.equal(r.done, true, r.message);
       assert.equal(editor.document.lineAt(1).text, 'As shown @sandkuhler2023creatine.');
@@ -223,7 +265,14 @@ export function citationsSuite(): void {
     test('a new entry with letters pdflatex cannot print (Cyrillic, Chinese) in a LaTeX document: the writer is told once, naming them and BibTeX or Biber; not for Markdown', async () => {
       const notes = (await testCore()).bibliographies.pdflatexNotes;
       const dir = freshDir();
-      const paper: CitePaper = { id: 'pr-1', title: 'Sleep in Moscow', authors: ['Иван Иванов', '李伟', 'Anna Smith'], journal_name: 'Sleep', publish_year: 2020, doi: '10.5665/sleep.2020.1' };
+      const paper: CitePaper = {
+        id: 'pr-1',
+        title: 'Sleep in Moscow',
+        authors: ['Иван Иванов', '李伟', 'Anna Smith'],
+        journal_name: 'Sleep',
+        publish_year: 2020,
+        doi: '10.5665/sleep.2020.1',
+      };
       notes.last = undefined;
       await openDoc(vscode.Uri.joinPath(dir, 'md.md'), '---\nbibliography: refs.bib\n---\nClaim |.\n');
       assert.equal((await cite(paper)).done, true);
@@ -236,8 +285,14 @@ export function citationsSuite(): void {
       notes.last = undefined;
       await cite({ ...paper, id: 'pr-3', doi: '10.5665/sleep.2020.3' });
       assert.equal(notes.last, undefined, 'told once per document');
-      await openDoc(vscode.Uri.joinPath(dir, 'biber.tex'), '\\usepackage[backend=biber]{biblatex}\n\\addbibresource{refs.bib}\nClaim |.\n');
-      assert.equal((await cite({ ...paper, id: 'pr-4', doi: '10.5665/sleep.2020.4', authors: ['Nguyễn Văn An'] })).done, true);
+      await openDoc(
+        vscode.Uri.joinPath(dir, 'biber.tex'),
+        '\\usepackage[backend=biber]{biblatex}\n\\addbibresource{refs.bib}\nClaim |.\n',
+      );
+      assert.equal(
+        (await cite({ ...paper, id: 'pr-4', doi: '10.5665/sleep.2020.4', authors: ['Nguyễn Văn An'] })).done,
+        true,
+      );
       assert.match(notes.last ?? '', /ễ/u, 'Biber hands pdflatex ễ as UTF-8');
       assert.match(notes.last ?? '', /Biber reads them/u);
     });
@@ -254,7 +309,10 @@ export function citationsSuite(): void {
       assert.match(editor.document.getText(), /\[@garcia2022dna\]/u);
       // "Declare It" (offered in a notification): front matter with the path relative to the document.
       assert.equal(await (await testCore()).citationCommands.declare(editor.document, def), true);
-      assert.match(editor.document.getText(), /^---\nbibliography: \.\.\/default-references\.bib\n---\n\nNothing declared \[@garcia2022dna\]/u);
+      assert.match(
+        editor.document.getText(),
+        /^---\nbibliography: \.\.\/default-references\.bib\n---\n\nNothing declared \[@garcia2022dna\]/u,
+      );
 
       const undo = await setUserSettings({ [Settings.citationsDefaultBibliography]: '' });
       const c = await testCore();
@@ -287,7 +345,10 @@ export function citationsSuite(): void {
     });
 
     test('the key scheme and title protection settings shape new entries (existing ones keep their keys)', async () => {
-      const undo = await setUserSettings({ [Settings.citationsKeyScheme]: '{author}_{year}', [Settings.citationsTitleProtection]: 'all' });
+      const undo = await setUserSettings({
+        [Settings.citationsKeyScheme]: '{author}_{year}',
+        [Settings.citationsTitleProtection]: 'all',
+      });
       try {
         const dir = freshDir();
         const bib = vscode.Uri.joinPath(dir, 'k.bib');
@@ -309,8 +370,16 @@ export function citationsSuite(): void {
       const r = await cite(PAPER_A);
       assert.equal(r.done, true, r.message);
       assert.equal(editor.document.lineAt(1).text, 'X~\\cite{sandkuhler2023creatine}');
-      assert.equal(entryCount(await readDisk(bib)), 1, `the entry is not on disk: ${JSON.stringify(await readDisk(bib))}, buffer ${JSON.stringify(vscode.workspace.textDocuments.find((d) => d.uri.toString() === bib.toString())?.getText())}`);
-      assert.equal(vscode.workspace.textDocuments.find((d) => d.uri.toString() === bib.toString())?.isDirty ?? false, false, 'the .bib was left as an unsaved buffer');
+      assert.equal(
+        entryCount(await readDisk(bib)),
+        1,
+        `the entry is not on disk: ${JSON.stringify(await readDisk(bib))}, buffer ${JSON.stringify(vscode.workspace.textDocuments.find((d) => d.uri.toString() === bib.toString())?.getText())}`,
+      );
+      assert.equal(
+        vscode.workspace.textDocuments.find((d) => d.uri.toString() === bib.toString())?.isDirty ?? false,
+        false,
+        'the .bib was left as an unsaved buffer',
+      );
       await vscode.window.showTextDocument(editor.document);
       await vscode.commands.executeCommand('undo');
       await eventually(() => editor.document.lineAt(1).text === 'X ', 'the citation to be undone');
@@ -325,14 +394,21 @@ export function citationsSuite(): void {
       const editor2 = await openDoc(vscode.Uri.joinPath(dir, 'u2.tex'), '\\bibliography{u2}\nY |\n');
       const r2 = await cite(PAPER_A);
       assert.equal(r2.done, true, r2.message);
-      assert.equal(entryCount(bibDoc.getText()), 1, `the entry is not in the buffer: ${JSON.stringify(bibDoc.getText())}, disk ${JSON.stringify(await readDisk(bib2))}`);
-      assert.equal(await readDisk(bib2), '', 'the writer\'s unsaved .bib was saved behind their back');
+      assert.equal(
+        entryCount(bibDoc.getText()),
+        1,
+        `the entry is not in the buffer: ${JSON.stringify(bibDoc.getText())}, disk ${JSON.stringify(await readDisk(bib2))}`,
+      );
+      assert.equal(await readDisk(bib2), '', "the writer's unsaved .bib was saved behind their back");
       await vscode.window.showTextDocument(editor2.document);
       await vscode.commands.executeCommand('undo');
       await eventually(() => editor2.document.lineAt(1).text === 'Y ', 'the citation to be undone');
       await eventually(() => entryCount(bibDoc.getText()) === 0, 'the entry to be undone with it');
       await vscode.commands.executeCommand('redo');
-      await eventually(() => editor2.document.lineAt(1).text === 'Y~\\cite{sandkuhler2023creatine}', 'Redo of the citation');
+      await eventually(
+        () => editor2.document.lineAt(1).text === 'Y~\\cite{sandkuhler2023creatine}',
+        'Redo of the citation',
+      );
       await eventually(() => entryCount(bibDoc.getText()) === 1, 'Redo of the entry');
     });
 
@@ -343,7 +419,12 @@ export function citationsSuite(): void {
       const bibDoc = await vscode.workspace.openTextDocument(bib);
       const bibEditor = await vscode.window.showTextDocument(bibDoc, { preview: false });
       // The writer typed an entry with the key the paper would get, and did not save.
-      await bibEditor.edit((b) => b.insert(new vscode.Position(3, 0), '\n@misc{sandkuhler2023creatine,\n  title = {Unsaved other paper},\n  year = {1999}\n}\n'));
+      await bibEditor.edit((b) =>
+        b.insert(
+          new vscode.Position(3, 0),
+          '\n@misc{sandkuhler2023creatine,\n  title = {Unsaved other paper},\n  year = {1999}\n}\n',
+        ),
+      );
       assert.ok(bibDoc.isDirty);
       const editor = await openDoc(vscode.Uri.joinPath(dir, 'o.tex'), '\\bibliography{open}\nY |\n');
       const r = await cite(PAPER_A);
@@ -360,7 +441,10 @@ export function citationsSuite(): void {
     test('a malformed entry: a diagnostic on the .bib, and the rest still works', async () => {
       const dir = freshDir();
       const bib = vscode.Uri.joinPath(dir, 'bad.bib');
-      await write(bib, '@article{broken2019,\n  title = {Never closed,\n  year = {2019}\n\n@article{good2020,\n  title = {Good},\n  doi = {10.1/good}\n}\n');
+      await write(
+        bib,
+        '@article{broken2019,\n  title = {Never closed,\n  year = {2019}\n\n@article{good2020,\n  title = {Good},\n  doi = {10.1/good}\n}\n',
+      );
       const editor = await openDoc(vscode.Uri.joinPath(dir, 'b.md'), '---\nbibliography: bad.bib\n---\nZ |\n');
       const r = await cite({ title: 'Good', doi: '10.1/GOOD', publish_year: 2020 });
       assert.equal(r.done, true, r.message);
@@ -376,7 +460,10 @@ export function citationsSuite(): void {
       const before = await readDisk(bib);
       const r2 = await cite(PAPER_C);
       assert.equal(r2.done, false);
-      assert.match(r2.message ?? '', /entry broken2019 \(line 1\) is not closed, so BibTeX would read what follows as part of it/u);
+      assert.match(
+        r2.message ?? '',
+        /entry broken2019 \(line 1\) is not closed, so BibTeX would read what follows as part of it/u,
+      );
       assert.equal(await readDisk(bib), before);
       assert.equal(editor.document.lineAt(3).text, 'Z [@good2020]');
       // Tidy refuses while the file has errors.
@@ -393,7 +480,10 @@ export function citationsSuite(): void {
       const doc = await vscode.workspace.openTextDocument(bib);
       const ed = await vscode.window.showTextDocument(doc);
       await ed.edit((b) => b.insert(new vscode.Position(3, 0), '@misc{b,\n  title = {B\n'));
-      await eventually(() => vscode.languages.getDiagnostics(bib).some((d) => /b is not closed/u.test(d.message)), 'a diagnostic while typing');
+      await eventually(
+        () => vscode.languages.getDiagnostics(bib).some((d) => /b is not closed/u.test(d.message)),
+        'a diagnostic while typing',
+      );
       await ed.edit((b) => b.insert(new vscode.Position(5, 0), '}}\n'));
       await eventually(() => vscode.languages.getDiagnostics(bib).length === 0, 'the diagnostic to go once fixed');
     });
@@ -408,7 +498,10 @@ export function citationsSuite(): void {
       await openDoc(vscode.Uri.joinPath(dir, 't.tex'), '\\bibliography{tidy}\n\\cite{alpha2019}|\n');
       const r = await run<CitationCommandResult>(Commands.tidyBibliography);
       assert.equal(r?.done, true, r?.message);
-      assert.deepEqual(r.removed?.map((x) => [x.key, x.keptKey]), [['alphaDup', 'alpha2019']]);
+      assert.deepEqual(
+        r.removed?.map((x) => [x.key, x.keptKey]),
+        [['alphaDup', 'alpha2019']],
+      );
       assert.deepEqual(r.uncited, ['unused2001']);
       const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === bib.toString());
       assert.ok(doc, 'the tidied .bib is not open');
@@ -431,7 +524,10 @@ export function citationsSuite(): void {
       assert.equal(r?.done, true);
       const apa = await vscode.env.clipboard.readText();
       assert.equal(apa.split('\n').length, 2);
-      assert.match(apa, /^Sandkühler, J\., & Müller, A\. \(2023\)\. Creatine supplementation and cognitive performance: a randomized trial\. Nutrients, 15, 1–12\. https:\/\/doi\.org\/10\.3390\/nu15000001/u);
+      assert.match(
+        apa,
+        /^Sandkühler, J\., & Müller, A\. \(2023\)\. Creatine supplementation and cognitive performance: a randomized trial\. Nutrients, 15, 1–12\. https:\/\/doi\.org\/10\.3390\/nu15000001/u,
+      );
     });
 
     test('in a .bib itself, Insert Citation adds the entry (no citation text); the editor shows the file as written', async () => {
@@ -443,7 +539,10 @@ export function citationsSuite(): void {
       const text = (await readDisk(editor.document.uri)) ?? '';
       assert.equal(entryCount(text), 2);
       assert.ok(text.startsWith('@misc{x,\n  title = {X}\n}\n\n@article{thorsson2021sleep,\n'), text);
-      await eventually(() => editor.document.getText() === text && !editor.document.isDirty, 'the editor to show the file');
+      await eventually(
+        () => editor.document.getText() === text && !editor.document.isDirty,
+        'the editor to show the file',
+      );
     });
 
     test('a plain-text document gets the APA reference; no bibliography is written', async () => {
@@ -452,7 +551,10 @@ export function citationsSuite(): void {
       const r = await cite(PAPER_C);
       assert.equal(r.done, true, r.message);
       assert.equal(r.bib, undefined);
-      assert.match(editor.document.lineAt(0).text, /^Ref: Garcia, M\. \(2022\)\. DNA methylation in mRNA vaccines\. Vaccine\. https:\/\/doi\.org\/10\.1016\/vac\.2022\.7$/u);
+      assert.match(
+        editor.document.lineAt(0).text,
+        /^Ref: Garcia, M\. \(2022\)\. DNA methylation in mRNA vaccines\. Vaccine\. https:\/\/doi\.org\/10\.1016\/vac\.2022\.7$/u,
+      );
     });
 
     test('the locator setting asks for a page: `\\cite[p.~12]{key}`, `[@key, p. 12]`; Escape cancels', async () => {
@@ -483,7 +585,9 @@ export function citationsSuite(): void {
       const bib = vscode.Uri.joinPath(dir, 'big.bib');
       const parts: string[] = [];
       for (let i = 0; i < 10_000; i++)
-        parts.push(`@article{smith${i},\n  author = {Smith, Ann and Jones, Bo},\n  title = {Paper number ${i} on things},\n  journal = {Journal},\n  year = {${1990 + (i % 30)}},\n  doi = {10.1000/x${i}}\n}\n`);
+        parts.push(
+          `@article{smith${i},\n  author = {Smith, Ann and Jones, Bo},\n  title = {Paper number ${i} on things},\n  journal = {Journal},\n  year = {${1990 + (i % 30)}},\n  doi = {10.1000/x${i}}\n}\n`,
+        );
       await write(bib, parts.join('\n'));
       const c = await testCore();
       c.citationCommands.prepared = undefined;
@@ -494,16 +598,26 @@ export function citationsSuite(): void {
       await (c.citationCommands.prepared as Promise<unknown> | undefined);
       const preparedMs = performance.now() - t0;
       const times: number[] = [];
-      const papers = [PAPER_A, PAPER_B, PAPER_C, { title: 'Paper number 77 on things', doi: '10.1000/X77', publish_year: 1997 }];
+      const papers = [
+        PAPER_A,
+        PAPER_B,
+        PAPER_C,
+        { title: 'Paper number 77 on things', doi: '10.1000/X77', publish_year: 1997 },
+      ];
       for (const p of papers) {
         const t = performance.now();
         const r = await cite(p);
         times.push(performance.now() - t);
         assert.equal(r.done, true, r.message);
       }
-      assert.match(editor.document.lineAt(1).text, /^B~\\cite\{sandkuhler2023creatine,thorsson2021sleep,garcia2022dna,smith77\}$/u);
+      assert.match(
+        editor.document.lineAt(1).text,
+        /^B~\\cite\{sandkuhler2023creatine,thorsson2021sleep,garcia2022dna,smith77\}$/u,
+      );
       assert.equal(entryCount(await bibText(bib)), 10_003);
-      console.log(`    (10,000-entry .bib prepared in the background ${preparedMs.toFixed(0)} ms after opening; Insert Citation: ${times.map((x) => x.toFixed(0)).join(', ')} ms — appends, a reuse)`);
+      console.log(
+        `    (10,000-entry .bib prepared in the background ${preparedMs.toFixed(0)} ms after opening; Insert Citation: ${times.map((x) => x.toFixed(0)).join(', ')} ms — appends, a reuse)`,
+      );
     });
 
     test('a read-only document: a clear message, nothing written anywhere', async () => {
@@ -513,7 +627,13 @@ export function citationsSuite(): void {
         watch: () => new vscode.Disposable(() => undefined),
         stat: (uri) => {
           if (uri.path !== '/doc.md') throw vscode.FileSystemError.FileNotFound(uri);
-          return { type: vscode.FileType.File, ctime: 0, mtime: 0, size: text.length, permissions: vscode.FilePermission.Readonly };
+          return {
+            type: vscode.FileType.File,
+            ctime: 0,
+            mtime: 0,
+            size: text.length,
+            permissions: vscode.FilePermission.Readonly,
+          };
         },
         readDirectory: () => [],
         createDirectory: () => undefined,
@@ -559,10 +679,16 @@ export function citationsSuite(): void {
       c.recentPapers.remember([PAPER_B, PAPER_C]);
       const dir = freshDir();
       const bib = vscode.Uri.joinPath(dir, 'q.bib');
-      await write(bib, '@book{knuth1984,\n  title = {The {\\TeX}book},\n  author = {Knuth, Donald E.},\n  year = {1984}\n}\n');
+      await write(
+        bib,
+        '@book{knuth1984,\n  title = {The {\\TeX}book},\n  author = {Knuth, Donald E.},\n  year = {1984}\n}\n',
+      );
       const editor = await openDoc(vscode.Uri.joinPath(dir, 'q.tex'), '\\bibliography{q}\nQ |\n');
       const pending = run<CitationCommandResult>(Commands.insertCitation);
-      await eventually(() => c.citationCommands.active !== undefined && c.citationCommands.active.items.length > 0, 'the Quick Pick');
+      await eventually(
+        () => c.citationCommands.active !== undefined && c.citationCommands.active.items.length > 0,
+        'the Quick Pick',
+      );
       const qp = c.citationCommands.active!;
       assert.equal(qp.canSelectMany, true);
       const labels = qp.items.map((i) => i.label);
@@ -614,7 +740,9 @@ export function citationsSuite(): void {
         const out = await run<SearchOutcome>(Commands.searchPapers, 'creatine supplementation cognition');
         assert.equal(out?.outcome, 'shown', out?.message);
         const desk = await api();
-        const nodes = desk.results.getChildren().filter((n): n is Extract<ResultNode, { kind: 'paper' }> => n.kind === 'paper');
+        const nodes = desk.results
+          .getChildren()
+          .filter((n): n is Extract<ResultNode, { kind: 'paper' }> => n.kind === 'paper');
         assert.ok(nodes.length >= 2);
         const c = await testCore();
         assert.equal(c.recentPapers.list()[0]?.title, nodes[0]!.paper.title, 'shown results are not recent papers');
@@ -645,9 +773,16 @@ export function citationsSuite(): void {
         assert.match(searchItem.label, /Search papers for “sleep deprivation memory”/u);
         qp.selectedItems = [searchItem];
         await acceptUntil(() => c.citationCommands.active !== qp, 'accept the search item');
-        await eventually(() => c.citationCommands.active !== undefined && c.citationCommands.active.items.length > 0, 'the results pick', 200);
+        await eventually(
+          () => c.citationCommands.active !== undefined && c.citationCommands.active.items.length > 0,
+          'the results pick',
+          200,
+        );
         const results = c.citationCommands.active!;
-        assert.ok(results.items.every((i) => i.search === undefined), 'the results pick offers another search');
+        assert.ok(
+          results.items.every((i) => i.search === undefined),
+          'the results pick offers another search',
+        );
         const first = results.items[0]!;
         results.selectedItems = [first];
         let settled = false;
@@ -657,7 +792,11 @@ export function citationsSuite(): void {
         assert.equal(r?.done, true, r?.message);
         assert.equal(editor.document.lineAt(1).text, `S @${r.keys![0]}`);
         const desk = await api();
-        assert.equal(desk.results.current?.query, 'sleep deprivation memory', 'the search did not reach the results view');
+        assert.equal(
+          desk.results.current?.query,
+          'sleep deprivation memory',
+          'the search did not reach the results view',
+        );
       });
     });
   });

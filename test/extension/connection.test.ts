@@ -4,7 +4,8 @@ import type { ConnectionResult } from '../../src/service/connection';
 import { Commands, Settings } from '../../src/platform/ids';
 import { api, closedPortUrl, DEMO_KEYS, setUserSettings, useEmulatorSettings } from './support';
 
-const testConnection = (): Thenable<ConnectionResult | undefined> => vscode.commands.executeCommand<ConnectionResult>(Commands.testConnection);
+const testConnection = (): Thenable<ConnectionResult | undefined> =>
+  vscode.commands.executeCommand<ConnectionResult>(Commands.testConnection);
 
 export function connectionSuite(): void {
   suite('Test Connection against the emulator', () => {
@@ -92,7 +93,10 @@ export function connectionSuite(): void {
       assert.equal(new Set(messages.values()).size, 4);
       for (const m of messages.values()) {
         assert.equal(m.split(/[.!?](\s|$)/).filter((s) => s && s.trim()).length, 1, `not one sentence: ${m}`);
-        assert.ok(!m.includes(DEMO_KEYS.pro) && !m.includes(DEMO_KEYS.revoked) && !m.includes(DEMO_KEYS.pastDue), 'a key leaked');
+        assert.ok(
+          !m.includes(DEMO_KEYS.pro) && !m.includes(DEMO_KEYS.revoked) && !m.includes(DEMO_KEYS.pastDue),
+          'a key leaked',
+        );
       }
     });
 

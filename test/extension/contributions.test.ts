@@ -2,7 +2,18 @@ import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
-import { Commands, ContextKeys, COST_SETTINGS, KEY_ROUTING_SETTINGS, Settings, TRUSTED_WORKSPACE_SETTINGS, ViewContainers, Views, WebviewTypes, WRITE_LOCATION_SETTINGS } from '../../src/platform/ids';
+import {
+  Commands,
+  ContextKeys,
+  COST_SETTINGS,
+  KEY_ROUTING_SETTINGS,
+  Settings,
+  TRUSTED_WORKSPACE_SETTINGS,
+  ViewContainers,
+  Views,
+  WebviewTypes,
+  WRITE_LOCATION_SETTINGS,
+} from '../../src/platform/ids';
 import { api, extension, testCore } from './support';
 
 interface Manifest {
@@ -32,7 +43,9 @@ export function contributionsSuite(): void {
       const all = new Set(await vscode.commands.getCommands(true));
       for (const id of declared) assert.ok(all.has(id), `${id} is declared but not registered`);
       // VS Code registers `<view id>.focus` and friends for every contributed view.
-      const ours = [...all].filter((c) => c.startsWith('researchDesk.') && !Object.values(Views).some((v) => c.startsWith(`${v}.`)));
+      const ours = [...all].filter(
+        (c) => c.startsWith('researchDesk.') && !Object.values(Views).some((v) => c.startsWith(`${v}.`)),
+      );
       assert.deepEqual(sorted(ours), sorted(declared), 'a researchDesk.* command is registered but not declared');
     });
 
@@ -42,7 +55,11 @@ export function contributionsSuite(): void {
       assert.ok(desk.localCommands.length > 0, 'the entry bundle runs some commands itself');
       for (const id of Object.values(Commands)) {
         const local = desk.localCommands.includes(id);
-        assert.notEqual(local, core.handles(id), `${id}: ${local ? 'both the entry bundle and the core handle it' : 'no handler'}`);
+        assert.notEqual(
+          local,
+          core.handles(id),
+          `${id}: ${local ? 'both the entry bundle and the core handle it' : 'no handler'}`,
+        );
       }
     });
 
@@ -53,11 +70,16 @@ export function contributionsSuite(): void {
         m.viewsContainers.activitybar.map((c) => c.id),
         Object.values(ViewContainers),
       );
-      const views = Object.values(m.views).flat().map((v) => v.id);
+      const views = Object.values(m.views)
+        .flat()
+        .map((v) => v.id);
       assert.deepEqual(sorted(views), sorted(Object.values(Views)));
       assert.deepEqual(sorted(desk.registeredViews), sorted(views));
       const all = new Set(await vscode.commands.getCommands(true));
-      assert.ok(all.has(`workbench.view.extension.${ViewContainers.researchDesk}`), 'the activity-bar container is missing');
+      assert.ok(
+        all.has(`workbench.view.extension.${ViewContainers.researchDesk}`),
+        'the activity-bar container is missing',
+      );
       // Opening the view works (VS Code's own focus command for a contributed view).
       await vscode.commands.executeCommand(`${Views.results}.focus`);
     });
@@ -73,9 +95,15 @@ export function contributionsSuite(): void {
       }
       // The Threads view asks for the key too, and offers the agent only with a key.
       const threadsNoKey = welcome.find((w) => w.when === `!${ContextKeys.hasKey}` && w.view === Views.threads);
-      assert.ok(threadsNoKey && resolveNls(threadsNoKey.contents, nls).includes(`(command:${Commands.setApiKey})`), 'the Threads view asks for a key');
+      assert.ok(
+        threadsNoKey && resolveNls(threadsNoKey.contents, nls).includes(`(command:${Commands.setApiKey})`),
+        'the Threads view asks for a key',
+      );
       const threadsKey = welcome.find((w) => w.when === ContextKeys.hasKey && w.view === Views.threads);
-      assert.ok(threadsKey && resolveNls(threadsKey.contents, nls).includes(`(command:${Commands.askAgent})`), 'the Threads view offers the agent with a key');
+      assert.ok(
+        threadsKey && resolveNls(threadsKey.contents, nls).includes(`(command:${Commands.askAgent})`),
+        'the Threads view offers the agent with a key',
+      );
       for (const w of welcome) assert.ok(w.when, `welcome content for ${w.view} shows whether or not a key is set`);
       for (const w of welcome) {
         for (const [, id] of resolveNls(w.contents, nls).matchAll(/\(command:([\w.]+)\)/g)) {
@@ -90,7 +118,11 @@ export function contributionsSuite(): void {
       assert.deepEqual(sorted(Object.keys(props)), sorted(ids));
       for (const [id, schema] of Object.entries(props)) {
         assert.notEqual(schema.default, undefined, `${id} has no default`);
-        assert.deepEqual(vscode.workspace.getConfiguration().inspect(id)?.defaultValue, schema.default, `${id}: default not registered`);
+        assert.deepEqual(
+          vscode.workspace.getConfiguration().inspect(id)?.defaultValue,
+          schema.default,
+          `${id}: default not registered`,
+        );
       }
       assert.equal(props[Settings.baseUrl]?.default, 'https://api.consensus.app');
     });
@@ -98,14 +130,22 @@ export function contributionsSuite(): void {
     test('Restricted Mode is declared, restricting exactly the settings that route the key, choose where files are written, or filter searches', () => {
       const trust = manifest().capabilities?.untrustedWorkspaces;
       assert.equal(trust?.supported, 'limited');
-      assert.deepEqual(sorted(trust?.restrictedConfigurations ?? []), sorted([...KEY_ROUTING_SETTINGS, ...WRITE_LOCATION_SETTINGS, ...TRUSTED_WORKSPACE_SETTINGS]));
+      assert.deepEqual(
+        sorted(trust?.restrictedConfigurations ?? []),
+        sorted([...KEY_ROUTING_SETTINGS, ...WRITE_LOCATION_SETTINGS, ...TRUSTED_WORKSPACE_SETTINGS]),
+      );
       const props = manifest().contributes.configuration.properties;
-      for (const id of trust?.restrictedConfigurations ?? []) assert.ok(id in props, `restricted ${id} is not a setting`);
+      for (const id of trust?.restrictedConfigurations ?? [])
+        assert.ok(id in props, `restricted ${id} is not a setting`);
     });
 
     test('settings that decide what is spent are user-level (application or machine scope)', () => {
       const props = manifest().contributes.configuration.properties;
-      for (const id of COST_SETTINGS) assert.ok(['application', 'machine'].includes(props[id]?.scope ?? 'window'), `${id} has scope ${props[id]?.scope ?? 'window'}`);
+      for (const id of COST_SETTINGS)
+        assert.ok(
+          ['application', 'machine'].includes(props[id]?.scope ?? 'window'),
+          `${id} has scope ${props[id]?.scope ?? 'window'}`,
+        );
     });
 
     test('activation is lazy: no "*" and no explicit events beyond the implicit ones, the answer panel serializer and the writing languages', () => {
@@ -145,7 +185,10 @@ export function contributionsSuite(): void {
 }
 
 function readNls(): Record<string, string> {
-  return JSON.parse(readFileSync(join(extension().extensionPath, 'package.nls.json'), 'utf8')) as Record<string, string>;
+  return JSON.parse(readFileSync(join(extension().extensionPath, 'package.nls.json'), 'utf8')) as Record<
+    string,
+    string
+  >;
 }
 
 function resolveNls(value: string, nls: Record<string, string>): string {

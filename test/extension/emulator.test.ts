@@ -25,7 +25,11 @@ export function emulatorSuite(): void {
         assert.equal(desk.settings.service.baseUrl, 'https://api.consensus.app');
         const result = await acceptQuickInput(vscode.commands.executeCommand<UseEmulatorResult>(Commands.useEmulator));
         assert.deepEqual(result, { used: true, baseUrl: url, storedDemoKey: true });
-        assert.equal(vscode.workspace.getConfiguration().inspect(Settings.baseUrl)?.globalValue, url, 'not written to user settings');
+        assert.equal(
+          vscode.workspace.getConfiguration().inspect(Settings.baseUrl)?.globalValue,
+          url,
+          'not written to user settings',
+        );
         assert.equal(desk.settings.service.baseUrl, url);
         assert.equal(await desk.keys.get(origin), EMULATOR_DEMO_KEY);
         const check = await vscode.commands.executeCommand<ConnectionResult>(Commands.testConnection);

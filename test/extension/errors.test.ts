@@ -40,14 +40,20 @@ export function errorsSuite(): void {
     });
 
     test('the monthly-pool 429 names the reset date; the per-second 429 does not talk about the month', () => {
-      const quota = describeError(new ApiError('quota_exhausted', 'used up', { status: 429, resetDate: '2026-12-01' }), { baseUrl: BASE });
+      const quota = describeError(
+        new ApiError('quota_exhausted', 'used up', { status: 429, resetDate: '2026-12-01' }),
+        { baseUrl: BASE },
+      );
       assert.match(quota?.message ?? '', /2026-12-01/);
       const rate = describeError(new ApiError('rate_limited', 'slow down', { status: 429 }), { baseUrl: BASE });
       assert.doesNotMatch(rate?.message ?? '', /month/);
     });
 
     test('network problems name the address and the system error code', () => {
-      const err = new ApiError('network', 'Could not reach the service at http://127.0.0.1:9 (ECONNREFUSED) for GET /v1/threads. Check it.');
+      const err = new ApiError(
+        'network',
+        'Could not reach the service at http://127.0.0.1:9 (ECONNREFUSED) for GET /v1/threads. Check it.',
+      );
       assert.equal(networkCause(err), 'ECONNREFUSED');
       const report = describeError(err, { baseUrl: 'http://127.0.0.1:9' });
       assert.ok(report?.message.includes('http://127.0.0.1:9'));
@@ -56,7 +62,10 @@ export function errorsSuite(): void {
 
     test('a request that may have reached the service says it may have cost a call, and Retry says so too', () => {
       for (const kind of ['server', 'network', 'timeout', 'invalid_response'] as const) {
-        const err = new ApiError(kind, 'failed', { status: kind === 'server' ? 502 : undefined, mayHaveTakenEffect: true });
+        const err = new ApiError(kind, 'failed', {
+          status: kind === 'server' ? 502 : undefined,
+          mayHaveTakenEffect: true,
+        });
         const report = describeError(err, { baseUrl: BASE, canRetry: true });
         assert.match(report?.message ?? '', /may have (been charged|cost)/i, kind);
         assert.ok(report?.actions.includes('retryMayCost'), `${kind}: ${report?.actions.join(', ')}`);
@@ -68,7 +77,10 @@ export function errorsSuite(): void {
     });
 
     test('service text in a message cannot become a link or an icon', () => {
-      const err = new ApiError('validation', 'The service rejected the request as invalid: query.[x](command:y): [Renew](command:researchDesk.clearApiKey) $(key)');
+      const err = new ApiError(
+        'validation',
+        'The service rejected the request as invalid: query.[x](command:y): [Renew](command:researchDesk.clearApiKey) $(key)',
+      );
       const report = describeError(err, { baseUrl: BASE });
       assert.ok(report);
       assert.doesNotMatch(report.message, /\]\(|\$\(/);

@@ -12,7 +12,16 @@ import type { SearchFilters } from '../../src/search/filterModel';
 import { Commands, Settings } from '../../src/platform/ids';
 import { searchQueryString } from '../../src/api/params';
 import type { SearchOutcome } from '../../src/search/searchSession';
-import { api, control, emulatorUrl, eventually, setUserSettings, sleep, testCore, useEmulatorKeepingKey } from './support';
+import {
+  api,
+  control,
+  emulatorUrl,
+  eventually,
+  setUserSettings,
+  sleep,
+  testCore,
+  useEmulatorKeepingKey,
+} from './support';
 
 interface EmuRequest {
   route: string;
@@ -20,7 +29,6 @@ interface EmuRequest {
   keyLabel: string | null;
   status: number;
 }
-
 
 let counter = 0;
 /** A fresh emulator key of the plan, stored for the emulator's origin; returns its log label. */
@@ -35,7 +43,8 @@ export async function searchesOf(label: string): Promise<EmuRequest[]> {
   return (await control<EmuRequest[]>('requests')).filter((r) => r.keyLabel === label && r.route === 'search');
 }
 
-const run = <T>(id: string, ...args: unknown[]): Thenable<T | undefined> => vscode.commands.executeCommand<T>(id, ...args);
+const run = <T>(id: string, ...args: unknown[]): Thenable<T | undefined> =>
+  vscode.commands.executeCommand<T>(id, ...args);
 
 /** The received query without paging, as sorted [name, value] pairs (repeated names joined). */
 function received(r: EmuRequest | undefined): [string, string][] {
@@ -86,10 +95,29 @@ export function filtersSuite(): void {
     test('every filter set through Edit Search Filters reaches the service exactly as the client serialises it', async () => {
       const label = await freshKey('pro');
       const filters: SearchFilters = {
-        year_min: 2010, year_max: 2024, month_min: 3, month_max: 9, study_types: ['rct', 'meta-analysis'], human: true, controlled: false,
-        sample_size_min: 30, sjr_min: 1, sjr_max: 2, citation_min: 5, duration_min: 7, duration_max: 400, exclude_preprints: true,
-        open_access: true, publisher_name: ['Elsevier', 'Springer Nature'], domain: ['med', 'psych'], country: ['US', 'GB'],
-        journal_name: 'Nutrients', clinical_guideline: true, medical_mode: false, include_semantic_score: true, include_full_text_chunks: true,
+        year_min: 2010,
+        year_max: 2024,
+        month_min: 3,
+        month_max: 9,
+        study_types: ['rct', 'meta-analysis'],
+        human: true,
+        controlled: false,
+        sample_size_min: 30,
+        sjr_min: 1,
+        sjr_max: 2,
+        citation_min: 5,
+        duration_min: 7,
+        duration_max: 400,
+        exclude_preprints: true,
+        open_access: true,
+        publisher_name: ['Elsevier', 'Springer Nature'],
+        domain: ['med', 'psych'],
+        country: ['US', 'GB'],
+        journal_name: 'Nutrients',
+        clinical_guideline: true,
+        medical_mode: false,
+        include_semantic_score: true,
+        include_full_text_chunks: true,
       };
       const res = await run<FilterCommandResult>(Commands.editFilters, filters);
       assert.ok(res?.ok, res && !res.ok ? res.message : 'no result');
@@ -203,7 +231,10 @@ export function filtersSuite(): void {
       assert.deepEqual(core.filters.current, { year_min: 2019, year_max: 2024, human: true });
 
       await run(Commands.searchPapers, 'creatine and cognition');
-      assert.deepEqual(received((await searchesOf(label))[0]), expected('creatine and cognition', { year_min: 2019, year_max: 2024, human: true }));
+      assert.deepEqual(
+        received((await searchesOf(label))[0]),
+        expected('creatine and cognition', { year_min: 2019, year_max: 2024, human: true }),
+      );
     });
 
     test('multi-select steps: domains by readable name and countries by ISO code reach the service comma-separated', async () => {
@@ -212,7 +243,10 @@ export function filtersSuite(): void {
       await core.filters.clear();
       const editor = core.filterCommands.editor;
       const pending = run<FilterCommandResult>(Commands.editFilters);
-      for (const [row, values] of [['domain', ['med', 'psych']], ['country', ['DE', 'JP']]] as const) {
+      for (const [row, values] of [
+        ['domain', ['med', 'psych']],
+        ['country', ['DE', 'JP']],
+      ] as const) {
         await eventually(() => editor.active !== undefined && asPick(editor.active).step === 1, 'step 1');
         const list = asPick(editor.active);
         list.activeItems = list.items.filter((i) => i.field?.id === row);
@@ -242,7 +276,10 @@ export function filtersSuite(): void {
     test('presets: a shipped one applies with "last 5 years" computed now; a malformed one is reported by name and changes nothing', async () => {
       const label = await freshKey('pro');
       const core = await testCore();
-      const res = await run<FilterCommandResult>(Commands.applyFilterPreset, 'RCTs and meta-analyses, last 5 years, Q1');
+      const res = await run<FilterCommandResult>(
+        Commands.applyFilterPreset,
+        'RCTs and meta-analyses, last 5 years, Q1',
+      );
       assert.ok(res?.ok, res && !res.ok ? res.message : '');
       const year = new Date().getUTCFullYear();
       assert.deepEqual(core.filters.current, { study_types: ['rct', 'meta-analysis'], year_min: year - 5, sjr_max: 1 });
@@ -263,7 +300,10 @@ export function filtersSuite(): void {
         assert.match(bad.ok ? '' : bad.message, /Preset "Broken": lastYears must be a whole number/);
         assert.deepEqual(core.filters.current, before);
         const missing = await run<FilterCommandResult>(Commands.applyFilterPreset, 'Nope');
-        assert.match(missing?.ok === false ? missing.message : '', /No filter preset is named "Nope". Presets: Good, Broken, Preset 3/);
+        assert.match(
+          missing?.ok === false ? missing.message : '',
+          /No filter preset is named "Nope". Presets: Good, Broken, Preset 3/,
+        );
         const entries = core.filters.presets();
         assert.match(entries[2]?.problem ?? '', /Preset 3 must be an object/);
         const good = await run<FilterCommandResult>(Commands.applyFilterPreset, 'Good');
@@ -276,7 +316,9 @@ export function filtersSuite(): void {
     test('the default filter set applies in a workspace whose filters were never edited; a bad default set is reported, not applied', async () => {
       const core = await testCore();
       const desk = await api();
-      const restoreDefaults = await setUserSettings({ [Settings.searchDefaultFilters]: { lastYears: 3, exclude_preprints: true } });
+      const restoreDefaults = await setUserSettings({
+        [Settings.searchDefaultFilters]: { lastYears: 3, exclude_preprints: true },
+      });
       try {
         // A fresh store over empty workspace state, as in a workspace never edited.
         const empty = new Map<string, unknown>();
@@ -293,7 +335,10 @@ export function filtersSuite(): void {
         await setUserSettings({ [Settings.searchDefaultFilters]: { sjr_min: 5 } });
         const bad = new FilterStore({ state: { ...memento, get: <T>(_k: string, d?: T) => d as T } });
         assert.deepEqual(bad.current, {});
-        assert.match(bad.defaultsProblem ?? '', /researchDesk\.search\.defaultFilters: sjr_min: Input should be less than or equal to 4/);
+        assert.match(
+          bad.defaultsProblem ?? '',
+          /researchDesk\.search\.defaultFilters: sjr_min: Input should be less than or equal to 4/,
+        );
         bad.dispose();
         // The extension's own store keeps what this workspace set.
         assert.ok(core.filters.current);
@@ -313,7 +358,7 @@ export function filtersSuite(): void {
         const editor = core.filterCommands.editor;
         const pending = run(Commands.editFilters);
         await eventually(() => editor.active !== undefined, 'the editor to open');
-        const row = (asPick(editor.active)).items.find((i) => i.field?.id === 'include_full_text_chunks');
+        const row = asPick(editor.active).items.find((i) => i.field?.id === 'include_full_text_chunks');
         assert.equal(row?.detail, 'Excerpts need a paid plan; the free plan would answer 403');
         editor.active?.hide();
         assert.equal(await pending, undefined);

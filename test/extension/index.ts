@@ -64,7 +64,8 @@ export function run(): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     const runner = mocha.run((failures) => {
       writeCounts(counts);
-      if (failures > 0 || counts.failed > 0) reject(new Error(`${counts.failed || failures} extension-host test(s) failed.`));
+      if (failures > 0 || counts.failed > 0)
+        reject(new Error(`${counts.failed || failures} extension-host test(s) failed.`));
       else resolve();
     });
     runner.on('pass', () => counts.passed++);
@@ -88,7 +89,9 @@ class LineReporter extends Mocha.reporters.Base {
     });
     runner.on('pass', (t) => console.log(`  ✔ ${t.title}`));
     runner.on('pending', (t) => console.log(`  - SKIPPED ${t.title}`));
-    runner.on('fail', (t, err: unknown) => console.log(`  ✘ ${t.title}: ${err instanceof Error ? err.message : String(err)}`));
+    runner.on('fail', (t, err: unknown) =>
+      console.log(`  ✘ ${t.title}: ${err instanceof Error ? err.message : String(err)}`),
+    );
     runner.once('end', () => {
       const s = this.stats;
       console.log(`${s.passes} passing, ${s.failures} failing, ${s.pending} skipped (${s.duration ?? 0} ms)`);

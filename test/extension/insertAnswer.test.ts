@@ -14,11 +14,27 @@ import type { CoreInternals } from '../../src/composition/core';
 import type { AnswerCitations } from '../../src/citations/insertAnswer';
 import { parseBibFile } from '../../src/bib/bibFile';
 import { Settings } from '../../src/platform/ids';
-import { api, control, emulatorUrl, eventually, finishedThread, openDoc, readDisk, setUserSettings, testCore, useEmulatorSettings, workspaceDir, writeFile as write } from './support';
+import {
+  api,
+  control,
+  emulatorUrl,
+  eventually,
+  finishedThread,
+  openDoc,
+  readDisk,
+  setUserSettings,
+  testCore,
+  useEmulatorSettings,
+  workspaceDir,
+  writeFile as write,
+} from './support';
 
 let counter = 0;
 async function freshKey(): Promise<string> {
-  const key = await control<string>('provisionKey', { plan: 'pro', label: `insert-answer-test-${Date.now()}-${++counter}` });
+  const key = await control<string>('provisionKey', {
+    plan: 'pro',
+    label: `insert-answer-test-${Date.now()}-${++counter}`,
+  });
   await (await api()).keys.set(key, new URL(await emulatorUrl()).origin);
   return key;
 }
@@ -30,7 +46,9 @@ const bibKeys = (text: string | undefined): string[] => parseBibFile(text ?? '')
 
 /** Keys of a .bib now: its open buffer, else the disk (the save after an edit lands a moment later). */
 async function keysNow(bib: vscode.Uri): Promise<string[]> {
-  return bibKeys(vscode.workspace.textDocuments.find((d) => d.uri.toString() === bib.toString())?.getText() ?? (await readDisk(bib)));
+  return bibKeys(
+    vscode.workspace.textDocuments.find((d) => d.uri.toString() === bib.toString())?.getText() ?? (await readDisk(bib)),
+  );
 }
 
 export function insertAnswerSuite(): void {
@@ -61,7 +79,10 @@ export function insertAnswerSuite(): void {
         asked.push(uri.path);
         return Promise.resolve(allowWrites);
       };
-      threadId = await finishedThread(await freshKey(), 'Does creatine supplementation improve memory in older adults?');
+      threadId = await finishedThread(
+        await freshKey(),
+        'Does creatine supplementation improve memory in older adults?',
+      );
     });
     suiteTeardown(async () => {
       if (savedConfirm) c.bibliographies.confirmWrite = savedConfirm;
@@ -87,21 +108,33 @@ export function insertAnswerSuite(): void {
       const refs = [...html.matchAll(/<li id="cite-(\d+)" class="reference"/g)].length;
       assert.ok(refs > 0, 'references rendered');
       for (const action of ['insertCitation', 'copyBibtex', 'copyReference'])
-        assert.equal([...html.matchAll(new RegExp(`data-action="${action}" data-n="\\d+"`, 'g'))].length, refs, `${action} on every reference`);
+        assert.equal(
+          [...html.matchAll(new RegExp(`data-action="${action}" data-n="\\d+"`, 'g'))].length,
+          refs,
+          `${action} on every reference`,
+        );
       assert.match(html, /<button type="button" id="insert-answer"[^>]*>Insert Answer<\/button>/);
       const before = c.answers.refused.length;
       await c.answers.receive(threadId, { type: 'insertCitation', n: 0 });
       await c.answers.receive(threadId, { type: 'copyBibtex', n: 1, url: 'https://evil.example' });
       await c.answers.receive(threadId, { type: 'insertAnswer', text: 'x' });
       await c.answers.receive(threadId, { type: 'copyReference', n: 9999 });
-      assert.deepEqual(c.answers.refused.slice(before), ['insertCitation: bad n', 'copyBibtex: bad n', 'insertAnswer: unexpected fields', 'copyReference: unknown reference']);
+      assert.deepEqual(c.answers.refused.slice(before), [
+        'insertCitation: bad n',
+        'copyBibtex: bad n',
+        'insertAnswer: unexpected fields',
+        'copyReference: unknown reference',
+      ]);
     });
 
     test('Markdown: the answer at the cursor with [@key] citations, every cited paper in the declared .bib (keys equal), saved; one Undo removes the answer', async () => {
       const dir = freshDir();
       const bib = vscode.Uri.joinPath(dir, 'refs.bib');
       const original = '---\nbibliography: refs.bib\n---\n\n# Draft\n\n\n';
-      const editor = await openDoc(vscode.Uri.joinPath(dir, 'draft.md'), '---\nbibliography: refs.bib\n---\n\n# Draft\n\n|\n');
+      const editor = await openDoc(
+        vscode.Uri.joinPath(dir, 'draft.md'),
+        '---\nbibliography: refs.bib\n---\n\n# Draft\n\n|\n',
+      );
       const r = await insertAnswer();
       assert.equal(r.done, true, r.message);
       assert.equal(r.flavour, 'pandoc');
@@ -117,7 +150,11 @@ export function insertAnswerSuite(): void {
       assert.ok(cited.length > 0, 'citations written');
       assert.match(text, /\[@[^\]]+\]/, 'Pandoc bracket citations');
       await eventually(async () => (await keysNow(bib)).length === cited.length, 'the entries in the .bib');
-      assert.deepEqual([...(await keysNow(bib))].sort(), [...cited].sort(), 'every key cited is in the .bib and nothing else');
+      assert.deepEqual(
+        [...(await keysNow(bib))].sort(),
+        [...cited].sort(),
+        'every key cited is in the .bib and nothing else',
+      );
       assert.deepEqual([...bibKeys(await readDisk(bib))].sort(), [...cited].sort(), 'the .bib is saved');
       assert.deepEqual([...(r.keys ?? [])].sort(), [...cited].sort());
       // One Undo in the document removes the answer.
@@ -125,7 +162,9 @@ export function insertAnswerSuite(): void {
       await vscode.commands.executeCommand('undo');
       await eventually(() => editor.document.getText() === original, 'Undo to remove the answer');
       const bibDoc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === bib.toString());
-      console.log(`    (after Undo in the document, the .bib ${bibDoc ? `buffer has ${bibKeys(bibDoc.getText()).length}` : `file has ${bibKeys(await readDisk(bib)).length}`} entries)`);
+      console.log(
+        `    (after Undo in the document, the .bib ${bibDoc ? `buffer has ${bibKeys(bibDoc.getText()).length}` : `file has ${bibKeys(await readDisk(bib)).length}`} entries)`,
+      );
     });
 
     test('LaTeX: \\citep citations (setting) tied to the word, headings as bold paragraphs, specials in LaTeX, entries appended to an existing .bib', async () => {
@@ -134,7 +173,10 @@ export function insertAnswerSuite(): void {
         const dir = freshDir();
         const bib = vscode.Uri.joinPath(dir, 'refs.bib');
         await write(bib, '@article{old2020,\n  title = {Old},\n  year = {2020}\n}\n');
-        const editor = await openDoc(vscode.Uri.joinPath(dir, 'paper.tex'), '\\section{Results}\n|\n\\bibliography{refs}\n');
+        const editor = await openDoc(
+          vscode.Uri.joinPath(dir, 'paper.tex'),
+          '\\section{Results}\n|\n\\bibliography{refs}\n',
+        );
         const r = await insertAnswer();
         assert.equal(r.done, true, r.message);
         assert.equal(r.flavour, 'latex');
@@ -143,7 +185,11 @@ export function insertAnswerSuite(): void {
         assert.match(text, /^\\textbf\{[^}]+\}$/m, 'Markdown headings became bold paragraphs');
         assert.ok(!/\\(sub)*section\*/.test(text), 'no section from the answer');
         assert.ok(!/^#/m.test(text), 'no Markdown heading left');
-        const unescaped = /(^|[^\\])[%&#_].{0,30}/m.exec(text.replace(/\\(citep|url|href)\{[^}]*\}/g, '').replace(/\\begin\{tabular\}[\s\S]*?\\end\{tabular\}/g, (t) => t.replace(/ & /g, ' ')));
+        const unescaped = /(^|[^\\])[%&#_].{0,30}/m.exec(
+          text
+            .replace(/\\(citep|url|href)\{[^}]*\}/g, '')
+            .replace(/\\begin\{tabular\}[\s\S]*?\\end\{tabular\}/g, (t) => t.replace(/ & /g, ' ')),
+        );
         assert.equal(unescaped?.[0], undefined, 'every % & # _ in the prose is escaped');
         assert.match(text, /\S~\\citep\{[^}]+\}/, 'citations tied to the word before');
         const cited = [...new Set([...text.matchAll(/\\citep\{([^}]+)\}/g)].flatMap((m) => m[1]!.split(',')))];
@@ -188,16 +234,27 @@ export function insertAnswerSuite(): void {
       const interaction = c.answers.shown(threadId)?.interaction;
       const response = interaction?.response ?? '';
       const citations = interaction?.citations ?? [];
-      const twins = citations.filter((x) => citations.some((y) => y !== x && y.title === x.title && y.year === x.year && y.journal !== x.journal));
+      const twins = citations.filter((x) =>
+        citations.some((y) => y !== x && y.title === x.title && y.year === x.year && y.journal !== x.journal),
+      );
       assert.ok(twins.length >= 2, 'the emulator answer cites two papers of the same title and year');
       const dir = freshDir();
       const bib = vscode.Uri.joinPath(dir, 'twins.bib');
       const editor = await openDoc(vscode.Uri.joinPath(dir, 'twins.md'), '---\nbibliography: twins.bib\n---\n\n|');
       const r = await insertAnswer();
       assert.equal(r.done, true, r.message);
-      const cited = [...new Set([...response.matchAll(/\[(\d+)(?:\.\d+)?\]/g)].map((m) => citations.find((x) => x.n === Number(m[1]))!.paper_id!))];
+      const cited = [
+        ...new Set(
+          [...response.matchAll(/\[(\d+)(?:\.\d+)?\]/g)].map(
+            (m) => citations.find((x) => x.n === Number(m[1]))!.paper_id!,
+          ),
+        ),
+      ];
       await eventually(async () => (await keysNow(bib)).length === cited.length, 'one entry per distinct paper');
-      const text = vscode.workspace.textDocuments.find((d) => d.uri.toString() === bib.toString())?.getText() ?? (await readDisk(bib)) ?? '';
+      const text =
+        vscode.workspace.textDocuments.find((d) => d.uri.toString() === bib.toString())?.getText() ??
+        (await readDisk(bib)) ??
+        '';
       const entries = parseBibFile(text).entries;
       // Each entry keeps the service's URL of its paper, which ends with the paper's id.
       const keyOf = (paperId: string): string => {
@@ -208,20 +265,33 @@ export function insertAnswerSuite(): void {
       assert.notEqual(keyOf(twins[0]!.paper_id!), keyOf(twins[1]!.paper_id!));
       // Each list line of the answer ends with one marker; the inserted line ends with that paper's citation.
       const items = response.split('\n').filter((l) => l.startsWith('- '));
-      const inserted = editor.document.getText().split('\n').filter((l) => l.startsWith('- '));
+      const inserted = editor.document
+        .getText()
+        .split('\n')
+        .filter((l) => l.startsWith('- '));
       assert.equal(inserted.length, items.length);
       items.forEach((item, i) => {
         const n = /\[(\d+)(?:\.\d+)?\]$/.exec(item)?.[1];
-        if (n !== undefined) assert.ok(inserted[i]!.endsWith(`[@${keyOf(citations.find((x) => x.n === Number(n))!.paper_id!)}]`), `${item}\n→ ${inserted[i]}`);
+        if (n !== undefined)
+          assert.ok(
+            inserted[i]!.endsWith(`[@${keyOf(citations.find((x) => x.n === Number(n))!.paper_id!)}]`),
+            `${item}\n→ ${inserted[i]}`,
+          );
       });
     });
 
     test('two answers in one Quarto document with quotes as footnotes: every label defined once, no heading from either answer', async () => {
       const undo = await setUserSettings({ [Settings.citationsQuotesAsFootnotes]: true });
       try {
-        const other = await finishedThread(await freshKey(), 'Effect of formative feedback on mathematics performance in secondary school students');
+        const other = await finishedThread(
+          await freshKey(),
+          'Effect of formative feedback on mathematics performance in secondary school students',
+        );
         const dir = freshDir();
-        const editor = await openDoc(vscode.Uri.joinPath(dir, 'two.qmd'), '---\ntitle: Two\nbibliography: two.bib\n---\n\n# Draft\n\n|');
+        const editor = await openDoc(
+          vscode.Uri.joinPath(dir, 'two.qmd'),
+          '---\ntitle: Two\nbibliography: two.bib\n---\n\n# Draft\n\n|',
+        );
         for (const id of [threadId, other]) {
           const end = editor.document.positionAt(editor.document.getText().length);
           editor.selection = new vscode.Selection(end, end);
@@ -234,7 +304,10 @@ export function insertAnswerSuite(): void {
         assert.equal(new Set(definitions).size, definitions.length, `labels defined once: ${definitions.join(' ')}`);
         const references = new Set([...text.matchAll(/\[\^([^\]\s]+)\](?!:)/g)].map((m) => m[1]!));
         assert.deepEqual([...references].sort(), [...definitions].sort(), 'every reference has its definition');
-        assert.ok(definitions.some((l) => l.startsWith('a2-')), 'the second answer took the a2- prefix');
+        assert.ok(
+          definitions.some((l) => l.startsWith('a2-')),
+          'the second answer took the a2- prefix',
+        );
       } finally {
         await undo();
       }
@@ -250,7 +323,11 @@ export function insertAnswerSuite(): void {
         const text = editor.document.getText();
         const ref = /\[\^(\d+\.\d+)\]/.exec(text);
         assert.ok(ref, 'a footnote reference');
-        assert.match(text, new RegExp(`^\\[\\^${ref[1]!.replace('.', '\\.')}\\]: “.+” \\[@[^\\]]+\\]\\.$`, 'm'), 'its footnote: the quote and the citation');
+        assert.match(
+          text,
+          new RegExp(`^\\[\\^${ref[1]!.replace('.', '\\.')}\\]: “.+” \\[@[^\\]]+\\]\\.$`, 'm'),
+          'its footnote: the quote and the citation',
+        );
       } finally {
         await undo();
       }
@@ -263,18 +340,32 @@ export function insertAnswerSuite(): void {
       const refs = c.answers.shown(threadId)?.references ?? [];
       const first = refs.find((r) => r.paperId && refs.filter((o) => o.title === r.title).length === 1);
       assert.ok(first?.paperId, 'a reference with a paper id');
-      c.recentPapers.remember([{ id: first.paperId, title: first.title ?? 'T', publish_year: first.year ?? 2020, authors: ['Ada Lovelace'], doi: '10.5555/answer-test.1', journal_name: 'Journal of Tests' }]);
+      c.recentPapers.remember([
+        {
+          id: first.paperId,
+          title: first.title ?? 'T',
+          publish_year: first.year ?? 2020,
+          authors: ['Ada Lovelace'],
+          doi: '10.5555/answer-test.1',
+          journal_name: 'Journal of Tests',
+        },
+      ]);
       const dir = freshDir();
       const bib = vscode.Uri.joinPath(dir, 'meta.bib');
       const editor = await openDoc(vscode.Uri.joinPath(dir, 'm.md'), '---\nbibliography: meta.bib\n---\n\nSee |.\n');
       await c.answers.show(threadId, { preserveFocus: true });
       await c.answers.receive(threadId, { type: 'insertCitation', n: first.n });
-      await eventually(() => /\[@lovelace/.test(editor.document.getText()), 'the citation from the answer view').catch(() =>
-        assert.fail(`no citation: ${JSON.stringify(editor.document.getText())}; active editor ${vscode.window.activeTextEditor?.document.uri.path ?? 'none'}`),
+      await eventually(() => /\[@lovelace/.test(editor.document.getText()), 'the citation from the answer view').catch(
+        () =>
+          assert.fail(
+            `no citation: ${JSON.stringify(editor.document.getText())}; active editor ${vscode.window.activeTextEditor?.document.uri.path ?? 'none'}`,
+          ),
       );
       assert.match(editor.document.getText(), /See \[@lovelace\d{4}\w*\]\./);
       await eventually(async () => (await keysNow(bib)).length === 1, 'the entry in the .bib');
-      const text = vscode.workspace.textDocuments.find((d) => d.uri.toString() === bib.toString())?.getText() ?? (await readDisk(bib));
+      const text =
+        vscode.workspace.textDocuments.find((d) => d.uri.toString() === bib.toString())?.getText() ??
+        (await readDisk(bib));
       assert.match(text ?? '', /doi = \{10\.5555\/answer-test\.1\}/);
       assert.match(text ?? '', /author = \{Lovelace, Ada\}/);
     });
@@ -296,14 +387,22 @@ export function insertAnswerSuite(): void {
         assert.equal(r?.done, true, r?.message);
         const lookup = c.paperLookup.last;
         assert.ok(lookup && lookup.calls > 0, 'searches were sent');
-        const charged = (await control<{ keyLabel: string; reason: string; calls: number }[]>('charges')).filter((x) => x.keyLabel === label && x.reason === 'search');
+        const charged = (await control<{ keyLabel: string; reason: string; calls: number }[]>('charges')).filter(
+          (x) => x.keyLabel === label && x.reason === 'search',
+        );
         assert.equal(charged.length, lookup.calls, 'one charged search per lookup, no more');
         assert.ok(lookup.completed > 0, 'papers were found by their title');
         await eventually(async () => (await keysNow(bib)).length > 0, 'the entries in the .bib');
-        const text = vscode.workspace.textDocuments.find((d) => d.uri.toString() === bib.toString())?.getText() ?? (await readDisk(bib)) ?? '';
+        const text =
+          vscode.workspace.textDocuments.find((d) => d.uri.toString() === bib.toString())?.getText() ??
+          (await readDisk(bib)) ??
+          '';
         const authored = parseBibFile(text).entries.filter((e) => /\bauthor\s*=/.test(text.slice(e.start, e.end)));
         assert.equal(authored.length, lookup.completed, `entries with authors: ${text.slice(0, 400)}`);
-        assert.ok(!/\[@anon/.test(editor.document.getText()) || lookup.completed < (r?.keys?.length ?? 0), 'completed papers are not cited as anon');
+        assert.ok(
+          !/\[@anon/.test(editor.document.getText()) || lookup.completed < (r?.keys?.length ?? 0),
+          'completed papers are not cited as anon',
+        );
       } finally {
         await undo();
       }
@@ -384,7 +483,10 @@ export function insertAnswerSuite(): void {
         const after = readFileSync(bib);
         assert.ok(after.subarray(0, original.length).equals(original), 'a byte before the end changed');
         assert.deepEqual(bibKeys(after.toString('utf8')).slice(1).sort(), [...(yes.keys ?? [])].sort());
-        assert.ok(!after.subarray(original.length).toString('utf8').replace(/\r\n/gu, '').includes('\n'), 'the file\'s CRLF line breaks were not kept');
+        assert.ok(
+          !after.subarray(original.length).toString('utf8').replace(/\r\n/gu, '').includes('\n'),
+          "the file's CRLF line breaks were not kept",
+        );
       } finally {
         allowWrites = true;
         rmSync(outside, { recursive: true, force: true });

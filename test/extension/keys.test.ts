@@ -2,7 +2,16 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ClearKeyResult, SetKeyResult } from '../../src/service/keyCommands';
 import { Commands, EnvVars, Settings } from '../../src/platform/ids';
-import { api, closedPortUrl, DEMO_KEYS, eventually, nextEvent, setUserSettings, sleep, useEmulatorSettings } from './support';
+import {
+  api,
+  closedPortUrl,
+  DEMO_KEYS,
+  eventually,
+  nextEvent,
+  setUserSettings,
+  sleep,
+  useEmulatorSettings,
+} from './support';
 
 export function keysSuite(): void {
   suite('API key', () => {

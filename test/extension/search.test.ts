@@ -6,7 +6,15 @@ import type { SearchOutcome } from '../../src/search/searchSession';
 import { escapeMarkdown } from '../../src/shared/markdown';
 import { plainText } from '../../src/shared/plainText';
 import type { ResultNode } from '../../src/search/resultsTree';
-import { acceptQuickInput, api, control, emulatorUrl, setUserSettings, testCore, useEmulatorKeepingKey } from './support';
+import {
+  acceptQuickInput,
+  api,
+  control,
+  emulatorUrl,
+  setUserSettings,
+  testCore,
+  useEmulatorKeepingKey,
+} from './support';
 
 /** A query with 1,000 matches in the emulator's corpus (its own sample queries). */
 const BIG = 'effect of formative feedback on mathematics performance in secondary school students';
@@ -24,7 +32,6 @@ interface EmuCharge {
   keyLabel: string;
   calls: number;
 }
-
 
 let counter = 0;
 
@@ -54,7 +61,8 @@ async function charged(label: string): Promise<number> {
   return all.filter((c) => c.keyLabel === label).reduce((s, c) => s + c.calls, 0);
 }
 
-const run = <T>(id: string, ...args: unknown[]): Thenable<T | undefined> => vscode.commands.executeCommand<T>(id, ...args);
+const run = <T>(id: string, ...args: unknown[]): Thenable<T | undefined> =>
+  vscode.commands.executeCommand<T>(id, ...args);
 
 async function roots(): Promise<ResultNode[]> {
   return (await api()).results.getChildren();
@@ -105,14 +113,18 @@ export function searchSuite(): void {
       const item = desk.results.getTreeItem(first);
       assert.equal(item.label, plainText(first.paper.title));
       const author = first.paper.authors?.[0];
-      assert.ok(typeof item.description === 'string' && author && item.description.startsWith(author), `description: ${String(item.description)}`);
+      assert.ok(
+        typeof item.description === 'string' && author && item.description.startsWith(author),
+        `description: ${String(item.description)}`,
+      );
       assert.ok(String(item.description).includes(String(first.paper.publish_year)));
       assert.ok(item.iconPath instanceof vscode.ThemeIcon);
       const icons = new Set(papers.map((p) => (desk.results.getTreeItem(p).iconPath as vscode.ThemeIcon).id));
       for (const p of papers) {
         const id = (desk.results.getTreeItem(p).iconPath as vscode.ThemeIcon).id;
         if (p.paper.study_type === 'rct') assert.equal(id, 'beaker');
-        if (p.paper.study_type === 'meta-analysis' || p.paper.study_type === 'systematic review') assert.equal(id, 'layers');
+        if (p.paper.study_type === 'meta-analysis' || p.paper.study_type === 'systematic review')
+          assert.equal(id, 'layers');
       }
       assert.ok(icons.size >= 1);
       const view = desk.results.treeView;
@@ -131,16 +143,25 @@ export function searchSuite(): void {
         assert.equal(tip.isTrusted, false);
         assert.equal(tip.supportHtml, false);
         const p = node.paper;
-        if (p.citation_count !== null && p.citation_count !== undefined) assert.match(tip.value, new RegExp(`Citations\\*\\*: ${p.citation_count}`));
+        if (p.citation_count !== null && p.citation_count !== undefined)
+          assert.match(tip.value, new RegExp(`Citations\\*\\*: ${p.citation_count}`));
         if (p.sjr_best_quartile) assert.ok(tip.value.includes(`Q${p.sjr_best_quartile}`));
         if (p.takeaway) assert.ok(tip.value.includes(escapeMarkdown(p.takeaway.split(' ')[0]!)), 'no takeaway');
         if (p.sample_size) assert.ok(tip.value.includes(`Sample size**: ${p.sample_size}`));
         if (p.institutions?.length) assert.ok(tip.value.includes('Institutions'));
-        if (p.sample_size === null || p.sample_size === undefined) assert.ok(!tip.value.includes('Sample size'), 'an absent field shown');
+        if (p.sample_size === null || p.sample_size === undefined)
+          assert.ok(!tip.value.includes('Sample size'), 'an absent field shown');
       }
       // Hostile service text stays text.
-      const hostile = { ...papers[0]!.paper, title: '[x](command:workbench.action.quit) <img src=x onerror=alert(1)>', takeaway: '**bold** `code`' };
-      const tip = desk.results.resolveTreeItem(desk.results.getTreeItem({ ...papers[0]!, paper: hostile }), { ...papers[0]!, paper: hostile }).tooltip as vscode.MarkdownString;
+      const hostile = {
+        ...papers[0]!.paper,
+        title: '[x](command:workbench.action.quit) <img src=x onerror=alert(1)>',
+        takeaway: '**bold** `code`',
+      };
+      const tip = desk.results.resolveTreeItem(desk.results.getTreeItem({ ...papers[0]!, paper: hostile }), {
+        ...papers[0]!,
+        paper: hostile,
+      }).tooltip as vscode.MarkdownString;
       assert.ok(!tip.value.includes('](command:'), tip.value);
       assert.ok(!tip.value.includes('<img'), tip.value);
     });
@@ -181,7 +202,10 @@ export function searchSuite(): void {
       assert.ok(!(await roots()).some((n) => n.kind === 'more'), 'a Load More node past 1,000 results');
       const sent = await searches(label);
       assert.equal(sent.length, 10);
-      assert.ok(sent.every((r) => r.status === 200), 'a request was refused');
+      assert.ok(
+        sent.every((r) => r.status === 200),
+        'a request was refused',
+      );
       assert.equal(await charged(label), 10);
     });
 
@@ -269,7 +293,8 @@ export function searchSuite(): void {
         page: '0',
         page_size: '100',
       };
-      for (const [k, v] of Object.entries(expect)) assert.equal(param(sent[0], k), v, `${k} in ${JSON.stringify(sent[0]!.query)}`);
+      for (const [k, v] of Object.entries(expect))
+        assert.equal(param(sent[0], k), v, `${k} in ${JSON.stringify(sent[0]!.query)}`);
       assert.equal(sent[0]!.status, 200);
     });
 
@@ -310,12 +335,18 @@ export function searchSuite(): void {
       assert.equal(first?.outcome, 'shown');
       assert.equal(first.fetched, 10, 'free plan applies page_size 10');
       assert.equal(first.shown, 10);
-      const out = await run<SearchOutcome>(Commands.searchPapers, { query: 'sleep quality', filters: { include_full_text_chunks: true } });
+      const out = await run<SearchOutcome>(Commands.searchPapers, {
+        query: 'sleep quality',
+        filters: { include_full_text_chunks: true },
+      });
       assert.equal(out?.outcome, 'shown', out?.message);
       assert.match(out.message ?? '', /paid plan/);
       const sent = await searches(label);
       assert.equal(sent.length, 2);
-      assert.ok(!sent.some((r) => param(r, 'include_full_text_chunks') === 'true'), 'an excerpt request was sent on a free plan');
+      assert.ok(
+        !sent.some((r) => param(r, 'include_full_text_chunks') === 'true'),
+        'an excerpt request was sent on a free plan',
+      );
       assert.equal(param(sent[1], 'page_size'), '10', 'asked for more than the plan gives');
       const desk = await api();
       for (const node of paperNodes(await roots())) assert.equal(desk.results.getChildren(node).length, 0);
@@ -327,7 +358,10 @@ export function searchSuite(): void {
 
     test('free key, plan not known yet: a 403 for excerpts costs nothing and the search runs again without them', async () => {
       const { label } = await freshKey('free');
-      const out = await run<SearchOutcome>(Commands.searchPapers, { query: BIG, filters: { include_full_text_chunks: true } });
+      const out = await run<SearchOutcome>(Commands.searchPapers, {
+        query: BIG,
+        filters: { include_full_text_chunks: true },
+      });
       assert.equal(out?.outcome, 'shown', out?.message);
       assert.match(out.message ?? '', /paid plan/);
       const sent = await searches(label);
@@ -443,7 +477,11 @@ export function searchSuite(): void {
       const node = paperNodes(await roots())[0]!;
       const hostile = {
         ...node,
-        paper: { ...node.paper, title: 'T [x](command:workbench.action.quit)', abstract: '<script>alert(1)</script> ![i](https://e.x/p.png) # not a heading' },
+        paper: {
+          ...node.paper,
+          title: 'T [x](command:workbench.action.quit)',
+          abstract: '<script>alert(1)</script> ![i](https://e.x/p.png) # not a heading',
+        },
       };
       const abs = await run<PaperActionResult>(Commands.showAbstract, hostile);
       const text = abs?.value ?? '';
@@ -458,7 +496,12 @@ export function searchSuite(): void {
       await freshKey('pro');
       await run<SearchOutcome>(Commands.searchPapers, BIG);
       const node = paperNodes(await roots())[0]!;
-      for (const url of ['javascript:alert(1)', 'command:workbench.action.quit', 'http://example.com/p', 'file:///etc/passwd']) {
+      for (const url of [
+        'javascript:alert(1)',
+        'command:workbench.action.quit',
+        'http://example.com/p',
+        'file:///etc/passwd',
+      ]) {
         const res = await run<PaperActionResult>(Commands.openPaper, { ...node, paper: { ...node.paper, url } });
         assert.equal(res?.done, false, url);
         assert.match(res.message ?? '', /no safe \(https\) link/);
@@ -472,7 +515,11 @@ export function searchSuite(): void {
       await freshKey('pro');
       await run<SearchOutcome>(Commands.searchPapers, BIG);
       const node = paperNodes(await roots())[0]!;
-      for (const url of ['https://user:pass@consensus.app/papers/x/1/', 'https://consensus.app@evil.example/papers/x/1/', 'https://@consensus.app/papers/x/1/']) {
+      for (const url of [
+        'https://user:pass@consensus.app/papers/x/1/',
+        'https://consensus.app@evil.example/papers/x/1/',
+        'https://@consensus.app/papers/x/1/',
+      ]) {
         const res = await run<PaperActionResult>(Commands.openPaper, { ...node, paper: { ...node.paper, url } });
         assert.equal(res?.done, false, url);
         assert.equal(res.value, '', url);
@@ -497,9 +544,11 @@ export function searchSuite(): void {
       const paper = {
         ...node.paper,
         title: 'Title http://evil.example/t',
-        takeaway: 'Data at https://user:pass@evil.example/x, code at https://Example.ORG/code. And javascript://%0Aalert(1) too.',
+        takeaway:
+          'Data at https://user:pass@evil.example/x, code at https://Example.ORG/code. And javascript://%0Aalert(1) too.',
       };
-      const tip = desk.results.resolveTreeItem(desk.results.getTreeItem({ ...node, paper }), { ...node, paper }).tooltip as vscode.MarkdownString;
+      const tip = desk.results.resolveTreeItem(desk.results.getTreeItem({ ...node, paper }), { ...node, paper })
+        .tooltip as vscode.MarkdownString;
       assert.equal(tip.isTrusted, false);
       const destinations = [...tip.value.matchAll(/\]\(<([^>]*)>\)/g)].map((m) => m[1]);
       assert.deepEqual(destinations, ['https://example.org/code'], tip.value);
@@ -533,7 +582,10 @@ export function searchSuite(): void {
 
     test('Search Selection: the editor selection (whitespace collapsed) becomes the query', async () => {
       const { label } = await freshKey('pro');
-      const doc = await vscode.workspace.openTextDocument({ content: 'Draft.\nWe think   formative\n  feedback helps mathematics.\nEnd.', language: 'markdown' });
+      const doc = await vscode.workspace.openTextDocument({
+        content: 'Draft.\nWe think   formative\n  feedback helps mathematics.\nEnd.',
+        language: 'markdown',
+      });
       const editor = await vscode.window.showTextDocument(doc);
       editor.selection = new vscode.Selection(1, 8, 2, 28);
       const out = await run<SearchOutcome>(Commands.searchSelection);

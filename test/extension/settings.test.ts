@@ -8,8 +8,15 @@ import { api, setUserSettings } from './support';
 export function settingsSuite(): void {
   suite('Settings', () => {
     test('loopback http addresses are recognised, and only those', () => {
-      for (const u of ['http://127.0.0.1:8787', 'http://localhost:8787/', 'http://[::1]:8787']) assert.ok(isLoopbackHttpUrl(u), u);
-      for (const u of ['https://127.0.0.1:8787', 'http://127.0.0.2', 'http://localhost.evil.example', 'http://example.com', 'not a url']) {
+      for (const u of ['http://127.0.0.1:8787', 'http://localhost:8787/', 'http://[::1]:8787'])
+        assert.ok(isLoopbackHttpUrl(u), u);
+      for (const u of [
+        'https://127.0.0.1:8787',
+        'http://127.0.0.2',
+        'http://localhost.evil.example',
+        'http://example.com',
+        'not a url',
+      ]) {
         assert.ok(!isLoopbackHttpUrl(u), u);
       }
       assert.equal(parseServiceUrl('https://user:pw@api.consensus.app'), undefined, 'credentials in the URL accepted');
@@ -29,9 +36,12 @@ export function settingsSuite(): void {
       }
     });
 
-    test('VS Code\'s http.proxy reaches the client settings; the timeout is clamped', async () => {
+    test("VS Code's http.proxy reaches the client settings; the timeout is clamped", async () => {
       const desk = await api();
-      const restore = await setUserSettings({ 'http.proxy': 'http://127.0.0.1:3128', [Settings.requestTimeoutSeconds]: 0 });
+      const restore = await setUserSettings({
+        'http.proxy': 'http://127.0.0.1:3128',
+        [Settings.requestTimeoutSeconds]: 0,
+      });
       try {
         assert.equal(desk.settings.service.proxy, 'http://127.0.0.1:3128');
         assert.equal(desk.settings.service.timeoutMs, 1000);

@@ -65,7 +65,8 @@ export async function setUserSettings(values: Record<string, unknown>): Promise<
     await config().update(id, value, vscode.ConfigurationTarget.Global);
   }
   return async () => {
-    for (const [id, value] of Object.entries(previous)) await config().update(id, value, vscode.ConfigurationTarget.Global);
+    for (const [id, value] of Object.entries(previous))
+      await config().update(id, value, vscode.ConfigurationTarget.Global);
   };
 }
 
@@ -99,7 +100,11 @@ export async function useEmulatorKeepingKey(): Promise<{ url: string; origin: st
 /** Calls a method of the emulator's control API (the runner starts it with `controlApi: true`). */
 export async function control<T>(method: string, ...args: unknown[]): Promise<T> {
   const url = await emulatorUrl();
-  const res = await fetch(`${url}/_emulator/${method}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(args) });
+  const res = await fetch(`${url}/_emulator/${method}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(args),
+  });
   if (!res.ok) throw new Error(`emulator control ${method}: ${res.status} ${await res.text()}`);
   return ((await res.json()) as { result: T }).result;
 }
@@ -122,7 +127,11 @@ export async function acceptQuickInput<T>(pending: Thenable<T>, attempts = 100):
 }
 
 /** Waits for `predicate` to hold, checking every 50 ms (at most `attempts` times). */
-export async function eventually(predicate: () => boolean | Promise<boolean>, what: string, attempts = 100): Promise<void> {
+export async function eventually(
+  predicate: () => boolean | Promise<boolean>,
+  what: string,
+  attempts = 100,
+): Promise<void> {
   for (let i = 0; i < attempts; i++) {
     if (await predicate()) return;
     await sleep(50);
@@ -170,7 +179,10 @@ export async function readDisk(uri: vscode.Uri): Promise<string | undefined> {
 }
 
 /** Writes a document and opens it (not shown); returns it with the position of `|` (removed from the text; else the end). */
-export async function writeAndOpen(uri: vscode.Uri, textWithCursor: string): Promise<{ doc: vscode.TextDocument; at: vscode.Position }> {
+export async function writeAndOpen(
+  uri: vscode.Uri,
+  textWithCursor: string,
+): Promise<{ doc: vscode.TextDocument; at: vscode.Position }> {
   const offset = textWithCursor.indexOf('|');
   const text = textWithCursor.replace('|', '');
   await writeFile(uri, text);
@@ -232,7 +244,11 @@ export interface EmuCharge {
 let keyCounter = 0;
 
 /** A fresh key of its own (its requests, threads and charges are this test's only), stored for the emulator's origin. */
-export async function provisionedKey(prefix: string, plan = 'pro', extra: Record<string, unknown> = {}): Promise<{ label: string; key: string }> {
+export async function provisionedKey(
+  prefix: string,
+  plan = 'pro',
+  extra: Record<string, unknown> = {},
+): Promise<{ label: string; key: string }> {
   const label = `${prefix}-${Date.now()}-${++keyCounter}`;
   const key = await control<string>('provisionKey', { plan, label, ...extra });
   await (await api()).keys.set(key, new URL(await emulatorUrl()).origin);
@@ -241,14 +257,15 @@ export async function provisionedKey(prefix: string, plan = 'pro', extra: Record
 
 /** Requests the emulator answered for this key's label (optionally one route only). */
 export async function requestsOf(label: string, route?: string): Promise<EmuRequest[]> {
-  return (await control<EmuRequest[]>('requests')).filter((r) => r.keyLabel === label && (route === undefined || r.route === route));
+  return (await control<EmuRequest[]>('requests')).filter(
+    (r) => r.keyLabel === label && (route === undefined || r.route === route),
+  );
 }
 
 /** Calls the emulator charged to this key's label. */
 export async function chargedTo(label: string): Promise<number> {
   return (await control<EmuCharge[]>('charges')).filter((c) => c.keyLabel === label).reduce((s, c) => s + c.calls, 0);
 }
-
 
 export interface SinkRecord {
   /** The API that received the text (showErrorMessage, setStatusBarMessage, withProgress, showInputBox, showQuickPick...). */
@@ -274,7 +291,13 @@ export function observeSinks(answer?: Answer): { records: SinkRecord[]; dispose(
     if (w[name] === original) throw new Error(`vscode.window.${name} cannot be observed in this VS Code`);
   };
   const titles = (items: unknown[]): string[] =>
-    items.flatMap((i) => (typeof i === 'string' ? [i] : i && typeof i === 'object' && 'title' in i && typeof i.title === 'string' ? [i.title] : []));
+    items.flatMap((i) =>
+      typeof i === 'string'
+        ? [i]
+        : i && typeof i === 'object' && 'title' in i && typeof i.title === 'string'
+          ? [i.title]
+          : [],
+    );
   for (const name of ['showErrorMessage', 'showWarningMessage', 'showInformationMessage']) {
     wrap(name, (original) => (message: unknown, ...rest: unknown[]) => {
       const items = titles(rest);
@@ -293,7 +316,15 @@ export function observeSinks(answer?: Answer): { records: SinkRecord[]; dispose(
     if (o.title) records.push({ sink: 'withProgress', text: o.title });
     const work = task as (p: vscode.Progress<{ message?: string }>, t: vscode.CancellationToken) => unknown;
     return original(options, (progress: vscode.Progress<{ message?: string }>, token: vscode.CancellationToken) =>
-      work({ report: (v) => (v.message && records.push({ sink: 'withProgress:message', text: v.message }), progress.report(v)) }, token),
+      work(
+        {
+          report: (v) => (
+            v.message && records.push({ sink: 'withProgress:message', text: v.message }),
+            progress.report(v)
+          ),
+        },
+        token,
+      ),
     );
   });
   wrap('showInputBox', (original) => (options: unknown, ...rest: unknown[]) => {
@@ -304,7 +335,8 @@ export function observeSinks(answer?: Answer): { records: SinkRecord[]; dispose(
   wrap('showQuickPick', (original) => (items: unknown, options: unknown, ...rest: unknown[]) => {
     void Promise.resolve(items).then((list) => {
       for (const i of (list as (string | vscode.QuickPickItem)[]) ?? [])
-        for (const text of typeof i === 'string' ? [i] : [i.label, i.description, i.detail]) if (text) records.push({ sink: 'showQuickPick', text });
+        for (const text of typeof i === 'string' ? [i] : [i.label, i.description, i.detail])
+          if (text) records.push({ sink: 'showQuickPick', text });
     });
     return original(items, options, ...rest);
   });
@@ -318,5 +350,7 @@ export function observeSinks(answer?: Answer): { records: SinkRecord[]; dispose(
 
 /** The records that VS Code would render with a clickable link, or (status-bar text) an icon. */
 export function activeSyntax(records: readonly SinkRecord[]): SinkRecord[] {
-  return records.filter((r) => [...r.text.matchAll(VSCODE_LINK)].length > 0 || (r.sink === 'setStatusBarMessage' && r.text.includes('$(')));
+  return records.filter(
+    (r) => [...r.text.matchAll(VSCODE_LINK)].length > 0 || (r.sink === 'setStatusBarMessage' && r.text.includes('$(')),
+  );
 }

@@ -4,7 +4,16 @@ import type { AskOutcome } from '../../src/threads/threadCommands';
 import { Commands, Settings } from '../../src/platform/ids';
 import type { ThreadFinished, ThreadWatcher } from '../../src/threads/threadWatcher';
 import type { ResultNode } from '../../src/search/resultsTree';
-import { acceptQuickInput, api, control, emulatorUrl, eventually, setUserSettings, testCore, useEmulatorSettings } from './support';
+import {
+  acceptQuickInput,
+  api,
+  control,
+  emulatorUrl,
+  eventually,
+  setUserSettings,
+  testCore,
+  useEmulatorSettings,
+} from './support';
 
 interface EmuRequest {
   route: string;
@@ -45,11 +54,14 @@ async function charges(label: string): Promise<EmuCharge[]> {
 
 /** The agent's trace of a thread, read straight from the service with the test's key. */
 async function trace(key: string, threadId: string): Promise<string> {
-  const res = await fetch(`${await emulatorUrl()}/v1/threads/${threadId}?include_trace=true`, { headers: { 'x-api-key': key } });
+  const res = await fetch(`${await emulatorUrl()}/v1/threads/${threadId}?include_trace=true`, {
+    headers: { 'x-api-key': key },
+  });
   return ((await res.json()) as { trace?: string }).trace ?? '';
 }
 
-const run = <T>(id: string, ...args: unknown[]): Thenable<T | undefined> => vscode.commands.executeCommand<T>(id, ...args);
+const run = <T>(id: string, ...args: unknown[]): Thenable<T | undefined> =>
+  vscode.commands.executeCommand<T>(id, ...args);
 
 /**
  * Every run end the watcher reported since `recordEnds`, by thread id: a run that ends (at the emulator's speed, in
@@ -99,10 +111,15 @@ export function threadsSuite(): void {
     test('a selection becomes a thread; when it finishes the watcher says so (Open Answer) and the answer opens', async () => {
       const { key } = await freshKey();
       const c = await testCore();
-      const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content: 'Intro.\n\nCreatine supplementation improves short-term memory in healthy adults.\n\nMore text.' });
+      const doc = await vscode.workspace.openTextDocument({
+        language: 'markdown',
+        content: 'Intro.\n\nCreatine supplementation improves short-term memory in healthy adults.\n\nMore text.',
+      });
       const editor = await vscode.window.showTextDocument(doc);
       editor.selection = new vscode.Selection(2, 0, 2, doc.lineAt(2).text.length);
-      const outcome = await run<AskOutcome>(Commands.askAboutSelection, { instructions: 'Find randomized trials that test this claim.' });
+      const outcome = await run<AskOutcome>(Commands.askAboutSelection, {
+        instructions: 'Find randomized trials that test this claim.',
+      });
       assert.equal(outcome?.outcome, 'sent', outcome?.message);
       const threadId = outcome.threadId!;
       assert.ok(outcome.request?.input_message.startsWith('Find randomized trials that test this claim.'));
@@ -123,13 +140,17 @@ export function threadsSuite(): void {
       assert.ok(c.answers.openThreads().includes(threadId), 'no answer panel for the thread');
       await vscode.window.showTextDocument(doc);
       await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
-      assert.equal(c.threadWatcher.remembered().some((r) => r.threadId === threadId), false);
+      assert.equal(
+        c.threadWatcher.remembered().some((r) => r.threadId === threadId),
+        false,
+      );
     });
 
     test('Ask the Research Agent opens a brief document with the unsent draft; its CodeLens sends it without the header', async () => {
       await freshKey();
       const c = await testCore();
-      const brief = 'Restored brief: does bilingualism improve executive function in children?\n\nInclude longitudinal studies.';
+      const brief =
+        'Restored brief: does bilingualism improve executive function in children?\n\nInclude longitudinal studies.';
       await c.threads.drafts.keep('new', { input_message: brief, mode: 'pro' }, 'test');
       const opened = await run<AskOutcome>(Commands.askAgent);
       assert.equal(opened?.outcome, 'opened');
@@ -138,12 +159,19 @@ export function threadsSuite(): void {
       assert.equal(doc.uri.toString(), opened.uri);
       assert.ok(doc.getText().includes(brief), 'the draft was not restored into the brief');
       const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', doc.uri);
-      const send = lenses.find((l) => l.command?.command === Commands.sendBrief && (l.command.arguments?.[0] as { mode?: string }).mode === 'pro');
+      const send = lenses.find(
+        (l) =>
+          l.command?.command === Commands.sendBrief && (l.command.arguments?.[0] as { mode?: string }).mode === 'pro',
+      );
       assert.ok(send?.command, 'no Send CodeLens');
       const sent = await run<AskOutcome>(send.command.command, ...((send.command.arguments ?? []) as unknown[]));
       assert.equal(sent?.outcome, 'sent', sent?.message);
       assert.equal(sent.request?.input_message, brief);
-      assert.equal(doc.isClosed || !vscode.window.visibleTextEditors.some((e) => e.document === doc), true, 'the brief stayed open');
+      assert.equal(
+        doc.isClosed || !vscode.window.visibleTextEditors.some((e) => e.document === doc),
+        true,
+        'the brief stayed open',
+      );
       assert.equal(c.threads.draft(), undefined);
       await finished(c.threadWatcher, sent.threadId!);
     });
@@ -152,10 +180,16 @@ export function threadsSuite(): void {
       await freshKey();
       const c = await testCore();
       await control('setRunOutcome', { durationMs: 600_000 });
-      const outcome = await run<AskOutcome>(Commands.askAgent, { message: 'What does the research say about air pollution and dementia?' });
+      const outcome = await run<AskOutcome>(Commands.askAgent, {
+        message: 'What does the research say about air pollution and dementia?',
+      });
       assert.equal(outcome?.outcome, 'sent');
       const threadId = outcome.threadId!;
-      await eventually(() => c.threadWatcher.lastNotice?.kind === 'stillRunning' && c.threadWatcher.lastNotice.threadId === threadId, 'the polling ceiling was reached', 300);
+      await eventually(
+        () => c.threadWatcher.lastNotice?.kind === 'stillRunning' && c.threadWatcher.lastNotice.threadId === threadId,
+        'the polling ceiling was reached',
+        300,
+      );
       assert.equal(c.threadWatcher.isRunning(threadId), false);
       assert.ok(c.threadWatcher.lastNotice?.actions.includes('Keep Waiting'));
       c.threadWatcher.keepWaiting(c.threadWatcher.lastNotice!.run!);
@@ -171,7 +205,10 @@ export function threadsSuite(): void {
       const desk = await api();
       const searched = await run<{ outcome: string }>(Commands.searchPapers, 'creatine supplementation cognition');
       assert.equal(searched?.outcome, 'shown');
-      const papers = desk.results.getChildren().filter((n): n is Extract<ResultNode, { kind: 'paper' }> => n.kind === 'paper').slice(0, 3);
+      const papers = desk.results
+        .getChildren()
+        .filter((n): n is Extract<ResultNode, { kind: 'paper' }> => n.kind === 'paper')
+        .slice(0, 3);
       assert.equal(papers.length, 3);
       const ids = papers.map((p) => new URL(p.paper.url!).pathname.split('/').filter(Boolean).at(-1)!);
       await c.filters.set({ year_min: 2010, study_types: ['rct'], include_semantic_score: true });
@@ -182,7 +219,11 @@ export function threadsSuite(): void {
         assert.equal(fromMenu?.outcome, 'invalid');
         assert.deepEqual(fromMenu.request?.attachments?.paper_ids, ids);
         assert.equal((fromMenu.request?.filters as Record<string, unknown> | undefined)?.year_min, 2010);
-        const sent = await run<AskOutcome>(Commands.askAgent, { message: 'What do these trials find about creatine and memory?', attachPapers: ids, useFilters: true });
+        const sent = await run<AskOutcome>(Commands.askAgent, {
+          message: 'What do these trials find about creatine and memory?',
+          attachPapers: ids,
+          useFilters: true,
+        });
         assert.equal(sent?.outcome, 'sent', sent?.message);
         assert.deepEqual(sent.request?.attachments?.paper_ids, ids);
         assert.equal((sent.request?.filters as Record<string, unknown>).year_min, 2010);
@@ -224,7 +265,10 @@ export function threadsSuite(): void {
       const c = await testCore();
       const restorePlan = await setUserSettings({ [Settings.plan]: 'free' });
       try {
-        const outcome = await run<AskOutcome>(Commands.askAgent, { message: 'A structured report on sleep and memory consolidation.', mode: 'deep' });
+        const outcome = await run<AskOutcome>(Commands.askAgent, {
+          message: 'A structured report on sleep and memory consolidation.',
+          mode: 'deep',
+        });
         assert.equal(outcome?.outcome, 'refused');
         assert.match(outcome.message ?? '', /paid plan/);
         assert.equal(c.threads.draft()?.mode, 'deep');
@@ -238,7 +282,9 @@ export function threadsSuite(): void {
       const { key, label } = await freshKey();
       const c = await testCore();
       await control('setRunOutcome', { durationMs: 600_000 });
-      const first = await run<AskOutcome>(Commands.askAgent, { message: 'How does exercise affect depression in older adults?' });
+      const first = await run<AskOutcome>(Commands.askAgent, {
+        message: 'How does exercise affect depression in older adults?',
+      });
       assert.equal(first?.outcome, 'sent');
       const threadId = first.threadId!;
       const follow = await c.threads.followUp(threadId, 'And in adolescents?');
@@ -259,7 +305,9 @@ export function threadsSuite(): void {
       const { key, label } = await freshKey();
       const c = await testCore();
       await control('injectFault', { route: 'create_thread', kind: 'status_after', status: 500 });
-      const outcome = await run<AskOutcome>(Commands.askAgent, { message: 'What is known about microbiome changes after antibiotics?' });
+      const outcome = await run<AskOutcome>(Commands.askAgent, {
+        message: 'What is known about microbiome changes after antibiotics?',
+      });
       assert.ok(outcome?.outcome === 'sent' || outcome?.outcome === 'uncertain', String(outcome?.outcome));
       assert.equal((await requests(label, 'create_thread')).length, 1, 'the POST was sent again');
       const threads = await control<EmuThread[]>('threads', key);
@@ -276,7 +324,9 @@ export function threadsSuite(): void {
       const { label } = await freshKey();
       const c = await testCore();
       await control('failNextRun');
-      const outcome = await run<AskOutcome>(Commands.askAgent, { message: 'Does vitamin D prevent respiratory infections?' });
+      const outcome = await run<AskOutcome>(Commands.askAgent, {
+        message: 'Does vitamin D prevent respiratory infections?',
+      });
       assert.equal(outcome?.outcome, 'sent');
       const ended = await finished(c.threadWatcher, outcome.threadId!);
       assert.equal(ended.status, 'failed');
@@ -304,13 +354,20 @@ export function threadsSuite(): void {
       // What a window reload does to the watcher: its memory is gone, globalState stays.
       c.threadWatcher.stopAll();
       assert.equal(c.threadWatcher.isRunning(threadId), false);
-      assert.ok(c.threadWatcher.remembered().some((r) => r.threadId === threadId), 'the running thread is not in globalState');
+      assert.ok(
+        c.threadWatcher.remembered().some((r) => r.threadId === threadId),
+        'the running thread is not in globalState',
+      );
       assert.equal(c.threadWatcher.resume(), 1);
       assert.ok(c.threadWatcher.isRunning(threadId));
       const done = finished(c.threadWatcher, threadId);
       await control('completeRuns');
       assert.equal((await done).status, 'idle');
-      assert.equal(c.threadWatcher.remembered().some((r) => r.threadId === threadId), false, 'still remembered after it finished');
+      assert.equal(
+        c.threadWatcher.remembered().some((r) => r.threadId === threadId),
+        false,
+        'still remembered after it finished',
+      );
     });
 
     test('Threads view: newest first, 20 per page with Load More, title search, status icons and interactions', async () => {
@@ -321,7 +378,12 @@ export function threadsSuite(): void {
         const res = await fetch(`${base}/v1/threads`, {
           method: 'POST',
           headers: { 'x-api-key': key, 'content-type': 'application/json' },
-          body: JSON.stringify({ input_message: i === 5 ? 'Zebra finches and song learning: what do lesion studies show?' : `Question number ${i} about sleep and memory.` }),
+          body: JSON.stringify({
+            input_message:
+              i === 5
+                ? 'Zebra finches and song learning: what do lesion studies show?'
+                : `Question number ${i} about sleep and memory.`,
+          }),
         });
         assert.equal(res.status, 200);
       }
@@ -342,11 +404,11 @@ export function threadsSuite(): void {
       assert.deepEqual(listRequests, [200, 200, 200]);
       // The tree: status icon and the interaction as a child.
       const tree = (await api()).threads;
-      const roots = (await tree.getChildren());
+      const roots = await tree.getChildren();
       assert.equal(roots.length, 1);
       const item = tree.getTreeItem(roots[0]!);
       assert.equal((item.iconPath as vscode.ThemeIcon).id, 'pass');
-      const kids = (await tree.getChildren(roots[0]));
+      const kids = await tree.getChildren(roots[0]);
       assert.equal(kids.length, 1);
       assert.equal(kids[0]?.kind, 'interaction');
       // Status left out of the list (inactive past the 7-day window) is resolved from the poll.
@@ -356,14 +418,20 @@ export function threadsSuite(): void {
         await eventually(() => c.threadsModel.unresolvedCount() <= 17, 'three missing statuses were resolved');
         assert.ok(c.threadsModel.unresolvedCount() > 0, 'every status was known: the window did not apply');
         await run(Commands.searchThreads, 'zebra');
-        const [zebra] = (await tree.getChildren());
+        const [zebra] = await tree.getChildren();
         await tree.getChildren(zebra);
-        await eventually(() => c.threadsModel.snapshot().threads[0]?.status === 'idle', 'the expanded thread got its status');
+        await eventually(
+          () => c.threadsModel.snapshot().threads[0]?.status === 'idle',
+          'the expanded thread got its status',
+        );
       } finally {
         await control('setClock', new Date().toISOString());
       }
       // Open in Browser / Copy Link use the thread's https url.
-      const url = await run<string>(Commands.copyThreadLink, { kind: 'thread', row: c.threadsModel.snapshot().threads[0] });
+      const url = await run<string>(Commands.copyThreadLink, {
+        kind: 'thread',
+        row: c.threadsModel.snapshot().threads[0],
+      });
       assert.match(url ?? '', /^https:\/\//);
       assert.equal(await vscode.env.clipboard.readText(), url);
     });
@@ -384,7 +452,8 @@ export function threadsSuite(): void {
       await desk.keys.delete(origin);
       await eventually(() => desk.hasKey.value === false, 'the hasKey context follows the key store');
       const before = (await requests(label, 'list_threads')).length;
-      const allListings = async (): Promise<number> => (await control<EmuRequest[]>('requests')).filter((r) => r.route === 'list_threads').length;
+      const allListings = async (): Promise<number> =>
+        (await control<EmuRequest[]>('requests')).filter((r) => r.route === 'list_threads').length;
       const listingsBefore = await allListings();
       assert.deepEqual(await tree.getChildren(), [], 'no key: no rows (the welcome content shows)');
       assert.equal(tree.treeView?.message, undefined, 'no error sentence over the welcome content');

@@ -27,7 +27,9 @@ export function trustSuite(): void {
       if (decoy === undefined && folder) {
         try {
           decoy = await closedPortUrl();
-          await vscode.workspace.getConfiguration().update(Settings.baseUrl, decoy, vscode.ConfigurationTarget.Workspace);
+          await vscode.workspace
+            .getConfiguration()
+            .update(Settings.baseUrl, decoy, vscode.ConfigurationTarget.Workspace);
           wroteDecoy = true;
         } catch {
           decoy = undefined; // Restricted Mode may refuse to write it: the tests needing it skip.
@@ -37,7 +39,10 @@ export function trustSuite(): void {
 
     suiteTeardown(async () => {
       const desk = await api();
-      if (wroteDecoy) await vscode.workspace.getConfiguration().update(Settings.baseUrl, undefined, vscode.ConfigurationTarget.Workspace);
+      if (wroteDecoy)
+        await vscode.workspace
+          .getConfiguration()
+          .update(Settings.baseUrl, undefined, vscode.ConfigurationTarget.Workspace);
       if (savedKey) await desk.keys.set(savedKey);
       else await desk.keys.delete();
       await restoreSettings();
@@ -52,7 +57,8 @@ export function trustSuite(): void {
     test('a workspace-level researchDesk.baseUrl is ignored: requests go to the user setting', async function () {
       if (decoy === undefined) this.skip(); // no folder open, or the workspace setting could not be written
       const desk = await api();
-      if (vscode.workspace.isTrusted) assert.equal(vscode.workspace.getConfiguration().inspect(Settings.baseUrl)?.workspaceValue, decoy);
+      if (vscode.workspace.isTrusted)
+        assert.equal(vscode.workspace.getConfiguration().inspect(Settings.baseUrl)?.workspaceValue, decoy);
       assert.notEqual(decoy, url);
       assert.equal(desk.settings.service.baseUrl, url);
       const r = await vscode.commands.executeCommand<ConnectionResult>(Commands.testConnection);

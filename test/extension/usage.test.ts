@@ -23,7 +23,8 @@ interface EmuCharge {
 }
 
 const BIG = 'effect of formative feedback on mathematics performance in secondary school students';
-const run = <T>(id: string, ...args: unknown[]): Thenable<T | undefined> => vscode.commands.executeCommand<T>(id, ...args);
+const run = <T>(id: string, ...args: unknown[]): Thenable<T | undefined> =>
+  vscode.commands.executeCommand<T>(id, ...args);
 
 async function charged(label: string): Promise<number> {
   return (await control<EmuCharge[]>('charges')).filter((c) => c.keyLabel === label).reduce((s, c) => s + c.calls, 0);
@@ -33,7 +34,8 @@ const tooltipText = (item: vscode.StatusBarItem): string => {
   const t = item.tooltip;
   return typeof t === 'string' ? t : (t?.value ?? '');
 };
-const bg = (item: vscode.StatusBarItem): string | undefined => (item.backgroundColor instanceof vscode.ThemeColor ? item.backgroundColor.id : undefined);
+const bg = (item: vscode.StatusBarItem): string | undefined =>
+  item.backgroundColor instanceof vscode.ThemeColor ? item.backgroundColor.id : undefined;
 
 /** An in-memory Memento (what globalState is), for ledgers with a fake clock. */
 function memento(): vscode.Memento & { data: Map<string, unknown> } {
@@ -78,7 +80,10 @@ export function usageSuite(): void {
     test('the status bar counts exactly the calls the emulator charged over a series of searches (cache and buffer cost nothing)', async () => {
       const label = await freshKey('pro');
       core.usage.correct(0);
-      await eventually(() => core.usageStatus.item.text === '$(pulse) 500 / 500', `"500 / 500", got ${core.usageStatus.item.text}`);
+      await eventually(
+        () => core.usageStatus.item.text === '$(pulse) 500 / 500',
+        `"500 / 500", got ${core.usageStatus.item.text}`,
+      );
       const series: [string, ...unknown[]][] = [
         [Commands.searchPapers, BIG],
         [Commands.loadMore],
@@ -98,7 +103,10 @@ export function usageSuite(): void {
       const emulator = await charged(label);
       assert.ok(emulator >= 5, `the series should have cost several calls, emulator charged ${emulator}`);
       assert.equal(core.usage.spent, emulator);
-      const usage = await control<{ used: number; included: number; resetsOn: string }>('getUsage', (await (await api()).keys.get(origin))!);
+      const usage = await control<{ used: number; included: number; resetsOn: string }>(
+        'getUsage',
+        (await (await api()).keys.get(origin))!,
+      );
       assert.equal(usage.used, emulator);
       assert.equal(core.usageStatus.item.text, `$(pulse) ${500 - emulator} / 500`);
       const tip = tooltipText(core.usageStatus.item);
@@ -121,7 +129,10 @@ export function usageSuite(): void {
       const { resetsOn } = await control<{ resetsOn: string }>('getUsage', key);
       assert.equal(core.usageStatus.item.text, '$(pulse) 0 / 500');
       assert.equal(bg(core.usageStatus.item), 'statusBarItem.warningBackground');
-      assert.ok(tooltipText(core.usageStatus.item).includes(`they reset on ${resetsOn}`), tooltipText(core.usageStatus.item));
+      assert.ok(
+        tooltipText(core.usageStatus.item).includes(`they reset on ${resetsOn}`),
+        tooltipText(core.usageStatus.item),
+      );
       assert.equal(core.usage.snapshot().resetDate, resetsOn);
 
       await freshKey('pro');
@@ -200,7 +211,11 @@ export function usageSuite(): void {
         ledger.recordSearch({ resultCount: 250, requestedPageSize: 300, appliedPageSize: 250 });
         ledger.recordError(new ApiError('quota_exhausted', 'used up', { status: 429, resetDate: '2099-01-01' }));
         assert.equal(bar.item.text, '$(pulse) 0 / 500');
-        assert.equal(restoreUsageStatusItem(state, 'https://other.test', Commands.showUsage), undefined, 'another service got this figure');
+        assert.equal(
+          restoreUsageStatusItem(state, 'https://other.test', Commands.showUsage),
+          undefined,
+          'another service got this figure',
+        );
         restored = restoreUsageStatusItem(state, 'https://example.test', Commands.showUsage);
         assert.ok(restored);
         assert.equal(restored.text, bar.item.text);
@@ -248,7 +263,10 @@ export function usageSuite(): void {
       assert.equal(core.usage.spent, 412, 'a negative count was stored');
 
       assert.equal(await run(Commands.setPlan, 'deep'), 'deep');
-      await eventually(() => core.usageStatus.item.text === '$(pulse) 1588 / 2000', `deep plan figure, got ${core.usageStatus.item.text}`);
+      await eventually(
+        () => core.usageStatus.item.text === '$(pulse) 1588 / 2000',
+        `deep plan figure, got ${core.usageStatus.item.text}`,
+      );
       assert.equal(await run(Commands.setPlan, 'platinum'), undefined);
       assert.equal(vscode.workspace.getConfiguration().get(Settings.plan), 'deep');
       await run(Commands.setPlan, 'pro');

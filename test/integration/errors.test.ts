@@ -47,11 +47,17 @@ describe('integration: error table', function () {
       const e = await h.expectError(stripped.search({ query: 'sleep' }), 'unauthorized');
       assert.equal(e.status, 401);
       assert.equal(e.code, 'missing_api_key');
-      assert.deepEqual(requests().map((r) => [r.auth, r.status]), [['none', 401]]);
+      assert.deepEqual(
+        requests().map((r) => [r.auth, r.status]),
+        [['none', 401]],
+      );
     });
 
     it('invalid and revoked keys: 401 on every endpoint, never retried, nothing charged', async () => {
-      for (const [apiKey, code] of [['not-a-real-key-123456', 'invalid_api_key'], [DEMO_KEYS.revoked, 'revoked_api_key']] as const) {
+      for (const [apiKey, code] of [
+        ['not-a-real-key-123456', 'invalid_api_key'],
+        [DEMO_KEYS.revoked, 'revoked_api_key'],
+      ] as const) {
         const c = h.client({ apiKey });
         for (const call of [
           () => c.search({ query: 'sleep' }),
@@ -64,7 +70,10 @@ describe('integration: error table', function () {
           const e = await h.expectError(call(), 'unauthorized');
           assert.equal(e.status, 401);
           assert.equal(e.code, code);
-          assert.ok(requests().length - before <= 1, 'one request (the follow-up snapshot poll fails first and ends it)');
+          assert.ok(
+            requests().length - before <= 1,
+            'one request (the follow-up snapshot poll fails first and ends it)',
+          );
         }
       }
       assert.equal(h.emu.control.charges().length, 0);
@@ -103,21 +112,33 @@ describe('integration: error table', function () {
 
   it('403 feature_not_allowed: excerpts and deep mode on the free plan', async () => {
     const free = h.client({ apiKey: DEMO_KEYS.free });
-    const a = await h.expectError(free.search({ query: 'sleep', include_full_text_chunks: true }), 'feature_not_allowed');
-    const b = await h.expectError(free.createThread({ input_message: 'Deep dive on sleep.', mode: 'deep' }), 'feature_not_allowed');
+    const a = await h.expectError(
+      free.search({ query: 'sleep', include_full_text_chunks: true }),
+      'feature_not_allowed',
+    );
+    const b = await h.expectError(
+      free.createThread({ input_message: 'Deep dive on sleep.', mode: 'deep' }),
+      'feature_not_allowed',
+    );
     for (const e of [a, b]) {
       assert.equal(e.status, 403);
       assert.equal(e.code, 'feature_not_allowed');
     }
     // One request each, plus the free thread list read before a thread POST (its reconciliation snapshot).
-    assert.deepEqual(requests().map((r) => r.route), ['search', 'list_threads', 'create_thread']);
+    assert.deepEqual(
+      requests().map((r) => r.route),
+      ['search', 'list_threads', 'create_thread'],
+    );
     assert.equal(h.emu.control.charges().length, 0);
   });
 
   it('409 conflict: a follow-up while the latest interaction runs (one POST, no new interaction)', async () => {
     h.emu.control.setSpeed(1);
     const d = await client.createThread({ input_message: 'Does exercise help depression in older adults?' });
-    const e = await h.expectError(client.addInteraction(d.thread_id, { input_message: 'And in teenagers?' }), 'conflict');
+    const e = await h.expectError(
+      client.addInteraction(d.thread_id, { input_message: 'And in teenagers?' }),
+      'conflict',
+    );
     assert.equal(e.status, 409);
     assert.equal(requests().filter((r) => r.route === 'add_interaction').length, 1);
     assert.equal(h.emu.control.threads(DEMO_KEYS.pro)[0]!.interactions, 1);
@@ -127,7 +148,12 @@ describe('integration: error table', function () {
     it('every rule the client checks: refused before sending, naming every offending field; nothing sent or charged', async () => {
       const s = await h.expectError(
         client.search({
-          query: 'sleep', month_min: 3, sjr_min: 5, page: 50, page_size: 0, sample_size_min: 0,
+          query: 'sleep',
+          month_min: 3,
+          sjr_min: 5,
+          page: 50,
+          page_size: 0,
+          sample_size_min: 0,
           // @ts-expect-error an unknown study type, as untyped callers could send
           study_types: ['rct', 'astrology'],
           domain: 'med,astro',
@@ -135,7 +161,15 @@ describe('integration: error table', function () {
         'validation',
       );
       const fields = (e: typeof s) => e.detail!.map((d) => d.loc.join('.'));
-      for (const f of ['query.month_min', 'query.sjr_min', 'query.page', 'query.page_size', 'query.sample_size_min', 'query.study_types.1', 'query.domain'])
+      for (const f of [
+        'query.month_min',
+        'query.sjr_min',
+        'query.page',
+        'query.page_size',
+        'query.sample_size_min',
+        'query.study_types.1',
+        'query.domain',
+      ])
         assert.ok(fields(s).includes(f), `names ${f}: ${fields(s).join(', ')}`);
       assert.match(s.message, /not sent/);
       const big = await h.expectError(client.search({ query: 'sleep', page: 10, page_size: 100 }), 'validation');
@@ -144,10 +178,19 @@ describe('integration: error table', function () {
       const body: ThreadRequest = {
         input_message: 'x'.repeat(10_001),
         filters: { month_max: 13, domain: 'med,nope' },
-        attachments: { paper_ids: Array.from({ length: 51 }, (_, i) => `p${i}`), collection_ids: Array.from({ length: 11 }, (_, i) => i) },
+        attachments: {
+          paper_ids: Array.from({ length: 51 }, (_, i) => `p${i}`),
+          collection_ids: Array.from({ length: 11 }, (_, i) => i),
+        },
       };
       const t = await h.expectError(client.createThread(body), 'validation');
-      for (const f of ['body.input_message', 'body.filters.month_max', 'body.filters.domain', 'body.attachments.paper_ids', 'body.attachments.collection_ids'])
+      for (const f of [
+        'body.input_message',
+        'body.filters.month_max',
+        'body.filters.domain',
+        'body.attachments.paper_ids',
+        'body.attachments.collection_ids',
+      ])
         assert.ok(fields(t).includes(f), `names ${f}: ${fields(t).join(', ')}`);
       await h.expectError(client.createThread({ input_message: '   ' }), 'validation');
       await h.expectError(client.addInteraction('th 1/../x', { input_message: 'ok' }), 'validation');
@@ -161,10 +204,17 @@ describe('integration: error table', function () {
 
     it('a genuine 422 from the service (a rule the client does not know) is mapped to detail items, not retried', async () => {
       // The dispatcher adds out-of-range values after the client validated the request.
-      const c = h.client({ dispatcher: intercepting((o) => ({ ...o, path: o.path.startsWith('/v1/search') ? `${o.path}&sjr_min=9&page=abc` : o.path })) });
+      const c = h.client({
+        dispatcher: intercepting((o) => ({
+          ...o,
+          path: o.path.startsWith('/v1/search') ? `${o.path}&sjr_min=9&page=abc` : o.path,
+        })),
+      });
       const e = await h.expectError(c.search({ query: 'sleep' }), 'validation');
       assert.equal(e.status, 422);
-      assert.ok(e.detail!.some((d) => d.loc.join('.') === 'query.sjr_min' && d.type === 'less_than_equal' && d.msg.length > 0));
+      assert.ok(
+        e.detail!.some((d) => d.loc.join('.') === 'query.sjr_min' && d.type === 'less_than_equal' && d.msg.length > 0),
+      );
       assert.ok(e.detail!.some((d) => d.loc.join('.') === 'query.page' && d.type === 'int_parsing'));
       assert.match(e.message, /query\.sjr_min: .*; query\.page: /);
       assert.equal(requests().length, 1);
@@ -172,12 +222,23 @@ describe('integration: error table', function () {
 
       // And a thread body the service rejects: a 422 on a POST is not reconciled or retried, nothing is created.
       const p = h.client({
-        dispatcher: intercepting((o) => (o.method === 'POST' ? { ...o, body: JSON.stringify({ input_message: 'Sleep?', filters: { domain: 'astrology' } }) } : o)),
+        dispatcher: intercepting((o) =>
+          o.method === 'POST'
+            ? { ...o, body: JSON.stringify({ input_message: 'Sleep?', filters: { domain: 'astrology' } }) }
+            : o,
+        ),
       });
       const pe = await h.expectError(p.createThread({ input_message: 'Sleep?' }), 'validation');
-      assert.deepEqual(pe.detail!.map((d) => d.loc), [['body', 'filters', 'domain']]);
+      assert.deepEqual(
+        pe.detail!.map((d) => d.loc),
+        [['body', 'filters', 'domain']],
+      );
       assert.equal(requests().filter((r) => r.route === 'create_thread').length, 1);
-      assert.equal(requests().filter((r) => r.route === 'list_threads').length, 1, 'only the snapshot before sending: no reconciliation');
+      assert.equal(
+        requests().filter((r) => r.route === 'list_threads').length,
+        1,
+        'only the snapshot before sending: no reconciliation',
+      );
       assert.deepEqual(h.emu.control.threads(DEMO_KEYS.pro), []);
     });
   });
@@ -190,9 +251,16 @@ describe('integration: error table', function () {
       assert.equal(e.status, 429);
       assert.equal(e.resetDate, '2026-12-01');
       assert.match(e.message, /2026-12-01/);
-      const t = await h.expectError(client.createThread({ input_message: 'Is sleep good for memory?' }), 'quota_exhausted');
+      const t = await h.expectError(
+        client.createThread({ input_message: 'Is sleep good for memory?' }),
+        'quota_exhausted',
+      );
       assert.equal(t.resetDate, '2026-12-01');
-      assert.deepEqual(requests().map((r) => r.route), ['search', 'list_threads', 'create_thread'], 'one request each (and the snapshot), no retry, no reconciliation');
+      assert.deepEqual(
+        requests().map((r) => r.route),
+        ['search', 'list_threads', 'create_thread'],
+        'one request each (and the snapshot), no retry, no reconciliation',
+      );
       assert.equal(h.emu.control.getUsage(DEMO_KEYS.pro).used, cap);
       assert.deepEqual(h.emu.control.threads(DEMO_KEYS.pro), []);
       // The free plan: 30 included calls, no additional usage.
@@ -228,15 +296,25 @@ describe('integration: error table', function () {
             assert.match(e.message, /Too many requests/);
           }
         });
-        assert.ok(log.some((r) => r.status === 429), 'the burst hit the limit');
+        assert.ok(
+          log.some((r) => r.status === 429),
+          'the burst hit the limit',
+        );
         assert.ok(retriedAndSucceeded >= 1, 'a retried GET succeeded');
-        assert.equal(h.emu.control.charges().length, outcomes.filter((o) => o.status === 'fulfilled').length, '429s cost nothing');
+        assert.equal(
+          h.emu.control.charges().length,
+          outcomes.filter((o) => o.status === 'fulfilled').length,
+          '429s cost nothing',
+        );
         // With the client's own scheduler at the published rate, the same burst gets no 429 at all.
         h.emu.control.clearRequests();
         await new Promise((r) => setTimeout(r, 1100));
         const polite = h.client({ rateLimits: { search: 1, list: 1, poll: 3 } });
         await Promise.all(queries.slice(0, 3).map((query) => polite.search({ query })));
-        assert.deepEqual(requests().map((r) => r.status), [200, 200, 200]);
+        assert.deepEqual(
+          requests().map((r) => r.status),
+          [200, 200, 200],
+        );
       } finally {
         h.emu.control.setRateLimits(false);
       }

@@ -15,7 +15,10 @@ const MSG = 'Does creatine supplementation improve memory in vegetarians?';
  * passing it on, and still passes it on when the client has given up (a slow network or a busy
  * service: the request is in flight when the client's timeout fires).
  */
-async function slowRelay(target: string, delayMs: number): Promise<{ origin: string; answered(): boolean; close(): Promise<void> }> {
+async function slowRelay(
+  target: string,
+  delayMs: number,
+): Promise<{ origin: string; answered(): boolean; close(): Promise<void> }> {
   const { hostname, port } = new URL(target);
   const sockets = new Set<Socket>();
   let answers = 0;
@@ -53,7 +56,11 @@ describe('integration: faults, retries and POST reconciliation', function () {
   let client: Client;
   let key: string;
   const ctl = () => h.emu.control;
-  const statuses = (route: string) => ctl().requests().filter((r) => r.route === route).map((r) => r.status);
+  const statuses = (route: string) =>
+    ctl()
+      .requests()
+      .filter((r) => r.route === route)
+      .map((r) => r.status);
 
   before(async function () {
     this.timeout(60_000);
@@ -78,7 +85,10 @@ describe('integration: faults, retries and POST reconciliation', function () {
       assert.equal(e.mayHaveTakenEffect, true);
       assert.deepEqual(statuses('search'), [503]);
       assert.equal(ctl().charges().length, 0);
-      assert.ok(h.lines.some((l) => /^warn GET \/v1\/search\?query=sleep 503 \d+ms$/.test(l)), h.lines.join('\n'));
+      assert.ok(
+        h.lines.some((l) => /^warn GET \/v1\/search\?query=sleep 503 \d+ms$/.test(l)),
+        h.lines.join('\n'),
+      );
     });
 
     it('getThread and listThreads: two 5xx in a row → third attempt succeeds', async () => {
@@ -114,7 +124,10 @@ describe('integration: faults, retries and POST reconciliation', function () {
       assert.equal(d.status, 'running');
       assert.equal(d.mode, 'pro');
       assert.deepEqual(statuses('create_thread'), [500]);
-      assert.ok(statuses('list_threads').length >= 1 && statuses('get_thread').length >= 1, 'it looked before deciding');
+      assert.ok(
+        statuses('list_threads').length >= 1 && statuses('get_thread').length >= 1,
+        'it looked before deciding',
+      );
       // The reconciled dispatch is usable: waiting on it reaches the answer. (Without an earlier
       // dispatch this client has seen no polling hint, so the reconciled one carries the spec's 30 s.)
       assert.equal(d.poll_after_seconds, 30);
@@ -126,7 +139,12 @@ describe('integration: faults, retries and POST reconciliation', function () {
     it('create_thread: connection reset after the thread was created → reconciled, one thread', async () => {
       ctl().injectFault({ route: 'create_thread', kind: 'reset', afterEffect: true });
       const d = await client.createThread({ input_message: MSG });
-      assert.deepEqual(ctl().threads(key).map((t) => t.threadId), [d.thread_id]);
+      assert.deepEqual(
+        ctl()
+          .threads(key)
+          .map((t) => t.threadId),
+        [d.thread_id],
+      );
       assert.equal(d.reconciled, true);
       assert.equal(statuses('create_thread').length, 1);
     });
@@ -135,7 +153,12 @@ describe('integration: faults, retries and POST reconciliation', function () {
       ctl().injectFault({ route: 'create_thread', kind: 'status_before', status: 503 });
       const d = await client.createThread({ input_message: MSG });
       assert.deepEqual(statuses('create_thread'), [503, 200]);
-      assert.deepEqual(ctl().threads(key).map((t) => t.threadId), [d.thread_id]);
+      assert.deepEqual(
+        ctl()
+          .threads(key)
+          .map((t) => t.threadId),
+        [d.thread_id],
+      );
       assert.equal(d.reconciled, false);
       assert.ok(h.lines.some((l) => /positively not created; sending once more/.test(l)));
     });
@@ -168,7 +191,10 @@ describe('integration: faults, retries and POST reconciliation', function () {
       assert.equal(statuses('add_interaction').length, 1, 'one POST');
       assert.equal(ctl().threads(key)[0]!.interactions, 2, 'exactly one follow-up');
       const t = await client.getThread(first.thread_id);
-      assert.deepEqual(t.interactions.map((i) => i.interaction_id), [first.interaction_id, d.interaction_id]);
+      assert.deepEqual(
+        t.interactions.map((i) => i.interaction_id),
+        [first.interaction_id, d.interaction_id],
+      );
       assert.equal(d.status, 'running');
     });
 
@@ -184,7 +210,10 @@ describe('integration: faults, retries and POST reconciliation', function () {
       assert.equal(b.reconciled, false);
       assert.deepEqual(statuses('add_interaction'), [500, 503, 200]);
       const t = await client.getThread(first.thread_id);
-      assert.deepEqual(t.interactions.map((i) => i.interaction_id), [first.interaction_id, a.interaction_id, b.interaction_id]);
+      assert.deepEqual(
+        t.interactions.map((i) => i.interaction_id),
+        [first.interaction_id, a.interaction_id, b.interaction_id],
+      );
     });
     // After a TIMEOUT the request may still be on its way or being processed: a threads list
     // without it proves nothing, so the client must not send it again.
@@ -215,7 +244,10 @@ describe('integration: faults, retries and POST reconciliation', function () {
         const deadline = Date.now() + 8000;
         while (Date.now() < deadline && !relay.answered()) await new Promise((r) => setTimeout(r, 100));
         const threads = ctl().threads(key);
-        assert.ok(threads.length <= 1, `${threads.length} threads were created for one createThread call (client ${outcome}; create_thread requests: ${statuses('create_thread').join(', ')})`);
+        assert.ok(
+          threads.length <= 1,
+          `${threads.length} threads were created for one createThread call (client ${outcome}; create_thread requests: ${statuses('create_thread').join(', ')})`,
+        );
         assert.equal(statuses('create_thread').length, 1, 'the POST was sent once');
         assert.match(outcome, /^failed: timeout, mayHaveTakenEffect true$|^returned /);
       } finally {
@@ -252,7 +284,12 @@ describe('integration: faults, retries and POST reconciliation', function () {
       ctl().injectFault({ route: 'search', kind: 'truncated', times: 3 });
       const e = await h.expectError(client.search({ query: 'sleep' }), 'network');
       assert.equal(statuses('search').length, 1, 'not sent again');
-      assert.equal(ctl().charges().filter((c) => c.reason === 'search').length, 1);
+      assert.equal(
+        ctl()
+          .charges()
+          .filter((c) => c.reason === 'search').length,
+        1,
+      );
       assert.equal(e.status, undefined);
       assert.equal(e.mayHaveTakenEffect, true);
     });
@@ -273,9 +310,20 @@ describe('integration: faults, retries and POST reconciliation', function () {
       }
       const threads = ctl().threads(k);
       assert.equal(threads.length, 1, `${kind}: the POST took effect once`);
-      assert.equal(ctl().requests().filter((r) => r.route === 'create_thread' && r.keyLabel === `unreadable-${kind}`).length, 1, `${kind}: one POST`);
+      assert.equal(
+        ctl()
+          .requests()
+          .filter((r) => r.route === 'create_thread' && r.keyLabel === `unreadable-${kind}`).length,
+        1,
+        `${kind}: one POST`,
+      );
       if (d) assert.equal(d.thread_id, threads[0]!.threadId, `${kind}: returns the created thread`);
-      else assert.equal(err?.mayHaveTakenEffect, true, `${kind}: the error must say the thread may exist (got "${err?.message ?? ''}")`);
+      else
+        assert.equal(
+          err?.mayHaveTakenEffect,
+          true,
+          `${kind}: the error must say the thread may exist (got "${err?.message ?? ''}")`,
+        );
     }
 
     it('create_thread: a 200 with a malformed or truncated body → reconciled to the created thread, no duplicate', async () => {
@@ -298,7 +346,12 @@ describe('integration: faults, retries and POST reconciliation', function () {
       assert.match(e.message, /No answer from the service within 200 ms/);
       ctl().injectFault({ route: 'get_thread', kind: 'delay', delayMs: 2500 });
       await h.expectError(slow.getThread('th_missing'), 'timeout');
-      assert.equal(ctl().requests().filter((r) => r.route === 'get_thread').length <= 1, true);
+      assert.equal(
+        ctl()
+          .requests()
+          .filter((r) => r.route === 'get_thread').length <= 1,
+        true,
+      );
     });
 
     it('abort: before sending (nothing sent), while in flight, and while waiting for a thread', async () => {
@@ -333,7 +386,12 @@ describe('integration: faults, retries and POST reconciliation', function () {
       });
       const logs: string[] = [];
       const push = (m: string) => void logs.push(m);
-      const c = createClient({ baseUrl: `http://127.0.0.1:${port}`, apiKey: DEMO_KEYS.pro, random: () => 1, logger: { debug: push, info: push, warn: push, error: push } });
+      const c = createClient({
+        baseUrl: `http://127.0.0.1:${port}`,
+        apiKey: DEMO_KEYS.pro,
+        random: () => 1,
+        logger: { debug: push, info: push, warn: push, error: push },
+      });
       try {
         const e = await h.expectError(c.search({ query: 'sleep' }), 'network');
         assert.equal(e.status, undefined);

@@ -7,7 +7,13 @@
 import { strict as assert } from 'node:assert';
 import { Agent, type Dispatcher } from 'undici';
 import { ApiError, createClient, type ApiErrorKind, type Client, type ClientOptions } from '../../src/api';
-import { DEMO_KEYS, startEmulator, type EmulatorOptions, type ProvisionOptions, type RunningEmulator } from '../emulator';
+import {
+  DEMO_KEYS,
+  startEmulator,
+  type EmulatorOptions,
+  type ProvisionOptions,
+  type RunningEmulator,
+} from '../emulator';
 
 /** The emulated start time used by every file (a Friday in November 2026). */
 export const NOW = '2026-11-20T10:00:00Z';
@@ -80,7 +86,10 @@ export async function startHarness(options: EmulatorOptions = {}): Promise<Harne
         caught = e;
       }
       record(caught);
-      assert.ok(caught instanceof ApiError, `expected an ApiError of kind ${kind}, got ${caught === undefined ? 'success' : caught instanceof Error ? caught.message : typeof caught}`);
+      assert.ok(
+        caught instanceof ApiError,
+        `expected an ApiError of kind ${kind}, got ${caught === undefined ? 'success' : caught instanceof Error ? caught.message : typeof caught}`,
+      );
       assert.equal(caught.kind, kind, `kind (message: ${caught.message})`);
       assert.ok(caught.message.length > 20, 'a message a person can act on');
       return caught;
@@ -89,7 +98,8 @@ export async function startHarness(options: EmulatorOptions = {}): Promise<Harne
       // The emulator logs the query it received; a key in the URL would show up there.
       const received = JSON.stringify(emu.control.requests().map((r) => ({ path: r.path, query: r.query })));
       for (const key of secrets) {
-        for (const line of lines) assert.ok(!line.includes(key), `a log line contains a key: ${line.replace(key, '<KEY>')}`);
+        for (const line of lines)
+          assert.ok(!line.includes(key), `a log line contains a key: ${line.replace(key, '<KEY>')}`);
         for (const t of texts) assert.ok(!t.includes(key), 'an error message or stack contains a key');
         assert.ok(!received.includes(key), 'a key reached the service outside its header');
       }

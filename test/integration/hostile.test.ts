@@ -14,7 +14,6 @@ import { VSCODE_LINK } from '../vscodeLinks';
 
 const MSG = 'Does creatine supplementation improve memory in vegetarians?';
 
-
 /** Every text an error carries: message, stack, code, detail items and the inspected object. */
 function errorTexts(e: ApiError): string[] {
   const detail = (e.detail ?? []).flatMap((d) => [d.msg, d.type, ...d.loc.map(String)]);
@@ -29,12 +28,16 @@ function decodedForms(text: string): string[] {
   const pct = text.replace(/%([0-9a-f]{2})/gi, (_m, h: string) => String.fromCharCode(parseInt(h, 16)));
   const ju = text.replace(/\\u([0-9a-f]{4})/gi, (_m, h: string) => String.fromCharCode(parseInt(h, 16)));
   const html = text.replace(/&#(\d+);/g, (_m, d: string) => String.fromCharCode(Number(d)));
-  const b64 = [...text.matchAll(/[A-Za-z0-9+/]{12,}={0,2}/g)].flatMap((m) => [0, 1, 2, 3].map((o) => Buffer.from(m[0].slice(o), 'base64').toString('latin1')));
+  const b64 = [...text.matchAll(/[A-Za-z0-9+/]{12,}={0,2}/g)].flatMap((m) =>
+    [0, 1, 2, 3].map((o) => Buffer.from(m[0].slice(o), 'base64').toString('latin1')),
+  );
   return [text, pct, ju, html, ...b64].map((t) => t.toLowerCase());
 }
 
 function assertNoKey(e: ApiError, key: string, what: string): void {
-  for (const t of errorTexts(e)) for (const form of decodedForms(t)) assert.ok(!form.includes(key.toLowerCase()), `${what}: the key survives in ${JSON.stringify(t.slice(0, 200))}`);
+  for (const t of errorTexts(e))
+    for (const form of decodedForms(t))
+      assert.ok(!form.includes(key.toLowerCase()), `${what}: the key survives in ${JSON.stringify(t.slice(0, 200))}`);
 }
 
 async function caught(p: Promise<unknown>): Promise<ApiError> {
@@ -53,8 +56,15 @@ describe('integration: a hostile service', function () {
   let client: Client;
   let key: string;
   const ctl = () => h.emu.control;
-  const sent = (route: RouteName) => ctl().requests().filter((r) => r.route === route);
-  const charged = () => ctl().charges().filter((c) => c.reason !== 'thread').reduce((n, c) => n + c.calls, 0);
+  const sent = (route: RouteName) =>
+    ctl()
+      .requests()
+      .filter((r) => r.route === route);
+  const charged = () =>
+    ctl()
+      .charges()
+      .filter((c) => c.reason !== 'thread')
+      .reduce((n, c) => n + c.calls, 0);
 
   before(async function () {
     this.timeout(60_000);
@@ -112,7 +122,10 @@ describe('integration: a hostile service', function () {
         await client.search({ query: 'sleep' });
         const r = await client.search({ query: 'caffeine' });
         assert.ok(r.results.length > 0);
-        assert.deepEqual(sent('search').map((x) => x.status), [200, 429, 200]);
+        assert.deepEqual(
+          sent('search').map((x) => x.status),
+          [200, 429, 200],
+        );
         assert.equal(charged(), 2);
       } finally {
         ctl().setRateLimits(false);
@@ -129,7 +142,12 @@ describe('integration: a hostile service', function () {
       });
       const lines: string[] = [];
       const push = (m: string) => void lines.push(m);
-      const c = createClient({ baseUrl: `http://127.0.0.1:${port}`, apiKey: key, random: () => 1, logger: { debug: push, info: push, warn: push, error: push } });
+      const c = createClient({
+        baseUrl: `http://127.0.0.1:${port}`,
+        apiKey: key,
+        random: () => 1,
+        logger: { debug: push, info: push, warn: push, error: push },
+      });
       try {
         const s = await h.expectError(c.search({ query: 'sleep' }), 'network');
         assert.equal(s.mayHaveTakenEffect, false);
@@ -151,7 +169,10 @@ describe('integration: a hostile service', function () {
       ctl().injectFault({ route: 'list_threads', kind: 'reset', afterEffect: true, times: 2 });
       assert.equal((await client.getThread(d.thread_id)).thread_id, d.thread_id);
       assert.equal((await client.listThreads()).threads.length, 1);
-      assert.deepEqual(sent('get_thread').map((r) => r.status), [500, 500, 200]);
+      assert.deepEqual(
+        sent('get_thread').map((r) => r.status),
+        [500, 500, 200],
+      );
       assert.equal(sent('list_threads').length, 3);
     });
   });
@@ -161,8 +182,14 @@ describe('integration: a hostile service', function () {
       ctl().injectFault({ route: 'create_thread', kind: 'status_after', status: 500 });
       const d = await client.createThread({ input_message: MSG });
       const threads = ctl().threads(key);
-      assert.deepEqual(threads.map((t) => t.threadId), [d.thread_id]);
-      assert.ok(!threads[0]!.title!.startsWith(MSG.slice(0, 20)), `the emulator titles it otherwise: ${threads[0]!.title}`);
+      assert.deepEqual(
+        threads.map((t) => t.threadId),
+        [d.thread_id],
+      );
+      assert.ok(
+        !threads[0]!.title!.startsWith(MSG.slice(0, 20)),
+        `the emulator titles it otherwise: ${threads[0]!.title}`,
+      );
       assert.equal(d.reconciled, true);
       assert.equal(sent('create_thread').length, 1);
     });
@@ -183,7 +210,11 @@ describe('integration: a hostile service', function () {
       const dispatcher = new Agent().compose((dispatch) => (opts, handler) => {
         if (opts.method === 'GET' && opts.path.startsWith('/v1/threads?') && ++lists === 2) {
           // Before the reconciling list reaches the service, "another window" creates a thread.
-          void fetch(`${h.emu.url}/v1/threads`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: JSON.stringify({ input_message: 'Another window asks about caffeine.' }) })
+          void fetch(`${h.emu.url}/v1/threads`, {
+            method: 'POST',
+            headers: { 'x-api-key': key, 'content-type': 'application/json' },
+            body: JSON.stringify({ input_message: 'Another window asks about caffeine.' }),
+          })
             .then((r) => r.text())
             .then(() => dispatch(opts, handler));
           return true;
@@ -196,7 +227,7 @@ describe('integration: a hostile service', function () {
       assert.equal(e.mayHaveTakenEffect, true);
       assert.match(e.message, /could not tell whether it took effect \(2 new threads appeared/);
       assert.equal(sent('create_thread').filter((r) => r.status === 502).length, 1, 'our POST was not sent again');
-      assert.equal(ctl().threads(key).length, 2, 'ours and the other window\'s, no third');
+      assert.equal(ctl().threads(key).length, 2, "ours and the other window's, no third");
     });
 
     it('the list cannot be read before sending → after a 503 nothing is resent (no proof of absence)', async () => {
@@ -215,7 +246,10 @@ describe('integration: a hostile service', function () {
       ctl().injectFault({ route: 'create_thread', kind: 'status_before', status: 503 });
       const d = await client.createThread({ input_message: MSG });
       assert.equal(d.reconciled, false);
-      assert.deepEqual(sent('create_thread').map((r) => r.status), [200, 503, 200]);
+      assert.deepEqual(
+        sent('create_thread').map((r) => r.status),
+        [200, 503, 200],
+      );
       assert.equal(ctl().threads(key).length, 2);
     });
   });
@@ -231,11 +265,15 @@ describe('integration: a hostile service', function () {
       for (const [poll, maxWait, wantPoll, wantMax] of cases) {
         ctl().injectFault({ route: 'create_thread', kind: 'hints', pollAfterSeconds: poll, maxWaitSeconds: maxWait });
         const d = await client.createThread({ input_message: `${MSG} (${poll})` });
-        assert.deepEqual([d.poll_after_seconds, d.max_wait_seconds], [wantPoll, wantMax], `poll ${poll}, max wait ${maxWait}`);
+        assert.deepEqual(
+          [d.poll_after_seconds, d.max_wait_seconds],
+          [wantPoll, wantMax],
+          `poll ${poll}, max wait ${maxWait}`,
+        );
       }
     });
 
-    it('a dispatch asking to poll every 0 s or every 3×10⁶ s (past setTimeout\'s range) does not make waitForThread poll in a loop', async function () {
+    it("a dispatch asking to poll every 0 s or every 3×10⁶ s (past setTimeout's range) does not make waitForThread poll in a loop", async function () {
       ctl().setSpeed(1); // a 45 s run: still running while the test watches
       for (const poll of [0, 3e6]) {
         ctl().clearRequests();
@@ -246,7 +284,10 @@ describe('integration: a hostile service', function () {
         await new Promise((r) => setTimeout(r, 600));
         ac.abort();
         await h.expectError(waiting, 'aborted');
-        assert.ok(sent('get_thread').length <= 1, `poll_after_seconds ${poll}: ${sent('get_thread').length} polls in 0.6 s`);
+        assert.ok(
+          sent('get_thread').length <= 1,
+          `poll_after_seconds ${poll}: ${sent('get_thread').length} polls in 0.6 s`,
+        );
       }
     });
 
@@ -269,7 +310,12 @@ describe('integration: a hostile service', function () {
         ctl().clearRequests();
         ctl().injectFault({ route, kind: 'nested_loc', times: 3 });
         const started = performance.now();
-        const p = route === 'search' ? client.search({ query: 'sleep' }) : route === 'get_thread' ? client.getThread('th_x') : client.listThreads();
+        const p =
+          route === 'search'
+            ? client.search({ query: 'sleep' })
+            : route === 'get_thread'
+              ? client.getThread('th_x')
+              : client.listThreads();
         const e = await h.expectError(p, 'validation');
         assert.ok(performance.now() - started < 5000, 'bounded time');
         assert.equal(e.status, 422);
@@ -279,7 +325,12 @@ describe('integration: a hostile service', function () {
     });
 
     it('a 200 nested too deeply is invalid_response (a search: charged once, not retried)', async () => {
-      const deep = { results: [], page: 0, is_end: true, extra: JSON.parse(`${'['.repeat(200)}1${']'.repeat(200)}`) as unknown };
+      const deep = {
+        results: [],
+        page: 0,
+        is_end: true,
+        extra: JSON.parse(`${'['.repeat(200)}1${']'.repeat(200)}`) as unknown,
+      };
       ctl().injectFault({ route: 'search', kind: 'body', status: 200, body: deep });
       const e = await h.expectError(client.search({ query: 'sleep' }), 'invalid_response');
       assert.match(e.message, /nested too deeply/);
@@ -299,13 +350,25 @@ describe('integration: a hostile service', function () {
           ctl().injectFault({ route: 'create_thread', kind: 'echo_key', status, encoding });
           assertNoKey(await caught(client.createThread({ input_message: MSG })), key, `create ${encoding} ${status}`);
         }
-        for (const line of h.lines) for (const form of decodedForms(line)) assert.ok(!form.includes(key.toLowerCase()), line);
+        for (const line of h.lines)
+          for (const form of decodedForms(line)) assert.ok(!form.includes(key.toLowerCase()), line);
       });
     }
 
     it('Markdown links in service text ([Renew](command:…), https:, file:) reach no error field as a link', async () => {
       const bodies: [number, unknown][] = [
-        [422, { detail: [{ loc: ['query', '[Renew](command:workbench.action.openSettings)'], msg: 'Expired: [Renew](command:workbench.action.quit) or [docs](https://evil.example/x "t")', type: '[x](file:///etc/passwd)' }] }],
+        [
+          422,
+          {
+            detail: [
+              {
+                loc: ['query', '[Renew](command:workbench.action.openSettings)'],
+                msg: 'Expired: [Renew](command:workbench.action.quit) or [docs](https://evil.example/x "t")',
+                type: '[x](file:///etc/passwd)',
+              },
+            ],
+          },
+        ],
         [403, { detail: 'Your plan ended. [Upgrade now](https://evil.example/pay)', code: '[c](command:x)' }],
         [500, { detail: '[Open](FILE:///home/me/.ssh/id_rsa) ](command:x) [a]\u0000(command:y)' }],
         [429, { detail: 'You have used all included calls for this month. [Buy more](command:research.buy)' }],
@@ -313,18 +376,28 @@ describe('integration: a hostile service', function () {
       for (const [status, body] of bodies) {
         ctl().injectFault({ route: 'search', kind: 'body', status, body });
         const e = await caught(client.search({ query: 'sleep' }));
-        for (const t of errorTexts(e)) assert.equal(t.match(VSCODE_LINK), null, `${status}: a link survives in ${t.slice(0, 300)}`);
+        for (const t of errorTexts(e))
+          assert.equal(t.match(VSCODE_LINK), null, `${status}: a link survives in ${t.slice(0, 300)}`);
         assert.match(e.message, /Renew|Upgrade now|Open|Buy more/, 'the words stay readable');
       }
     });
 
     it('a 10 MB message and 100,000 detail items are bounded in the error (and quick to handle)', async () => {
       const started = performance.now();
-      ctl().injectFault({ route: 'search', kind: 'body', status: 500, body: { detail: `${'a'.repeat(5_000_000)} ${key} ${'b'.repeat(5_000_000)}` } });
+      ctl().injectFault({
+        route: 'search',
+        kind: 'body',
+        status: 500,
+        body: { detail: `${'a'.repeat(5_000_000)} ${key} ${'b'.repeat(5_000_000)}` },
+      });
       const big = await caught(client.search({ query: 'sleep' }));
       assert.ok(big.message.length < 1000, `message of ${big.message.length} characters`);
       assertNoKey(big, key, 'big');
-      const items = Array.from({ length: 100_000 }, (_, i) => ({ loc: ['query', `f${i}`], msg: 'x'.repeat(50), type: 't' }));
+      const items = Array.from({ length: 100_000 }, (_, i) => ({
+        loc: ['query', `f${i}`],
+        msg: 'x'.repeat(50),
+        type: 't',
+      }));
       ctl().injectFault({ route: 'search', kind: 'body', status: 422, body: { detail: items } });
       const many = await caught(client.search({ query: 'sleep' }));
       assert.ok(many.message.length < 2000, `message of ${many.message.length} characters`);

@@ -2,7 +2,15 @@
 // the service as the spec serialises it and the results obey it; excerpts, semantic scores,
 // paging, page_size capping, the deprecated endpoint and its sunset; calls charged per search.
 import { strict as assert } from 'node:assert';
-import { callsForSearch, inferPlanFromPageSize, parseExcerpt, type Client, type Paper, type SearchParams, type SearchResponse } from '../../src/api';
+import {
+  callsForSearch,
+  inferPlanFromPageSize,
+  parseExcerpt,
+  type Client,
+  type Paper,
+  type SearchParams,
+  type SearchResponse,
+} from '../../src/api';
 import { DEMO_KEYS, matchesFilters, type Filters } from '../emulator';
 import { paperId, startHarness, type Harness } from './harness';
 
@@ -27,10 +35,16 @@ const CASES: FilterCase[] = [
   },
   {
     name: 'study types (one value contains commas)',
-    params: { query: 'exercise depression', study_types: ['rct', 'meta-analysis', 'theoretical, modeling, or simulation study', 'cohort study'] },
+    params: {
+      query: 'exercise depression',
+      study_types: ['rct', 'meta-analysis', 'theoretical, modeling, or simulation study', 'cohort study'],
+    },
     sent: { study_types: 'rct,meta-analysis,theoretical, modeling, or simulation study,cohort study' },
     filters: { study_types: ['rct', 'meta-analysis', 'theoretical, modeling, or simulation study', 'cohort study'] },
-    visible: (p) => ['rct', 'meta-analysis', 'theoretical, modeling, or simulation study', 'cohort study'].includes(p.study_type ?? ''),
+    visible: (p) =>
+      ['rct', 'meta-analysis', 'theoretical, modeling, or simulation study', 'cohort study'].includes(
+        p.study_type ?? '',
+      ),
   },
   {
     name: 'human, controlled, sample size',
@@ -91,7 +105,11 @@ describe('integration: search', function () {
     const r = await c.search(params);
     const charges = h.emu.control.charges().slice(before);
     assert.equal(charges.length, 1, 'one charge per search');
-    assert.equal(charges[0]!.calls, callsForSearch(r.results.length), `charged ${charges[0]!.calls} for ${r.results.length} results`);
+    assert.equal(
+      charges[0]!.calls,
+      callsForSearch(r.results.length),
+      `charged ${charges[0]!.calls} for ${r.results.length} results`,
+    );
     return r;
   }
   const lastQuery = () => h.emu.control.requests().at(-1)!.query;
@@ -118,13 +136,26 @@ describe('integration: search', function () {
     assert.equal(r.page, 0);
     assert.equal(r.page_size, 20);
     const first = r.results[0]!;
-    for (const f of ['title', 'abstract', 'authors', 'doi', 'journal_name', 'publish_year', 'url', 'citation_count'] as const) assert.notEqual(first[f], undefined, f);
+    for (const f of [
+      'title',
+      'abstract',
+      'authors',
+      'doi',
+      'journal_name',
+      'publish_year',
+      'url',
+      'citation_count',
+    ] as const)
+      assert.notEqual(first[f], undefined, f);
     assert.match(String(first.title).toLowerCase(), /creatine/);
     const req = h.emu.control.requests().at(-1)!;
     assert.equal(req.auth, 'x-api-key');
     assert.equal(req.keyLabel, 'demo:pro');
     assert.deepEqual(req.query, { query: 'creatine cognition' }, 'absent parameters are omitted');
-    assert.ok(h.lines.some((l) => l.startsWith('info GET /v1/search?query=creatine%20cognition 200')), 'a log line per search');
+    assert.ok(
+      h.lines.some((l) => l.startsWith('info GET /v1/search?query=creatine%20cognition 200')),
+      'a log line per search',
+    );
   });
 
   for (const c of CASES) {
@@ -138,7 +169,10 @@ describe('integration: search', function () {
       }
       if (Object.keys(c.filters).length) {
         const unfiltered = await search({ query: c.params.query, page_size: 100 });
-        assert.ok(unfiltered.results.some((res) => !matchesFilters(paperOf(res), c.filters)), 'the filter excluded something');
+        assert.ok(
+          unfiltered.results.some((res) => !matchesFilters(paperOf(res), c.filters)),
+          'the filter excluded something',
+        );
       }
     });
   }
@@ -147,9 +181,13 @@ describe('integration: search', function () {
     const plain = await search({ query: 'caffeine', page_size: 100 });
     const boosted = await search({ query: 'caffeine', page_size: 100, journal_name: 'Nutrients' });
     assert.equal(boosted.results.length, plain.results.length);
-    const share = (r: SearchResponse) => r.results.slice(0, 10).filter((p) => /nutrients/i.test(p.journal_name ?? '')).length;
+    const share = (r: SearchResponse) =>
+      r.results.slice(0, 10).filter((p) => /nutrients/i.test(p.journal_name ?? '')).length;
     assert.ok(share(boosted) >= share(plain));
-    assert.ok(boosted.results.some((p) => !/nutrients/i.test(p.journal_name ?? '')), 'others are not excluded');
+    assert.ok(
+      boosted.results.some((p) => !/nutrients/i.test(p.journal_name ?? '')),
+      'others are not excluded',
+    );
   });
 
   it('excerpts on a paid plan: Section | passage, at most 3 per paper and 60 per request, only open access and never retracted', async () => {
@@ -167,7 +205,10 @@ describe('integration: search', function () {
         for (const ch of chunks) {
           const { section, passage } = parseExcerpt(ch);
           assert.ok(section && passage, `excerpt format: ${ch.slice(0, 60)}`);
-          assert.ok(p.fullText?.some((s) => s.heading === section), `section ${section} exists in the paper`);
+          assert.ok(
+            p.fullText?.some((s) => s.heading === section),
+            `section ${section} exists in the paper`,
+          );
         }
       }
     }
@@ -176,7 +217,10 @@ describe('integration: search', function () {
 
   it('excerpts on the free plan: 403 feature_not_allowed, not retried, nothing charged', async () => {
     const free = h.client({ apiKey: DEMO_KEYS.free });
-    const e = await h.expectError(free.search({ query: 'sleep', include_full_text_chunks: true }), 'feature_not_allowed');
+    const e = await h.expectError(
+      free.search({ query: 'sleep', include_full_text_chunks: true }),
+      'feature_not_allowed',
+    );
     assert.equal(e.status, 403);
     assert.equal(e.code, 'feature_not_allowed');
     assert.equal(h.emu.control.requests().length, 1);
@@ -191,12 +235,25 @@ describe('integration: search', function () {
     assert.equal(lastQuery().include_semantic_score, 'true');
     assert.equal(r.results.length, 60);
     r.results.forEach((p, i) => {
-      if (i < 50) assert.ok(typeof p.semantic_score === 'number' && p.semantic_score > 0 && p.semantic_score < 1, `rank ${i} has a score`);
+      if (i < 50)
+        assert.ok(
+          typeof p.semantic_score === 'number' && p.semantic_score > 0 && p.semantic_score < 1,
+          `rank ${i} has a score`,
+        );
       else assert.equal(p.semantic_score, undefined, `rank ${i} has none`);
     });
     const scores = r.results.slice(0, 50).map((p) => p.semantic_score!);
-    assert.deepEqual(scores, [...scores].sort((a, b) => b - a), 'ranked by score');
-    const page2 = await search({ query: 'social media wellbeing', page_size: 30, page: 1, include_semantic_score: true });
+    assert.deepEqual(
+      scores,
+      [...scores].sort((a, b) => b - a),
+      'ranked by score',
+    );
+    const page2 = await search({
+      query: 'social media wellbeing',
+      page_size: 30,
+      page: 1,
+      include_semantic_score: true,
+    });
     assert.ok(page2.results.slice(0, 20).every((p) => typeof p.semantic_score === 'number'));
     assert.ok(page2.results.slice(20).every((p) => p.semantic_score === undefined));
   });
@@ -209,7 +266,10 @@ describe('integration: search', function () {
     assert.equal(p0.is_end, false);
     assert.equal(p1.page, 1);
     assert.equal(lastQuery().page, '1');
-    assert.deepEqual([...p0.results, ...p1.results].map((p) => p.url), all.results.slice(0, 20).map((p) => p.url));
+    assert.deepEqual(
+      [...p0.results, ...p1.results].map((p) => p.url),
+      all.results.slice(0, 20).map((p) => p.url),
+    );
     // Walk a narrow query to its end.
     const params: SearchParams = { query: 'groundwater', open_access: true, year_min: 2018, page_size: 5 };
     let page = 0;
@@ -257,7 +317,10 @@ describe('integration: search', function () {
       sizes.push((await search(p)).results.length);
     }
     assert.deepEqual(sizes, [0, 100, 150, 300]);
-    assert.deepEqual(h.emu.control.charges().map((c) => c.calls), [1, 1, 2, 3]);
+    assert.deepEqual(
+      h.emu.control.charges().map((c) => c.calls),
+      [1, 1, 2, 3],
+    );
     assert.equal(h.emu.control.getUsage(DEMO_KEYS.pro).used, 7);
   });
 
@@ -271,10 +334,16 @@ describe('integration: search', function () {
     assert.equal(req.path, '/v1/quick_search');
     assert.deepEqual(req.query, { query: 'bilingualism executive function', open_access: 'true', page_size: '15' });
     const b = await search({ query: 'bilingualism executive function', page_size: 15, open_access: true });
-    assert.deepEqual(a.results.map((p) => p.url), b.results.map((p) => p.url));
+    assert.deepEqual(
+      a.results.map((p) => p.url),
+      b.results.map((p) => p.url),
+    );
     assert.equal(warnings().length - before, 1, 'warned once');
     assert.match(warnings().at(-1)!, /2027-02-07/);
-    assert.deepEqual(h.emu.control.charges().map((c) => c.reason), ['quick_search', 'quick_search', 'search']);
+    assert.deepEqual(
+      h.emu.control.charges().map((c) => c.reason),
+      ['quick_search', 'quick_search', 'search'],
+    );
 
     h.emu.control.clearRequests();
     h.emu.control.setClock('2027-02-07T00:00:01Z');

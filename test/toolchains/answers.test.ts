@@ -22,7 +22,16 @@ import { applyEdits } from '../../src/bib/edit';
 import { loadBibtexLibrary } from '../../src/bib/library';
 import { DEMO_KEYS, startEmulator, type RunningEmulator } from '../emulator';
 import { sameText } from './documents';
-import { compileBiber, compileBibtex, compilePandoc, compileTypst, needs, tools, typstBibliography, type CompileResult } from './toolchains';
+import {
+  compileBiber,
+  compileBibtex,
+  compilePandoc,
+  compileTypst,
+  needs,
+  tools,
+  typstBibliography,
+  type CompileResult,
+} from './toolchains';
 
 interface Answer {
   label: string;
@@ -31,12 +40,21 @@ interface Answer {
 }
 
 /** Each paper of the answers gets an entry and a key, as Insert Answer gives them: one .bib, entries reused. */
-function bibliographyFor(answers: readonly Answer[], target: 'tex' | 'unicode' = 'tex'): { bib: string; keys: Map<string, string> } {
+function bibliographyFor(
+  answers: readonly Answer[],
+  target: 'tex' | 'unicode' = 'tex',
+): { bib: string; keys: Map<string, string> } {
   let bib = '';
   const keys = new Map<string, string>();
   for (const a of answers)
     for (const c of a.citations) {
-      const paper: CitePaper = { id: c.paper_id!, title: c.title ?? null, publish_year: c.year ?? null, journal_name: c.journal ?? null, url: c.url ?? null };
+      const paper: CitePaper = {
+        id: c.paper_id!,
+        title: c.title ?? null,
+        publish_year: c.year ?? null,
+        journal_name: c.journal ?? null,
+        url: c.url ?? null,
+      };
       const r = ensureEntry(parseBibFile(bib), paper, { target });
       if (r.edit) bib = applyEdits(bib, [r.edit]);
       keys.set(c.paper_id!, r.key);
@@ -45,9 +63,15 @@ function bibliographyFor(answers: readonly Answer[], target: 'tex' | 'unicode' =
 }
 
 /** The answers inserted one after the other at the end of `document`, each seeing the text before it. */
-function insertAll(document: string, answers: readonly Answer[], options: Omit<Parameters<typeof answerForDocument>[2], 'documentText'>, after = ''): string {
+function insertAll(
+  document: string,
+  answers: readonly Answer[],
+  options: Omit<Parameters<typeof answerForDocument>[2], 'documentText'>,
+  after = '',
+): string {
   let text = document;
-  for (const a of answers) text = `${text}${answerForDocument(a.response, a.citations, { ...options, documentText: text + after }).text}\n`;
+  for (const a of answers)
+    text = `${text}${answerForDocument(a.response, a.citations, { ...options, documentText: text + after }).text}\n`;
   return text + after;
 }
 
@@ -105,7 +129,9 @@ function tabularLines(tex: string): [number, number][] {
 /** Overfull boxes a log reports inside the given line ranges, and every overfull \vbox (a page too tall). */
 function overfull(log: string, ranges: readonly [number, number][]): string[] {
   const out: string[] = [];
-  for (const m of log.matchAll(/^Overfull \\([hv])box \(([\d.]+)pt too \w+\)(?: in (?:paragraph|alignment) at lines (\d+)--(\d+))?.*$/gm)) {
+  for (const m of log.matchAll(
+    /^Overfull \\([hv])box \(([\d.]+)pt too \w+\)(?: in (?:paragraph|alignment) at lines (\d+)--(\d+))?.*$/gm,
+  )) {
     if (m[1] === 'v') out.push(m[0]);
     else if (m[3] && ranges.some(([a, b]) => Number(m[3]) >= a && Number(m[4]) <= b)) out.push(m[0]);
   }
@@ -118,7 +144,8 @@ function titleMismatches(r: CompileResult, list: readonly Answer[], keys: Readon
   for (const c of list.flatMap((a) => a.citations)) {
     const e = r.entries.get(keys.get(c.paper_id!)!);
     if (!e) out.push(`${c.title ?? ''}: not in the bibliography`);
-    else if (c.title && !sameText(e.title, c.title, { title: true })) out.push(`${JSON.stringify(e.title)} for ${JSON.stringify(c.title)}`);
+    else if (c.title && !sameText(e.title, c.title, { title: true }))
+      out.push(`${JSON.stringify(e.title)} for ${JSON.stringify(c.title)}`);
   }
   return out;
 }
@@ -127,13 +154,18 @@ describe('toolchains: Insert Answer output through pandoc, LaTeX and Typst (emul
   this.timeout(600_000);
   let emu: RunningEmulator;
   const clients: Client[] = [];
-  const answers: Record<'memoryPro' | 'memoryFollowUp' | 'cognitionDeep' | 'feedbackPro' | 'mindfulnessDeep', Answer> = {} as never;
+  const answers: Record<'memoryPro' | 'memoryFollowUp' | 'cognitionDeep' | 'feedbackPro' | 'mindfulnessDeep', Answer> =
+    {} as never;
 
   before(async () => {
     await loadBibtexLibrary();
     emu = await startEmulator({ port: 0, rateLimits: false, speed: 1000, quiet: true });
     const client = (mode: 'pro' | 'deep'): Client => {
-      const c = createClient({ baseUrl: emu.url, apiKey: mode === 'pro' ? DEMO_KEYS.pro : DEMO_KEYS.deep, rateLimits: { search: Infinity, list: Infinity, poll: Infinity } });
+      const c = createClient({
+        baseUrl: emu.url,
+        apiKey: mode === 'pro' ? DEMO_KEYS.pro : DEMO_KEYS.deep,
+        rateLimits: { search: Infinity, list: Infinity, poll: Infinity },
+      });
       clients.push(c);
       return c;
     };
@@ -149,11 +181,23 @@ describe('toolchains: Insert Answer output through pandoc, LaTeX and Typst (emul
     };
     const memory = await ask('pro', 'Does creatine supplementation improve memory in older adults?');
     answers.memoryPro = memory.answer;
-    const f = await client('pro').addInteraction(memory.id, { input_message: 'What about "younger adults" and doses under 5 g per day?', mode: 'pro' });
-    answers.memoryFollowUp = take('pro follow-up', (await client('pro').waitForThread(f, { pollAfterSeconds: 0.01 })).interactions.at(-1));
-    answers.cognitionDeep = (await ask('deep', 'Does creatine supplementation improve cognition in older adults?')).answer;
-    answers.feedbackPro = (await ask('pro', 'Effect of formative feedback on mathematics performance in secondary school students')).answer;
-    answers.mindfulnessDeep = (await ask('deep', 'Is mindfulness training effective for reducing anxiety in university students?')).answer;
+    const f = await client('pro').addInteraction(memory.id, {
+      input_message: 'What about "younger adults" and doses under 5 g per day?',
+      mode: 'pro',
+    });
+    answers.memoryFollowUp = take(
+      'pro follow-up',
+      (await client('pro').waitForThread(f, { pollAfterSeconds: 0.01 })).interactions.at(-1),
+    );
+    answers.cognitionDeep = (
+      await ask('deep', 'Does creatine supplementation improve cognition in older adults?')
+    ).answer;
+    answers.feedbackPro = (
+      await ask('pro', 'Effect of formative feedback on mathematics performance in secondary school students')
+    ).answer;
+    answers.mindfulnessDeep = (
+      await ask('deep', 'Is mindfulness training effective for reducing anxiety in university students?')
+    ).answer;
   });
   after(async () => {
     await Promise.all(clients.map((c) => c.close()));
@@ -163,9 +207,16 @@ describe('toolchains: Insert Answer output through pandoc, LaTeX and Typst (emul
   it('two papers of one answer with the same title and year get two entries and their own keys', () => {
     const a = answers.memoryPro;
     const [one, two] = a.citations;
-    assert.ok(one && two && one.title === two.title && one.year === two.year && one.journal !== two.journal, 'the emulator answer cites such a pair');
+    assert.ok(
+      one && two && one.title === two.title && one.year === two.year && one.journal !== two.journal,
+      'the emulator answer cites such a pair',
+    );
     const { bib, keys } = bibliographyFor([a]);
-    assert.equal(parseBibFile(bib).entries.length, new Set(a.citations.map((c) => c.paper_id)).size, 'one entry per distinct paper');
+    assert.equal(
+      parseBibFile(bib).entries.length,
+      new Set(a.citations.map((c) => c.paper_id)).size,
+      'one entry per distinct paper',
+    );
     assert.notEqual(keys.get(one.paper_id!), keys.get(two.paper_id!));
     const tex = answerForDocument(a.response, a.citations, { flavour: 'latex', keys }).text;
     // Each list item of the answer ends with one marker: its LaTeX item ends with that paper's key.
@@ -186,14 +237,19 @@ describe('toolchains: Insert Answer output through pandoc, LaTeX and Typst (emul
   describe(`Markdown: quotes as footnotes, two answers in one document (${tools.pandoc ?? 'pandoc not installed'})`, () => {
     const pair = (): Answer[] => [answers.memoryPro, answers.cognitionDeep];
     const documentOf = (list: readonly Answer[], keys: Map<string, string>): string =>
-      insertAll('---\ntitle: Draft\n---\n\n# Draft\n\nMy own point.[^mine]\n\n', list, { flavour: 'pandoc', keys, footnotes: true }, '\n[^mine]: My own note.\n');
+      insertAll(
+        '---\ntitle: Draft\n---\n\n# Draft\n\nMy own point.[^mine]\n\n',
+        list,
+        { flavour: 'pandoc', keys, footnotes: true },
+        '\n[^mine]: My own note.\n',
+      );
     /** What each footnote must be, in document order: the writer's, then each answer's quoted markers. */
     const expected = (list: readonly Answer[], keys: Map<string, string>): { quote: string; keys: string[] }[] => [
       { quote: 'My own note.', keys: [] },
       ...list.flatMap((a) => quotedMarkers(a).map((m) => ({ quote: m.quote, keys: [keys.get(m.paperId)!] }))),
     ];
 
-    it('in the text: every footnote reference has one definition, holding its marker\'s quote and citing its paper', () => {
+    it("in the text: every footnote reference has one definition, holding its marker's quote and citing its paper", () => {
       const list = pair();
       const { keys } = bibliographyFor(list);
       const doc = documentOf(list, keys);
@@ -208,7 +264,10 @@ describe('toolchains: Insert Answer output through pandoc, LaTeX and Typst (emul
       references.forEach((label, i) => {
         const text = definitions.get(label);
         assert.ok(text !== undefined, `[^${label}] is defined`);
-        assert.ok(plain(text).includes(plain(want[i]!.quote)), `[^${label}] (#${i}) holds its own quote: ${want[i]!.quote}`);
+        assert.ok(
+          plain(text).includes(plain(want[i]!.quote)),
+          `[^${label}] (#${i}) holds its own quote: ${want[i]!.quote}`,
+        );
         for (const k of want[i]!.keys) assert.ok(text.includes(`[@${k}]`), `[^${label}] cites ${k}: ${text}`);
       });
     });
@@ -220,17 +279,28 @@ describe('toolchains: Insert Answer output through pandoc, LaTeX and Typst (emul
       const r = compilePandoc({ document: documentOf(list, keys), bib });
       assert.deepEqual(r.errors, []);
       assert.deepEqual(r.unresolved, []);
-      assert.deepEqual(r.warnings.filter((w) => /duplicate/i.test(w)), [], 'no "Duplicate note reference"');
+      assert.deepEqual(
+        r.warnings.filter((w) => /duplicate/i.test(w)),
+        [],
+        'no "Duplicate note reference"',
+      );
       const want = expected(list, keys);
       assert.equal(r.notes?.length, want.length);
       r.notes?.forEach((note, i) => {
-        assert.ok(plain(note.text).includes(plain(want[i]!.quote)), `note ${i + 1}: "${note.text}" should hold "${want[i]!.quote}"`);
+        assert.ok(
+          plain(note.text).includes(plain(want[i]!.quote)),
+          `note ${i + 1}: "${note.text}" should hold "${want[i]!.quote}"`,
+        );
         assert.deepEqual(note.keys, want[i]!.keys, `note ${i + 1} cites its own paper`);
       });
-      assert.equal(r.entries.size, new Set(list.flatMap((a) => a.citations.map((c) => c.paper_id))).size, 'one bibliography entry per distinct paper');
+      assert.equal(
+        r.entries.size,
+        new Set(list.flatMap((a) => a.citations.map((c) => c.paper_id))).size,
+        'one bibliography entry per distinct paper',
+      );
     });
 
-    it('without footnotes too: every citation resolves and every paper\'s title shows as the service gave it', function () {
+    it("without footnotes too: every citation resolves and every paper's title shows as the service gave it", function () {
       needs(this, 'pandoc');
       const list = pair();
       const { bib, keys } = bibliographyFor(list);
@@ -241,7 +311,7 @@ describe('toolchains: Insert Answer output through pandoc, LaTeX and Typst (emul
       assert.equal(r.notes?.length, 0);
     });
 
-    it('no answer heading becomes a Header block (pandoc -t json): the writer\'s document keeps its own sections', function () {
+    it("no answer heading becomes a Header block (pandoc -t json): the writer's document keeps its own sections", function () {
       needs(this, 'pandoc');
       const list = [answers.memoryPro, answers.memoryFollowUp, answers.cognitionDeep, answers.mindfulnessDeep];
       const { keys } = bibliographyFor(list);
@@ -249,7 +319,8 @@ describe('toolchains: Insert Answer output through pandoc, LaTeX and Typst (emul
         const doc = insertAll('# Draft\n\n', list, { flavour: 'pandoc', keys, footnotes });
         assert.deepEqual(headers(doc), ['Draft'], `footnotes ${footnotes}`);
         // The headings are still there, as bold paragraphs.
-        for (const a of list) for (const h of a.response.matchAll(/^#+ (.+)$/gm)) assert.ok(doc.includes(`**${h[1]}**`), h[1]);
+        for (const a of list)
+          for (const h of a.response.matchAll(/^#+ (.+)$/gm)) assert.ok(doc.includes(`**${h[1]}**`), h[1]);
       }
     });
   });
@@ -269,7 +340,11 @@ describe('toolchains: Insert Answer output through pandoc, LaTeX and Typst (emul
         needs(this, 'pdflatex', toolchain, 'pandoc');
         for (const list of documents()) {
           const { bib, keys } = bibliographyFor(list);
-          const body = insertAll('', list, { flavour: 'latex', keys, latexCommand: toolchain === 'bibtex' ? 'citep' : 'autocite' });
+          const body = insertAll('', list, {
+            flavour: 'latex',
+            keys,
+            latexCommand: toolchain === 'bibtex' ? 'citep' : 'autocite',
+          });
           const document =
             toolchain === 'bibtex'
               ? `${LATEX_PREAMBLE}\\usepackage{natbib}\n\\begin{document}\n${body}\n\\bibliographystyle{plainnat}\n\\bibliography{refs}\n\\end{document}\n`
@@ -292,7 +367,10 @@ describe('toolchains: Insert Answer output through pandoc, LaTeX and Typst (emul
     needs(this, 'typst');
     const list = [answers.memoryPro, answers.cognitionDeep];
     const { bib, keys } = bibliographyFor(list, 'unicode');
-    const r = compileTypst({ document: insertAll('= Draft\n\n', list, { flavour: 'typst', keys }, typstBibliography()), bib });
+    const r = compileTypst({
+      document: insertAll('= Draft\n\n', list, { flavour: 'typst', keys }, typstBibliography()),
+      bib,
+    });
     assert.deepEqual(r.errors, []);
     assert.deepEqual(r.unresolved, []);
     assert.deepEqual(titleMismatches(r, list, keys), []);

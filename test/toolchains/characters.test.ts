@@ -10,7 +10,17 @@ import * as assert from 'node:assert/strict';
 import { pdflatexCannotTypeset, toBibtex, type CitablePaper } from '../../src/bib/bibtex';
 import { loadBibtexLibrary } from '../../src/bib/library';
 import { TEX_TABLES } from '../../src/bib/texText';
-import { compileBiber, compileBibtex, compilePandoc, compileTypst, needs, norm, tools, typstBibliography, type CompileResult } from './toolchains';
+import {
+  compileBiber,
+  compileBibtex,
+  compilePandoc,
+  compileTypst,
+  needs,
+  norm,
+  tools,
+  typstBibliography,
+  type CompileResult,
+} from './toolchains';
 import { latexDocument, sameText } from './documents';
 
 /** The characters: ASCII, the Latin blocks, Greek, punctuation and symbols, the math table, and samples of other scripts. */
@@ -46,12 +56,17 @@ interface Case {
 }
 
 /** A different family name per entry (BibTeX styles give 2020a, 2020b… to one author's papers, and run out). */
-const family = (i: number): string => `Bob${i.toString(26).replace(/./gu, (d) => String.fromCharCode(97 + parseInt(d, 26)))}`;
+const family = (i: number): string =>
+  `Bob${i.toString(26).replace(/./gu, (d) => String.fromCharCode(97 + parseInt(d, 26)))}`;
 
 function cases(): Case[] {
   return characters().map((char, i) => {
     const key = `c${i}x${char.codePointAt(0)!.toString(16)}`;
-    const paper: CitablePaper = { title: `word x${char} ${char} y${char}${char}z`, journal_name: 'Journal', publish_year: 2020 };
+    const paper: CitablePaper = {
+      title: `word x${char} ${char} y${char}${char}z`,
+      journal_name: 'Journal',
+      publish_year: 2020,
+    };
     paper.authors = [isLetter(char) ? `Ann${char}e ${family(i)}${char}` : `Ann ${family(i)}`];
     return { key, char, paper };
   });
@@ -69,15 +84,19 @@ function mismatches(r: CompileResult, all: readonly Case[], authorsJoined = fals
     if (!sameText(e.title, c.paper.title!, { title: true })) out.push(`${c.char}: title ${JSON.stringify(e.title)}`);
     const authors = authorsJoined ? [c.paper.authors!.join(' and ')] : c.paper.authors!;
     const got = e.authors.map((a) => norm(a));
-    if (got.length !== authors.length || authors.some((a, i) => !sameText(got[i]!, a))) out.push(`${c.char}: authors ${JSON.stringify(e.authors)}`);
+    if (got.length !== authors.length || authors.some((a, i) => !sameText(got[i]!, a)))
+      out.push(`${c.char}: authors ${JSON.stringify(e.authors)}`);
   }
   return out;
 }
 
 /** No differences, or all of them in the message. */
-const assertNone = (list: readonly string[], what = 'differences'): void => assert.equal(list.length, 0, `${list.length} ${what}:\n${list.join('\n')}`);
+const assertNone = (list: readonly string[], what = 'differences'): void =>
+  assert.equal(list.length, 0, `${list.length} ${what}:\n${list.join('\n')}`);
 
-const missing = Object.entries(tools).filter(([, v]) => !v).map(([k]) => k);
+const missing = Object.entries(tools)
+  .filter(([, v]) => !v)
+  .map(([k]) => k);
 
 describe(`toolchains: every character through pandoc, BibTeX, Biber and Typst (${missing.length ? `missing: ${missing.join(', ')}` : 'all installed'})`, function () {
   this.timeout(300_000);
@@ -100,12 +119,17 @@ describe(`toolchains: every character through pandoc, BibTeX, Biber and Typst ($
     const r = compilePandoc({ document: `---\nnocite: '@*'\n---\n\nText.\n`, bib: texBib });
     assert.deepEqual(r.errors, []);
     assertNone(mismatches(r, all));
-    console.log(`      pandoc: ${all.length} characters, ${r.entries.size} entries, 0 mismatches, ${Math.round(r.ms)} ms`);
+    console.log(
+      `      pandoc: ${all.length} characters, ${r.entries.size} entries, 0 mismatches, ${Math.round(r.ms)} ms`,
+    );
   });
 
   it('Typst shows every character as itself (the form written for Typst)', function () {
     needs(this, 'typst');
-    const r = compileTypst({ document: `${all.map((c) => `#cite(<${c.key}>, form: none)`).join('\n')}${typstBibliography()}`, bib: unicodeBib });
+    const r = compileTypst({
+      document: `${all.map((c) => `#cite(<${c.key}>, form: none)`).join('\n')}${typstBibliography()}`,
+      bib: unicodeBib,
+    });
     assert.deepEqual(r.errors, []);
     assertNone(mismatches(r, all));
     console.log(`      Typst: ${all.length} characters, 0 mismatches, ${Math.round(r.ms)} ms`);
@@ -117,11 +141,23 @@ describe(`toolchains: every character through pandoc, BibTeX, Biber and Typst ($
       const compile = via === 'bibtex' ? compileBibtex : compileBiber;
       const cannot = all.filter((c) => pdflatexCannotTypeset(c.paper, via).length);
       const can = all.filter((c) => !cannot.includes(c));
-      const ok = compile({ document: latexDocument(via, can.map((c) => c.key)), bib: texBib });
+      const ok = compile({
+        document: latexDocument(
+          via,
+          can.map((c) => c.key),
+        ),
+        bib: texBib,
+      });
       assertNone(ok.errors, 'characters declared typesettable did not typeset');
       assert.deepEqual(ok.unresolved, []);
       assertNone(mismatches(ok, can, via === 'bibtex'));
-      const rest = compile({ document: latexDocument(via, cannot.map((c) => c.key)), bib: texBib });
+      const rest = compile({
+        document: latexDocument(
+          via,
+          cannot.map((c) => c.key),
+        ),
+        bib: texBib,
+      });
       const restText = via === 'biber' ? mismatches(rest, cannot) : [];
       assertNone(restText, 'Biber must still read them right');
       console.log(

@@ -15,7 +15,16 @@ import { loadBibtexLibrary } from '../../src/bib/library';
 import { insertCitation, type CiteFlavour } from '../../src/bib/syntax';
 import { corpusSample, toolchainPapers } from './papers';
 import { displayOrder, latexDocument, sameText } from './documents';
-import { compileBiber, compileBibtex, compilePandoc, compileTypst, needs, tools, typstBibliography, type CompileResult } from './toolchains';
+import {
+  compileBiber,
+  compileBibtex,
+  compilePandoc,
+  compileTypst,
+  needs,
+  tools,
+  typstBibliography,
+  type CompileResult,
+} from './toolchains';
 
 interface Cited {
   key: string;
@@ -23,7 +32,12 @@ interface Cited {
 }
 
 /** Cite every key into `start`, each at the end of a sentence of its own, some joined to the one before. */
-function citeAll(start: string, flavour: CiteFlavour, cited: readonly Cited[], options: (i: number) => { latexCommand?: string; locator?: string; join?: boolean }): { text: string; citations: number } {
+function citeAll(
+  start: string,
+  flavour: CiteFlavour,
+  cited: readonly Cited[],
+  options: (i: number) => { latexCommand?: string; locator?: string; join?: boolean },
+): { text: string; citations: number } {
   let text = start;
   let citations = 0;
   let joinAt: number | undefined;
@@ -47,8 +61,30 @@ function citeAll(start: string, flavour: CiteFlavour, cited: readonly Cited[], o
 }
 
 const LOCATORS = [undefined, '4', '12-19', 'chap. 3', undefined, 'p. 7'];
-const NATBIB = ['cite', 'citep', 'citet', 'citealt', 'citealp', 'citeauthor', 'citeyear', 'citeyearpar', 'Citet', 'Citep'];
-const BIBLATEX = ['cite', 'parencite', 'textcite', 'autocite', 'footcite', 'smartcite', 'Textcite', 'Parencite', 'citeauthor', 'citeyear'];
+const NATBIB = [
+  'cite',
+  'citep',
+  'citet',
+  'citealt',
+  'citealp',
+  'citeauthor',
+  'citeyear',
+  'citeyearpar',
+  'Citet',
+  'Citep',
+];
+const BIBLATEX = [
+  'cite',
+  'parencite',
+  'textcite',
+  'autocite',
+  'footcite',
+  'smartcite',
+  'Textcite',
+  'Parencite',
+  'citeauthor',
+  'citeyear',
+];
 
 /** What a toolchain showed differently from the service's metadata. */
 function mismatches(r: CompileResult, cited: readonly Cited[], authorsJoined = false): string[] {
@@ -62,21 +98,36 @@ function mismatches(r: CompileResult, cited: readonly Cited[], authorsJoined = f
     const authors = (paper.authors ?? []).filter((a) => a.trim()).map(displayOrder);
     // plainnat starts an entry without authors with its title.
     // plainnat sets the month and year of an entry without a venue after its title.
-    const title = (authorsJoined && !authors.length ? (e.authors[0] ?? '') : e.title).replace(authorsJoined ? /, (?:[A-Z][a-z]+ )?\d{4}[a-z]{0,2}\.?$/u : /$^/u, '');
-    if (paper.title && !sameText(title, paper.title, { title: true })) out.push(`${key}: title ${JSON.stringify(title)} for ${JSON.stringify(paper.title)}`);
+    const title = (authorsJoined && !authors.length ? (e.authors[0] ?? '') : e.title).replace(
+      authorsJoined ? /, (?:[A-Z][a-z]+ )?\d{4}[a-z]{0,2}\.?$/u : /$^/u,
+      '',
+    );
+    if (paper.title && !sameText(title, paper.title, { title: true }))
+      out.push(`${key}: title ${JSON.stringify(title)} for ${JSON.stringify(paper.title)}`);
     if (authorsJoined && !authors.length) continue;
-    const expected = authorsJoined ? (authors.length ? [authors.length <= 2 ? authors.join(' and ') : `${authors.slice(0, -1).join(', ')}, and ${authors.at(-1)!}`] : []) : authors;
+    const expected = authorsJoined
+      ? authors.length
+        ? [authors.length <= 2 ? authors.join(' and ') : `${authors.slice(0, -1).join(', ')}, and ${authors.at(-1)!}`]
+        : []
+      : authors;
     const got = e.authors;
     const differ = got.length !== expected.length ? -1 : expected.findIndex((a, i) => !sameText(got[i]!, a));
     if (differ !== -1 || got.length !== expected.length) {
-      out.push(differ >= 0 ? `${key}: author ${JSON.stringify(got[differ])} for ${JSON.stringify(expected[differ])}` : `${key}: authors ${JSON.stringify(e.authors)} for ${JSON.stringify(authors)}`);
+      out.push(
+        differ >= 0
+          ? `${key}: author ${JSON.stringify(got[differ])} for ${JSON.stringify(expected[differ])}`
+          : `${key}: authors ${JSON.stringify(e.authors)} for ${JSON.stringify(authors)}`,
+      );
     }
   }
   return out;
 }
 
-const assertNone = (list: readonly string[], what: string): void => assert.equal(list.length, 0, `${list.length} ${what}:\n${list.slice(0, 40).join('\n')}`);
-const missing = Object.entries(tools).filter(([, v]) => !v).map(([k]) => k);
+const assertNone = (list: readonly string[], what: string): void =>
+  assert.equal(list.length, 0, `${list.length} ${what}:\n${list.slice(0, 40).join('\n')}`);
+const missing = Object.entries(tools)
+  .filter(([, v]) => !v)
+  .map(([k]) => k);
 
 describe(`toolchains: Insert Citation into Markdown, LaTeX and Typst, compiled (${missing.length ? `missing: ${missing.join(', ')}` : 'all installed'})`, function () {
   this.timeout(600_000);
@@ -98,32 +149,45 @@ describe(`toolchains: Insert Citation into Markdown, LaTeX and Typst, compiled (
     });
     texBib = `${cited.map((c) => toBibtex(c.paper, c.key)).join('\n\n')}\n`;
     unicodeBib = `${cited.map((c) => toBibtex(c.paper, c.key, { target: 'unicode' })).join('\n\n')}\n`;
-    for (const via of ['bibtex', 'biber'] as const) for (const c of cited) (pdflatexCannotTypeset(c.paper, via).length ? beyond : latin)[via].push(c);
+    for (const via of ['bibtex', 'biber'] as const)
+      for (const c of cited) (pdflatexCannotTypeset(c.paper, via).length ? beyond : latin)[via].push(c);
     assert.ok(cited.length >= 300, `${cited.length} papers`);
     const sample = corpusSample();
     assert.deepEqual(sample.uncovered, [], 'the corpus sample covers every odd form of the emulator');
-    console.log(`      ${cited.length} papers: ${sample.papers.length} from the corpus covering its ${sample.forms} odd forms, the rest made by hand`);
+    console.log(
+      `      ${cited.length} papers: ${sample.papers.length} from the corpus covering its ${sample.forms} odd forms, the rest made by hand`,
+    );
   });
 
   it('pandoc (Markdown): every citation resolves, every entry shows its title and authors', function () {
     needs(this, 'pandoc');
-    const doc = citeAll('# Notes\n\nText.', 'pandoc', cited, (i) => ({ locator: LOCATORS[i % LOCATORS.length], join: i % 5 === 4 }));
+    const doc = citeAll('# Notes\n\nText.', 'pandoc', cited, (i) => ({
+      locator: LOCATORS[i % LOCATORS.length],
+      join: i % 5 === 4,
+    }));
     const r = compilePandoc({ document: doc.text, bib: texBib });
     assert.deepEqual(r.errors, []);
     assert.deepEqual(r.unresolved, []);
     assertNone(r.warnings, 'pandoc warnings');
     assertNone(mismatches(r, cited), 'rendered differences');
-    console.log(`      pandoc: 1 document, ${doc.citations} citations, ${cited.length} entries, 0 errors, 0 mismatches (${Math.round(r.ms)} ms)`);
+    console.log(
+      `      pandoc: 1 document, ${doc.citations} citations, ${cited.length} entries, 0 errors, 0 mismatches (${Math.round(r.ms)} ms)`,
+    );
   });
 
   it('Typst: every citation resolves, every entry shows its title and authors', function () {
     needs(this, 'typst');
-    const doc = citeAll('= Notes\n\nText.', 'typst', cited, (i) => ({ locator: LOCATORS[i % LOCATORS.length], join: i % 5 === 4 }));
+    const doc = citeAll('= Notes\n\nText.', 'typst', cited, (i) => ({
+      locator: LOCATORS[i % LOCATORS.length],
+      join: i % 5 === 4,
+    }));
     const r = compileTypst({ document: doc.text + typstBibliography(), bib: unicodeBib });
     assertNone(r.errors, 'Typst errors');
     assert.deepEqual(r.unresolved, []);
     assertNone(mismatches(r, cited), 'rendered differences');
-    console.log(`      Typst: 1 document, ${doc.citations} citations, ${cited.length} entries, 0 errors, 0 mismatches (${Math.round(r.ms)} ms)`);
+    console.log(
+      `      Typst: 1 document, ${doc.citations} citations, ${cited.length} entries, 0 errors, 0 mismatches (${Math.round(r.ms)} ms)`,
+    );
   });
 
   for (const via of ['bibtex', 'biber'] as const) {
@@ -142,9 +206,18 @@ describe(`toolchains: Insert Citation into Markdown, LaTeX and Typst, compiled (
       assert.deepEqual(r.unresolved, []);
       assertNone(mismatches(r, latin[via], via === 'bibtex'), 'rendered differences');
       // Scripts pdflatex's T1 fonts lack: their own document, errors counted; BibTeX and Biber still read them right.
-      const rest = compile({ document: latexDocument(via, beyond[via].map((c) => c.key)), bib: texBib });
+      const rest = compile({
+        document: latexDocument(
+          via,
+          beyond[via].map((c) => c.key),
+        ),
+        bib: texBib,
+      });
       assert.deepEqual(rest.unresolved, []);
-      assertNone(mismatches(rest, beyond[via], via === 'bibtex'), 'rendered differences in the .bbl of the other scripts');
+      assertNone(
+        mismatches(rest, beyond[via], via === 'bibtex'),
+        'rendered differences in the .bbl of the other scripts',
+      );
       console.log(
         `      ${via}: ${doc.citations} citations of ${latin[via].length} entries, 0 errors, 0 mismatches; ${beyond[via].length} entries with letters beyond T1 fonts compiled apart: ${rest.errors.length} pdflatex errors (${Math.round(r.ms + rest.ms)} ms)`,
       );

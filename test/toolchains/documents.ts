@@ -9,7 +9,12 @@ import { norm } from './toolchains';
  * BibTeX, biblatex (authoryear, every name printed) for Biber. T1 fonts, and the url package that BibTeX styles need
  * to print a URL or DOI holding `#` or `%`, as writers' preambles have them.
  */
-export function latexDocument(via: 'bibtex' | 'biber', keys: readonly string[], body = '', options: { natbib?: string; biblatex?: string } = {}): string {
+export function latexDocument(
+  via: 'bibtex' | 'biber',
+  keys: readonly string[],
+  body = '',
+  options: { natbib?: string; biblatex?: string } = {},
+): string {
   const preamble =
     via === 'bibtex'
       ? `\\usepackage[${options.natbib ?? 'authoryear'}]{natbib}\n\\usepackage{url}`
@@ -39,7 +44,8 @@ const SENTENCE_START = /(?:^|[:?!.] )[^\p{L}\p{N}\s]*$/u;
  * subtitle and each sentence in it).
  */
 export function sameText(rendered: string, expected: string, options: { title?: boolean } = {}): boolean {
-  const clean = (s: string): string => norm(s).replace(/[’‘]/gu, "'").replace(CJK_GAP, '').replace(SUFFIX_COMMA, ' ').replace(INITIALS_GAP, '');
+  const clean = (s: string): string =>
+    norm(s).replace(/[’‘]/gu, "'").replace(CJK_GAP, '').replace(SUFFIX_COMMA, ' ').replace(INITIALS_GAP, '');
   let got = clean(rendered);
   const want = clean(expected);
   if (got.endsWith('.') && !want.endsWith('.')) got = got.slice(0, -1);

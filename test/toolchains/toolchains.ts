@@ -51,7 +51,12 @@ export interface CompileInput {
   bibName?: string;
 }
 
-const run = (cmd: string, args: string[], cwd: string, input?: string): { status: number | null; stdout: string; stderr: string } => {
+const run = (
+  cmd: string,
+  args: string[],
+  cwd: string,
+  input?: string,
+): { status: number | null; stdout: string; stderr: string } => {
   const r = spawnSync(cmd, args, { cwd, input, encoding: 'utf8', timeout: 300_000, maxBuffer: 256 * 1024 * 1024 });
   if (r.error) throw r.error;
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
@@ -99,7 +104,8 @@ export const tools = {
 export function needs(ctx: Mocha.Context, ...names: (keyof typeof tools)[]): void {
   const absent = names.filter((n) => !tools[n]);
   if (!absent.length) return;
-  if (process.env.RESEARCH_DESK_REQUIRE_TOOLCHAINS === '1') throw new Error(`not installed, and this run requires every toolchain: ${absent.join(', ')}`);
+  if (process.env.RESEARCH_DESK_REQUIRE_TOOLCHAINS === '1')
+    throw new Error(`not installed, and this run requires every toolchain: ${absent.join(', ')}`);
   console.log(`      skipped: ${absent.join(', ')} not installed`);
   ctx.skip();
 }
@@ -151,7 +157,12 @@ function pandocPlain(blockLists: unknown[][], meta: unknown, version: unknown, c
     blocks.push({ t: 'Para', c: [{ t: 'Str', c: `⟦R${i}⟧` }] }, ...list);
   });
   blocks.push({ t: 'Para', c: [{ t: 'Str', c: `⟦R${blockLists.length}⟧` }] });
-  const r = run('pandoc', ['-f', 'json', '-t', 'plain', '--wrap=none'], cwd, JSON.stringify({ 'pandoc-api-version': version, meta, blocks }));
+  const r = run(
+    'pandoc',
+    ['-f', 'json', '-t', 'plain', '--wrap=none'],
+    cwd,
+    JSON.stringify({ 'pandoc-api-version': version, meta, blocks }),
+  );
   if (r.status !== 0) throw new Error(`pandoc -t plain failed: ${r.stderr}`);
   const out: string[] = [];
   for (let i = 0; i < blockLists.length; i++) {
@@ -174,8 +185,15 @@ export function compilePandoc(input: CompileInput): CompileResult {
     const bibName = `${input.bibName ?? 'refs'}.bib`;
     writeFileSync(join(dir, bibName), input.bib);
     writeFileSync(join(dir, 'doc.md'), input.document);
-    const r = run('pandoc', ['--citeproc', '--csl', CSL, '--bibliography', bibName, '-f', 'markdown', '-t', 'json', 'doc.md'], dir);
-    const warnings = r.stderr.split('\n').map((l) => l.trim()).filter(Boolean);
+    const r = run(
+      'pandoc',
+      ['--citeproc', '--csl', CSL, '--bibliography', bibName, '-f', 'markdown', '-t', 'json', 'doc.md'],
+      dir,
+    );
+    const warnings = r.stderr
+      .split('\n')
+      .map((l) => l.trim())
+      .filter(Boolean);
     const errors = r.status === 0 ? [] : [`pandoc exited ${r.status}: ${r.stderr}`];
     const unresolved = warnings.flatMap((w) => /Citeproc: citation (.+?) not found/u.exec(w)?.[1] ?? []);
     if (r.status !== 0) return { errors, warnings, unresolved, entries: new Map(), ms: performance.now() - started };
@@ -219,9 +237,22 @@ export function compilePandoc(input: CompileInput): CompileResult {
     };
     findNotes(bodyBlocks);
 
-    const texts = pandocPlain([...refs.map((x) => x.blocks), ...notes.map((n) => n.blocks), bodyBlocks], doc.meta, doc['pandoc-api-version'], dir);
+    const texts = pandocPlain(
+      [...refs.map((x) => x.blocks), ...notes.map((n) => n.blocks), bodyBlocks],
+      doc.meta,
+      doc['pandoc-api-version'],
+      dir,
+    );
     const entries = new Map<string, RenderedEntry>();
-    refs.forEach((ref, i) => entries.set(ref.key, entryFromFields(ref.key, markedFields(texts[i]!).filter((f) => f.tag !== 'K'))));
+    refs.forEach((ref, i) =>
+      entries.set(
+        ref.key,
+        entryFromFields(
+          ref.key,
+          markedFields(texts[i]!).filter((f) => f.tag !== 'K'),
+        ),
+      ),
+    );
     return {
       errors,
       warnings,
@@ -241,7 +272,8 @@ export function compilePandoc(input: CompileInput): CompileResult {
 
 const decodeHtml = (s: string): string =>
   s.replace(/&(#x[0-9a-f]+|#\d+|amp|lt|gt|quot|apos|nbsp);/giu, (_, e: string) => {
-    if (e[0] === '#') return String.fromCodePoint(e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : Number(e.slice(1)));
+    if (e[0] === '#')
+      return String.fromCodePoint(e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : Number(e.slice(1)));
     return { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0' }[e.toLowerCase()] ?? '';
   });
 
@@ -251,7 +283,8 @@ const decodeHtml = (s: string): string =>
  */
 export function compileTypst(input: CompileInput): CompileResult {
   const started = performance.now();
-  if (!typstModule) throw new Error('Typst is not installed (npm dev dependency @myriaddreamin/typst-ts-node-compiler)');
+  if (!typstModule)
+    throw new Error('Typst is not installed (npm dev dependency @myriaddreamin/typst-ts-node-compiler)');
   const dir = workdir('typst');
   try {
     writeFileSync(join(dir, `${input.bibName ?? 'refs'}.bib`), input.bib);
@@ -262,9 +295,15 @@ export function compileTypst(input: CompileInput): CompileResult {
     const diagnostics = r.takeDiagnostics();
     const list = diagnostics ? compiler.fetchDiagnostics(diagnostics) : [];
     const messages = list.map((d) => `${d.severity ?? ''} ${d.message ?? JSON.stringify(d)}`.trim());
-    const errors = r.hasError() ? (messages.length ? messages.filter((m) => !/^warning/iu.test(m)) : ['Typst failed without a message']) : [];
+    const errors = r.hasError()
+      ? messages.length
+        ? messages.filter((m) => !/^warning/iu.test(m))
+        : ['Typst failed without a message']
+      : [];
     const warnings = messages.filter((m) => /^warning/iu.test(m));
-    const unresolved = errors.flatMap((e) => /label `?<([^>]+)>`? does not exist/u.exec(e)?.[1] ?? /key `([^`]+)` does not exist/u.exec(e)?.[1] ?? []);
+    const unresolved = errors.flatMap(
+      (e) => /label `?<([^>]+)>`? does not exist/u.exec(e)?.[1] ?? /key `([^`]+)` does not exist/u.exec(e)?.[1] ?? [],
+    );
     const html = r.result?.body() ?? '';
     const text = decodeHtml(html.replace(/<[^>]*>/gu, ' '));
     const entries = new Map<string, RenderedEntry>();
@@ -273,7 +312,14 @@ export function compileTypst(input: CompileInput): CompileResult {
     for (const part of parts) {
       const fields = markedFields(part);
       const key = fields.find((f) => f.tag === 'K')?.value;
-      if (key) entries.set(key, entryFromFields(key, fields.filter((f) => f.tag !== 'K')));
+      if (key)
+        entries.set(
+          key,
+          entryFromFields(
+            key,
+            fields.filter((f) => f.tag !== 'K'),
+          ),
+        );
     }
     return { errors, warnings, unresolved, entries, body: norm(text), ms: performance.now() - started };
   } finally {
@@ -282,7 +328,8 @@ export function compileTypst(input: CompileInput): CompileResult {
 }
 
 /** The line that ends a Typst test document: its bibliography in the test style. */
-export const typstBibliography = (bibName = 'refs'): string => `\n#bibliography("${bibName}.bib", style: "style.csl")\n`;
+export const typstBibliography = (bibName = 'refs'): string =>
+  `\n#bibliography("${bibName}.bib", style: "style.csl")\n`;
 
 // ----------------------------------------------------------------------------------------------------------------
 // pdflatex with BibTeX or Biber
@@ -306,7 +353,9 @@ export function latexErrors(log: string): string[] {
 }
 
 /** Citations LaTeX could not resolve, from the last log. */
-const latexUnresolved = (log: string): string[] => [...new Set([...log.matchAll(/Citation [`'‘]([^'’]+)['’] (?:on page \d+ )?undefined/gu)].map((m) => m[1]!))];
+const latexUnresolved = (log: string): string[] => [
+  ...new Set([...log.matchAll(/Citation [`'‘]([^'’]+)['’] (?:on page \d+ )?undefined/gu)].map((m) => m[1]!)),
+];
 
 /** A braced group starting at `open` (the `{`): its content and the index after its `}`. */
 function braced(text: string, open: number): { value: string; end: number } {
@@ -351,7 +400,8 @@ function pdflatex(dir: string): string {
 }
 
 /** A log read as UTF-8 for the messages (pdflatex writes bytes as it got them). */
-const utf8Log = (dir: string): string => (existsSync(join(dir, 'doc.log')) ? readFileSync(join(dir, 'doc.log'), 'utf8') : '');
+const utf8Log = (dir: string): string =>
+  existsSync(join(dir, 'doc.log')) ? readFileSync(join(dir, 'doc.log'), 'utf8') : '';
 
 /**
  * A LaTeX document with natbib or plain BibTeX: pdflatex, bibtex, pdflatex twice. The entries are the .bbl's
@@ -393,7 +443,15 @@ function compileLatex(
     const log = utf8Log(dir);
     const bbl = existsSync(join(dir, 'doc.bbl')) ? readFileSync(join(dir, 'doc.bbl'), 'utf8') : '';
     const errors = [...latexErrors(log), ...program.errors(blg)];
-    return { errors, warnings: program.warnings(blg), unresolved: latexUnresolved(log), entries: program.entries(bbl), bbl, log, ms: performance.now() - started };
+    return {
+      errors,
+      warnings: program.warnings(blg),
+      unresolved: latexUnresolved(log),
+      entries: program.entries(bbl),
+      bbl,
+      log,
+      ms: performance.now() - started,
+    };
   } finally {
     cleanup(dir);
   }
@@ -404,7 +462,8 @@ function blgErrors(blg: string): string[] {
   const lines = blg.split('\n');
   const out: string[] = [];
   lines.forEach((l, i) => {
-    if (/---line \d+ of file/u.test(l) || /^I couldn't open|^I found no/u.test(l)) out.push(lines.slice(Math.max(0, i - 1), i + 3).join('\n'));
+    if (/---line \d+ of file/u.test(l) || /^I couldn't open|^I found no/u.test(l))
+      out.push(lines.slice(Math.max(0, i - 1), i + 3).join('\n'));
   });
   return out;
 }
@@ -431,7 +490,10 @@ function readNatbibBbl(bbl: string): Map<string, RenderedEntry> {
   const items: { key: string; blocks: string[]; doi?: string; url?: string }[] = [];
   const starts = [...bbl.matchAll(/\\bibitem(?:\[)?/gu)].map((m) => m.index);
   for (let s = 0; s < starts.length; s++) {
-    let text = bbl.slice(starts[s], s + 1 < starts.length ? starts[s + 1] : bbl.indexOf('\\end{thebibliography}', starts[s]));
+    let text = bbl.slice(
+      starts[s],
+      s + 1 < starts.length ? starts[s + 1] : bbl.indexOf('\\end{thebibliography}', starts[s]),
+    );
     let i = '\\bibitem'.length;
     if (text[i] === '[') {
       // The label is bracketed and may hold braced `]`.
@@ -455,7 +517,10 @@ function readNatbibBbl(bbl: string): Map<string, RenderedEntry> {
       url: url ? braced(text, url.index + 4).value : undefined,
     });
   }
-  const decoded = latexToText(items.flatMap((it) => it.blocks.slice(0, 2)), NATBIB_MACROS);
+  const decoded = latexToText(
+    items.flatMap((it) => it.blocks.slice(0, 2)),
+    NATBIB_MACROS,
+  );
   const entries = new Map<string, RenderedEntry>();
   items.forEach((it, n) => {
     entries.set(it.key, {
@@ -517,7 +582,7 @@ function readBiberBbl(bbl: string): Map<string, RenderedEntry> {
     if (author) {
       const list = braced(body, author.index + author[0].length - 1).value;
       // Each name is `{{options}{% parts }}`.
-      for (let i = 0; i < list.length; ) {
+      for (let i = 0; i < list.length;) {
         const open = list.indexOf('{', i);
         if (open < 0) break;
         const one = braced(list, open);
@@ -526,14 +591,20 @@ function readBiberBbl(bbl: string): Map<string, RenderedEntry> {
         i = one.end;
       }
     }
-    for (const f of body.matchAll(/\\field\{(\w+)\}\{/gu)) raw.fields[f[1]!] = braced(body, f.index + f[0].length - 1).value;
+    for (const f of body.matchAll(/\\field\{(\w+)\}\{/gu))
+      raw.fields[f[1]!] = braced(body, f.index + f[0].length - 1).value;
     for (const f of body.matchAll(/\\verb\{(\w+)\}\s*\\verb (.*)\s*\\endverb/gu)) raw.verbs[f[1]!] = f[2]!.trim();
     raws.push(raw);
   }
   const fragments: string[] = [];
   const slot = (s: string | undefined): number => (s === undefined ? -1 : fragments.push(s) - 1);
   const plan = raws.map((r) => ({
-    names: r.names.map((n) => ({ given: slot(n['given']), prefix: slot(n['prefix']), family: slot(n['family']), suffix: slot(n['suffix']) })),
+    names: r.names.map((n) => ({
+      given: slot(n['given']),
+      prefix: slot(n['prefix']),
+      family: slot(n['family']),
+      suffix: slot(n['suffix']),
+    })),
     title: slot(r.fields['title']),
     journal: slot(r.fields['journaltitle'] ?? r.fields['howpublished']),
   }));
@@ -544,7 +615,9 @@ function readBiberBbl(bbl: string): Map<string, RenderedEntry> {
     const p = plan[n]!;
     entries.set(r.key, {
       key: r.key,
-      authors: p.names.map((nm) => norm([at(nm.given), at(nm.prefix), at(nm.family), at(nm.suffix)].filter(Boolean).join(' '))),
+      authors: p.names.map((nm) =>
+        norm([at(nm.given), at(nm.prefix), at(nm.family), at(nm.suffix)].filter(Boolean).join(' ')),
+      ),
       title: at(p.title) ?? '',
       journal: at(p.journal),
       year: r.fields['year'],

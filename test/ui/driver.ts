@@ -39,7 +39,11 @@ export class WorkbenchDriver {
   // ------------------------------------------------------------------ basic waiting
 
   /** Polls `probe` until it returns a value that is not undefined/false. */
-  async waitUntil<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = this.timeoutMs): Promise<T> {
+  async waitUntil<T>(
+    what: string,
+    probe: () => Promise<T | undefined | false>,
+    timeoutMs = this.timeoutMs,
+  ): Promise<T> {
     const deadline = Date.now() + timeoutMs;
     let last: unknown;
     for (;;) {
@@ -86,7 +90,9 @@ export class WorkbenchDriver {
 
   /** The activity bar entry of a view container declared in package.json (e.g. "researchDesk"). */
   activityBarItem(containerId: string): Locator {
-    return this.page.locator(`.part.activitybar a.action-label[class*="activity-workbench-view-extension-${containerId}"]`);
+    return this.page.locator(
+      `.part.activitybar a.action-label[class*="activity-workbench-view-extension-${containerId}"]`,
+    );
   }
 
   /** The id of the view container shown in the primary side bar, if any. */
@@ -107,7 +113,9 @@ export class WorkbenchDriver {
   /** The pane of a view by its id (e.g. "researchDesk.results"). */
   viewPane(viewId: string): Locator {
     const iconClass = `view-${viewId.replace(/\./g, '-')}`;
-    return this.page.locator('.part.sidebar .pane', { has: this.page.locator(`.pane-header .icon.${cssEscape(iconClass)}`) });
+    return this.page.locator('.part.sidebar .pane', {
+      has: this.page.locator(`.pane-header .icon.${cssEscape(iconClass)}`),
+    });
   }
 
   /** Collapses a view's pane in its container (as a person clicks its header), if it is expanded. */
@@ -116,7 +124,10 @@ export class WorkbenchDriver {
     if (!(await header.isVisible())) return;
     if ((await header.getAttribute('aria-expanded')) === 'true') {
       await header.click({ timeout: this.timeoutMs });
-      await this.waitUntil(`view ${viewId} to collapse`, async () => (await header.getAttribute('aria-expanded')) === 'false');
+      await this.waitUntil(
+        `view ${viewId} to collapse`,
+        async () => (await header.getAttribute('aria-expanded')) === 'false',
+      );
     }
   }
 
@@ -143,7 +154,10 @@ export class WorkbenchDriver {
     await row.waitFor({ state: 'visible', timeout: this.timeoutMs });
     if ((await row.getAttribute('aria-expanded')) === 'false') {
       await row.locator('.monaco-tl-twistie').click({ timeout: this.timeoutMs });
-      await this.waitUntil(`tree item ${String(label)} to expand`, async () => (await row.getAttribute('aria-expanded')) === 'true');
+      await this.waitUntil(
+        `tree item ${String(label)} to expand`,
+        async () => (await row.getAttribute('aria-expanded')) === 'true',
+      );
     }
   }
 
@@ -173,12 +187,18 @@ export class WorkbenchDriver {
     await this.quickInputBox().fill(`>${title}`);
     const q = cssString(title);
     const qc = cssString(`${title},`);
-    const row = this.page.locator(`.quick-input-list .monaco-list-row[aria-label=${q}], .quick-input-list .monaco-list-row[aria-label^=${qc}]`).first();
+    const row = this.page
+      .locator(
+        `.quick-input-list .monaco-list-row[aria-label=${q}], .quick-input-list .monaco-list-row[aria-label^=${qc}]`,
+      )
+      .first();
     try {
       await row.waitFor({ state: 'visible', timeout: this.timeoutMs });
     } catch {
       const offered = await this.page.locator('.quick-input-list .monaco-list-row').allInnerTexts();
-      throw new Error(`Command "${title}" is not in the command palette (offered: ${offered.slice(0, 8).join(' | ') || 'nothing'})`);
+      throw new Error(
+        `Command "${title}" is not in the command palette (offered: ${offered.slice(0, 8).join(' | ') || 'nothing'})`,
+      );
     }
     const palettePlaceholder = await this.quickInputBox().getAttribute('placeholder');
     await row.click({ timeout: this.timeoutMs });
@@ -186,7 +206,9 @@ export class WorkbenchDriver {
     await this.waitUntil(`the command palette to run "${title}"`, async () => {
       if (!(await this.quickInput().isVisible())) return true;
       const box = this.quickInputBox();
-      return (await box.getAttribute('placeholder')) !== palettePlaceholder || !(await box.inputValue()).startsWith('>');
+      return (
+        (await box.getAttribute('placeholder')) !== palettePlaceholder || !(await box.inputValue()).startsWith('>')
+      );
     });
   }
 
@@ -208,7 +230,11 @@ export class WorkbenchDriver {
       });
     }
     if (options.password) {
-      await this.waitUntil('a password input (type="password")', async () => (await box.getAttribute('type')) === 'password', 5000);
+      await this.waitUntil(
+        'a password input (type="password")',
+        async () => (await box.getAttribute('type')) === 'password',
+        5000,
+      );
     }
     await box.fill(text);
     await options.beforeConfirm?.();
@@ -255,8 +281,16 @@ export class WorkbenchDriver {
       if (!(await t.isVisible())) continue;
       const message = (await t.locator('.notification-list-item-message').innerText()).trim();
       const iconClass = (await t.locator('.notification-list-item-icon').getAttribute('class')) ?? '';
-      const severity = /codicon-error/.test(iconClass) ? 'error' : /codicon-warning/.test(iconClass) ? 'warning' : /codicon-info/.test(iconClass) ? 'info' : '';
-      const buttons = (await t.locator('.notification-list-item-buttons-container .monaco-button').allInnerTexts()).map((b) => b.trim());
+      const severity = /codicon-error/.test(iconClass)
+        ? 'error'
+        : /codicon-warning/.test(iconClass)
+          ? 'warning'
+          : /codicon-info/.test(iconClass)
+            ? 'info'
+            : '';
+      const buttons = (await t.locator('.notification-list-item-buttons-container .monaco-button').allInnerTexts()).map(
+        (b) => b.trim(),
+      );
       const inProgress = (await t.locator('.monaco-progress-container.active').count()) > 0;
       out.push({ message, severity, buttons, inProgress });
     }
@@ -271,14 +305,19 @@ export class WorkbenchDriver {
       timeoutMs,
     ).catch(async (e: unknown) => {
       const seen = (await this.notifications().catch(() => [])).map((n) => `[${n.severity}] ${n.message}`);
-      throw new Error(`${e instanceof Error ? e.message : String(e)}; notifications shown: ${seen.join(' | ') || 'none'}`);
+      throw new Error(
+        `${e instanceof Error ? e.message : String(e)}; notifications shown: ${seen.join(' | ') || 'none'}`,
+      );
     });
   }
 
   /** Clicks a button on the toast whose message matches. */
   async clickNotificationButton(match: RegExp, button: string): Promise<void> {
     const toast = this.page.locator('.notifications-toasts .notification-toast', { hasText: match }).first();
-    await toast.locator('.notification-list-item-buttons-container .monaco-button', { hasText: button }).first().click({ timeout: this.timeoutMs });
+    await toast
+      .locator('.notification-list-item-buttons-container .monaco-button', { hasText: button })
+      .first()
+      .click({ timeout: this.timeoutMs });
   }
 
   /** Waits for the modal dialog whose message matches and returns its text (message and detail). */
@@ -309,11 +348,7 @@ export class WorkbenchDriver {
    * several visible webviews (default the first).
    */
   webviewContent(index = 0): FrameLocator {
-    return this.page
-      .locator('iframe.webview.ready')
-      .nth(index)
-      .contentFrame()
-      .frameLocator('iframe#active-frame');
+    return this.page.locator('iframe.webview.ready').nth(index).contentFrame().frameLocator('iframe#active-frame');
   }
 
   /** Waits until a webview shows an element matching `selector`, then returns it. */
@@ -327,7 +362,9 @@ export class WorkbenchDriver {
 
   /** Titles of the open editor tabs. */
   async editorTabs(): Promise<string[]> {
-    return (await this.page.locator('.part.editor .tabs-container .tab .label-name').allInnerTexts()).map((t) => t.trim());
+    return (await this.page.locator('.part.editor .tabs-container .tab .label-name').allInnerTexts()).map((t) =>
+      t.trim(),
+    );
   }
 }
 

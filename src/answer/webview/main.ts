@@ -2,7 +2,15 @@
 // shows a citation's quote, section and paper in a popover, keeps the follow-up draft, scroll
 // position, open interaction and trace toggle with getState/setState, and posts typed
 // messages (ids and markers only; the host validates them and re-checks every URL).
-import { CITE_ACTIONS, FOLLOW_UP_MAX, type AnswerViewState, type CiteAction, type FollowUpMode, type HostMessage, type WebviewMessage } from '../protocol';
+import {
+  CITE_ACTIONS,
+  FOLLOW_UP_MAX,
+  type AnswerViewState,
+  type CiteAction,
+  type FollowUpMode,
+  type HostMessage,
+  type WebviewMessage,
+} from '../protocol';
 
 interface VsCodeApi {
   postMessage(message: WebviewMessage): void;
@@ -30,7 +38,11 @@ const saved = vscode.getState() as Partial<AnswerViewState> | undefined;
 const state: AnswerViewState | undefined = initial && {
   ...initial,
   // The page is rebuilt on every render; the draft and scroll of this same thread survive it.
-  draft: initial.resetDraft ? '' : saved?.threadId === initial.threadId ? (saved.draft ?? initial.draft) : initial.draft,
+  draft: initial.resetDraft
+    ? ''
+    : saved?.threadId === initial.threadId
+      ? (saved.draft ?? initial.draft)
+      : initial.draft,
   mode: (saved?.threadId === initial.threadId ? saved.mode : undefined) ?? initial.mode ?? 'pro',
   scrollY: saved?.threadId === initial.threadId && saved.interactionId === initial.interactionId ? saved.scrollY : 0,
 };
@@ -71,7 +83,9 @@ function showCitation(link: HTMLAnchorElement): void {
   const marker = link.dataset.marker ?? '';
   const n = Number(link.dataset.n);
   const ref = document.querySelector<HTMLLIElement>(`li.reference[data-n="${Number.isInteger(n) ? n : -1}"]`);
-  const quote = marker.includes('.') ? document.getElementById(`${(link.getAttribute('href') ?? '').slice(1)}-text`) : null;
+  const quote = marker.includes('.')
+    ? document.getElementById(`${(link.getAttribute('href') ?? '').slice(1)}-text`)
+    : null;
   const quoteItem = quote?.closest<HTMLElement>('li.reference-quote');
   popover.replaceChildren();
   const title = el('h2', `[${marker}] ${ref?.querySelector('.reference-title')?.textContent ?? ''}`);
@@ -80,11 +94,26 @@ function showCitation(link: HTMLAnchorElement): void {
   if (quote) popover.append(el('blockquote', quote.textContent ?? '', 'popover-quote'));
   const section = quoteItem?.dataset.section;
   if (section) popover.append(el('p', section, 'popover-section'));
-  const where = [ref?.querySelector('.reference-journal')?.textContent, ref?.querySelector('.reference-year')?.textContent].filter(Boolean).join(', ');
+  const where = [
+    ref?.querySelector('.reference-journal')?.textContent,
+    ref?.querySelector('.reference-year')?.textContent,
+  ]
+    .filter(Boolean)
+    .join(', ');
   if (where) popover.append(el('p', where, 'popover-paper'));
   const actions = el('div', undefined, 'popover-actions');
-  if (ref?.dataset.url) actions.append(button(document.querySelector('button[data-action="openPaper"]')?.textContent ?? 'Open Paper', () => vscode.postMessage({ type: 'openPaper', n })));
-  if (quote) actions.append(button(document.querySelector('button[data-action="copyQuote"]')?.textContent ?? 'Copy Quote', () => vscode.postMessage({ type: 'copyQuote', marker })));
+  if (ref?.dataset.url)
+    actions.append(
+      button(document.querySelector('button[data-action="openPaper"]')?.textContent ?? 'Open Paper', () =>
+        vscode.postMessage({ type: 'openPaper', n }),
+      ),
+    );
+  if (quote)
+    actions.append(
+      button(document.querySelector('button[data-action="copyQuote"]')?.textContent ?? 'Copy Quote', () =>
+        vscode.postMessage({ type: 'copyQuote', marker }),
+      ),
+    );
   // The citations issue's actions, when the host rendered them for this reference (labels from its buttons).
   for (const action of CITE_ACTIONS) {
     const rendered = ref?.querySelector<HTMLButtonElement>(`button[data-action="${action}"]`);
@@ -110,8 +139,10 @@ document.addEventListener('click', (ev) => {
   const action = target?.closest<HTMLButtonElement>('button[data-action]');
   if (action) {
     if (action.dataset.action === 'openPaper') vscode.postMessage({ type: 'openPaper', n: Number(action.dataset.n) });
-    else if (action.dataset.action === 'copyQuote') vscode.postMessage({ type: 'copyQuote', marker: action.dataset.marker ?? '' });
-    else if ((CITE_ACTIONS as readonly string[]).includes(action.dataset.action ?? '')) vscode.postMessage({ type: action.dataset.action as CiteAction, n: Number(action.dataset.n) });
+    else if (action.dataset.action === 'copyQuote')
+      vscode.postMessage({ type: 'copyQuote', marker: action.dataset.marker ?? '' });
+    else if ((CITE_ACTIONS as readonly string[]).includes(action.dataset.action ?? ''))
+      vscode.postMessage({ type: action.dataset.action as CiteAction, n: Number(action.dataset.n) });
     return;
   }
   if (popover && !popover.hidden && target && !popover.contains(target)) closePopover();
@@ -158,7 +189,11 @@ function sendFollowUp(): void {
   }
   // Disabled at once, not when the host says 'sending': a double click would otherwise post the follow-up twice.
   if (send) send.disabled = true;
-  vscode.postMessage({ type: 'followUp', text: value.slice(0, FOLLOW_UP_MAX), mode: mode.value === 'deep' ? 'deep' : 'pro' });
+  vscode.postMessage({
+    type: 'followUp',
+    text: value.slice(0, FOLLOW_UP_MAX),
+    mode: mode.value === 'deep' ? 'deep' : 'pro',
+  });
 }
 
 text?.addEventListener('input', () => {

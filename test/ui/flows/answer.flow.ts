@@ -44,7 +44,13 @@ const thread = {
           year: 2021,
           journal: 'Medical Education',
           url: 'https://consensus.app/papers/spacing-effects/0123456789abcdef0123456789abcdef/',
-          snippets: [{ marker: '[1.1]', quote: 'Students who used spaced repetition retained 27% more at six months.', section: 'Results' }],
+          snippets: [
+            {
+              marker: '[1.1]',
+              quote: 'Students who used spaced repetition retained 27% more at six months.',
+              section: 'Results',
+            },
+          ],
         },
         {
           n: 2,
@@ -62,7 +68,10 @@ const thread = {
 
 export const flow = defineFlow({
   name: 'answer',
-  userSettings: { 'workbench.colorTheme': 'Default Light Modern', 'workbench.preferredDarkColorTheme': 'Default Dark Modern' },
+  userSettings: {
+    'workbench.colorTheme': 'Default Light Modern',
+    'workbench.preferredDarkColorTheme': 'Default Dark Modern',
+  },
   env: { RESEARCH_DESK_UI_FIXTURE: FIXTURE },
   files: { [FIXTURE]: JSON.stringify(thread) },
   async run({ driver, check, shot }) {
@@ -73,28 +82,36 @@ export const flow = defineFlow({
       await driver.runCommand('Research Desk: Export Answer as Markdown');
       await driver.webviewElement('#thread-title');
       const tabs = await driver.editorTabs();
-      assert.ok(tabs.some((t) => t.startsWith('Does spaced repetition')), `tabs: ${tabs.join(' | ')}`);
+      assert.ok(
+        tabs.some((t) => t.startsWith('Does spaced repetition')),
+        `tabs: ${tabs.join(' | ')}`,
+      );
       await driver.clearNotifications();
     });
 
     await check('nothing of the hostile answer ran or survived as markup in the real webview', async () => {
       const report = await evaluable(view().locator('html')).evaluate(() => {
-          const all = [...document.querySelectorAll('*')];
-          return {
-            pwned: (window as unknown as { pwned?: unknown }).pwned,
-            title: document.title,
-            // VS Code injects its own script into the frame's head; the page body holds ours only.
-            scripts: [...document.body.querySelectorAll('script')].map((s) => s.src.split('/').pop() ?? ''),
-            inlineScripts: [...document.body.querySelectorAll('script')].filter((s) => s.textContent?.trim()).length,
-            hostileScripts: [...document.scripts].filter((s) => s.textContent?.includes('pwned')).length,
-            handlers: all.flatMap((e) => e.getAttributeNames().filter((a) => a.startsWith('on')).map((a) => `${e.tagName}.${a}`)),
-            // VS Code puts the theme variables in <html style>; nothing in the body may carry a style.
-            styled: [...document.body.querySelectorAll('[style]')].map((e) => e.tagName),
-            images: document.querySelectorAll('img, iframe, object, embed, video, audio, svg image').length,
-            hrefs: [...document.querySelectorAll('a[href]')].map((a) => a.getAttribute('href') ?? ''),
-            headingText: document.querySelector('#thread-title')?.textContent ?? '',
-          };
-        });
+        const all = [...document.querySelectorAll('*')];
+        return {
+          pwned: (window as unknown as { pwned?: unknown }).pwned,
+          title: document.title,
+          // VS Code injects its own script into the frame's head; the page body holds ours only.
+          scripts: [...document.body.querySelectorAll('script')].map((s) => s.src.split('/').pop() ?? ''),
+          inlineScripts: [...document.body.querySelectorAll('script')].filter((s) => s.textContent?.trim()).length,
+          hostileScripts: [...document.scripts].filter((s) => s.textContent?.includes('pwned')).length,
+          handlers: all.flatMap((e) =>
+            e
+              .getAttributeNames()
+              .filter((a) => a.startsWith('on'))
+              .map((a) => `${e.tagName}.${a}`),
+          ),
+          // VS Code puts the theme variables in <html style>; nothing in the body may carry a style.
+          styled: [...document.body.querySelectorAll('[style]')].map((e) => e.tagName),
+          images: document.querySelectorAll('img, iframe, object, embed, video, audio, svg image').length,
+          hrefs: [...document.querySelectorAll('a[href]')].map((a) => a.getAttribute('href') ?? ''),
+          headingText: document.querySelector('#thread-title')?.textContent ?? '',
+        };
+      });
       assert.equal(report.pwned, undefined, 'no hostile script ran');
       assert.notEqual(report.title, 'pwned');
       assert.deepEqual(report.scripts, ['webview.js'], 'only our bundled script');
@@ -118,7 +135,10 @@ export const flow = defineFlow({
       assert.ok(await pop.locator('button', { hasText: 'Open Paper' }).isVisible(), 'Open Paper offered');
       await shot('01-quote-light');
       await driver.page.keyboard.press('Escape');
-      await driver.waitUntil('the popover to close', async () => !(await view().locator('#popover').isVisible()) || undefined);
+      await driver.waitUntil(
+        'the popover to close',
+        async () => !(await view().locator('#popover').isVisible()) || undefined,
+      );
     });
 
     await check('keyboard: Enter on a focused citation opens the popover', async () => {
@@ -127,7 +147,11 @@ export const flow = defineFlow({
       await driver.page.keyboard.press('Enter');
       const pop = await driver.webviewElement('#popover:not([hidden])');
       assert.match(await pop.innerText(), /<script>window.pwned=9<\/script>/, 'hostile quote shown as text');
-      assert.equal(await pop.locator('button', { hasText: 'Open Paper' }).count(), 0, 'no Open Paper for a javascript: url');
+      assert.equal(
+        await pop.locator('button', { hasText: 'Open Paper' }).count(),
+        0,
+        'no Open Paper for a javascript: url',
+      );
       await driver.page.keyboard.press('Escape');
       await shot('02-answer-light');
     });
@@ -149,7 +173,9 @@ export const flow = defineFlow({
       await driver.runCommand('Preferences: Color Theme');
       await driver.answerInput('Dark High Contrast');
       const border = await driver.waitUntil('the high-contrast blockquote border', async () => {
-        const b = await evaluable(view().locator('.reference-quote blockquote').first()).evaluate((q) => getComputedStyle(q).borderLeftColor);
+        const b = await evaluable(view().locator('.reference-quote blockquote').first()).evaluate(
+          (q) => getComputedStyle(q).borderLeftColor,
+        );
         return b !== 'rgba(0, 0, 0, 0)' ? b : undefined;
       });
       assert.ok(border);

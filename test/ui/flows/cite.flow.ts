@@ -18,7 +18,9 @@ interface Mouse {
 }
 type FullPage = Page & { mouse: Mouse };
 const boundingBox = (l: Locator): Promise<{ x: number; y: number; width: number; height: number } | null> =>
-  (l as Locator & { boundingBox(): Promise<{ x: number; y: number; width: number; height: number } | null> }).boundingBox();
+  (
+    l as Locator & { boundingBox(): Promise<{ x: number; y: number; width: number; height: number } | null> }
+  ).boundingBox();
 
 const VIEW = 'researchDesk.results';
 const FIXTURE = 'cite-answer.json';
@@ -52,8 +54,16 @@ const thread = {
           journal: 'Journal of Educational Psychology',
           url: 'https://consensus.app/papers/formative-assessment/0123456789abcdef0123456789abcdef/',
           snippets: [
-            { marker: '[1.1]', quote: 'Students receiving formative feedback scored 15% higher on the end-of-year test.', section: 'Results' },
-            { marker: '[1.2]', quote: 'Forty-eight schools were randomised to the intervention or to usual teaching.', section: 'Methods' },
+            {
+              marker: '[1.1]',
+              quote: 'Students receiving formative feedback scored 15% higher on the end-of-year test.',
+              section: 'Results',
+            },
+            {
+              marker: '[1.2]',
+              quote: 'Forty-eight schools were randomised to the intervention or to usual teaching.',
+              section: 'Methods',
+            },
           ],
         },
         {
@@ -63,7 +73,13 @@ const thread = {
           year: 2019,
           journal: 'Frontiers in Psychology',
           url: 'https://consensus.app/papers/power-of-feedback/fedcba9876543210fedcba9876543210/',
-          snippets: [{ marker: '[2.1]', quote: 'Feedback was most effective when it contained specific information on the task.', section: 'Discussion' }],
+          snippets: [
+            {
+              marker: '[2.1]',
+              quote: 'Feedback was most effective when it contained specific information on the task.',
+              section: 'Discussion',
+            },
+          ],
         },
         {
           n: 3,
@@ -90,7 +106,8 @@ export const flow = defineFlow({
   },
   files: {
     [FIXTURE]: JSON.stringify(thread),
-    'paper.tex': '\\documentclass{article}\n\\begin{document}\nFeedback improves mathematics performance.\n\n\\bibliography{references}\n\\end{document}\n',
+    'paper.tex':
+      '\\documentclass{article}\n\\begin{document}\nFeedback improves mathematics performance.\n\n\\bibliography{references}\n\\end{document}\n',
     'draft.md': '---\nbibliography: references.bib\n---\n\n# Draft\n\nTimely feedback matters.\n',
     'notes.typ': '#bibliography("references.bib")\n\n= Notes\n\n',
   },
@@ -112,7 +129,10 @@ export const flow = defineFlow({
         await page.keyboard.press('Control+P');
         await driver.quickInputBox().waitFor({ state: 'visible', timeout: driver.timeoutMs });
         await driver.quickInputBox().fill(file);
-        await page.locator('.quick-input-list .monaco-list-row', { hasText: file }).first().waitFor({ state: 'visible', timeout: driver.timeoutMs });
+        await page
+          .locator('.quick-input-list .monaco-list-row', { hasText: file })
+          .first()
+          .waitFor({ state: 'visible', timeout: driver.timeoutMs });
         await page.keyboard.press('Enter');
       }
       const line = page.locator('.monaco-editor .view-line', { hasText: lineText }).first();
@@ -139,65 +159,89 @@ export const flow = defineFlow({
       }
     });
 
-    await check('search from the LaTeX paper; right-click a result → Insert Citation writes \\cite{key} and creates references.bib', async () => {
-      await open('paper.tex', 'Feedback improves mathematics performance.');
-      await driver.runCommand('Research Desk: Search Papers');
-      await driver.answerInput(QUERY);
-      await driver.waitUntil('papers in the Research view', async () => ((await driver.treeItems(VIEW)).length >= 5 ? true : undefined), 30_000);
-      const row = pane.locator('.monaco-list-row').first();
-      await row.click({ button: 'right' });
-      const item = page.locator('.context-view .monaco-menu .action-item', { hasText: 'Insert Citation' }).first();
-      await item.waitFor({ state: 'visible', timeout: driver.timeoutMs });
-      await shot('01-results-context-menu');
-      await item.click();
-      // references.bib does not exist yet: it is created only after the writer says yes (asked once per file).
-      const question = await driver.waitForDialog(/Add the new bibliography entries to references\.bib/);
-      assert.match(question, /does not exist yet/);
-      assert.ok(!existsSync(bibPath), 'references.bib was written before the writer answered');
-      await shot('02a-confirm-new-bib');
-      await driver.clickDialogButton(/Add the new bibliography entries/, 'Write to It');
-      const cited = page.locator('.monaco-editor .view-line', { hasText: 'performance.~\\cite{' }).first();
-      await cited.waitFor({ state: 'visible', timeout: driver.timeoutMs });
-      const key = /\\cite\{([^}]+)\}/.exec((await cited.innerText()).replace(/\u00a0/g, ' '))?.[1];
-      assert.ok(key, 'a key in the citation');
-      await driver.waitUntil('references.bib with the entry', () => Promise.resolve(entries().includes(key) || undefined));
-      assert.equal(entries().length, 1);
-      await shot('02-tex-cited');
-    });
+    await check(
+      'search from the LaTeX paper; right-click a result → Insert Citation writes \\cite{key} and creates references.bib',
+      async () => {
+        await open('paper.tex', 'Feedback improves mathematics performance.');
+        await driver.runCommand('Research Desk: Search Papers');
+        await driver.answerInput(QUERY);
+        await driver.waitUntil(
+          'papers in the Research view',
+          async () => ((await driver.treeItems(VIEW)).length >= 5 ? true : undefined),
+          30_000,
+        );
+        const row = pane.locator('.monaco-list-row').first();
+        await row.click({ button: 'right' });
+        const item = page.locator('.context-view .monaco-menu .action-item', { hasText: 'Insert Citation' }).first();
+        await item.waitFor({ state: 'visible', timeout: driver.timeoutMs });
+        await shot('01-results-context-menu');
+        await item.click();
+        // references.bib does not exist yet: it is created only after the writer says yes (asked once per file).
+        const question = await driver.waitForDialog(/Add the new bibliography entries to references\.bib/);
+        assert.match(question, /does not exist yet/);
+        assert.ok(!existsSync(bibPath), 'references.bib was written before the writer answered');
+        await shot('02a-confirm-new-bib');
+        await driver.clickDialogButton(/Add the new bibliography entries/, 'Write to It');
+        const cited = page.locator('.monaco-editor .view-line', { hasText: 'performance.~\\cite{' }).first();
+        await cited.waitFor({ state: 'visible', timeout: driver.timeoutMs });
+        const key = /\\cite\{([^}]+)\}/.exec((await cited.innerText()).replace(/\u00a0/g, ' '))?.[1];
+        assert.ok(key, 'a key in the citation');
+        await driver.waitUntil('references.bib with the entry', () =>
+          Promise.resolve(entries().includes(key) || undefined),
+        );
+        assert.equal(entries().length, 1);
+        await shot('02-tex-cited');
+      },
+    );
 
-    await check('answer view: [1.1] → Insert Citation puts [@key] in the Markdown draft (the last active editor)', async () => {
-      await open('draft.md', 'Timely feedback matters.');
-      const before = entries().length;
-      // The answer is in the other editor group: click into it (the webview takes the focus).
-      await page.locator('.part.editor .tab', { hasText: 'Does formative feedback' }).first().click();
-      await (await driver.webviewElement('a.cite[data-marker="1.1"]')).click();
-      const pop = await driver.webviewElement('#popover:not([hidden])');
-      const insert = pop.locator('button', { hasText: 'Insert Citation' });
-      assert.ok(await insert.isVisible(), 'Insert Citation offered in the popover');
-      assert.ok(await pop.locator('button', { hasText: 'Copy BibTeX' }).isVisible());
-      assert.ok(await pop.locator('button', { hasText: 'Copy Reference' }).isVisible());
-      await shot('03-answer-popover-actions');
-      await insert.click();
-      const cited = page.locator('.monaco-editor .view-line', { hasText: 'matters. [@' }).first();
-      await cited.waitFor({ state: 'visible', timeout: driver.timeoutMs });
-      await driver.waitUntil('the paper of [1.1] in references.bib', () => Promise.resolve(entries().length === before + 1 ? true : undefined));
-      assert.match(bib(), /Formative assessment and mathematics achievement/);
-      await page.keyboard.press('Escape');
-      await shot('04-md-cited-from-answer');
-    });
+    await check(
+      'answer view: [1.1] → Insert Citation puts [@key] in the Markdown draft (the last active editor)',
+      async () => {
+        await open('draft.md', 'Timely feedback matters.');
+        const before = entries().length;
+        // The answer is in the other editor group: click into it (the webview takes the focus).
+        await page.locator('.part.editor .tab', { hasText: 'Does formative feedback' }).first().click();
+        await (await driver.webviewElement('a.cite[data-marker="1.1"]')).click();
+        const pop = await driver.webviewElement('#popover:not([hidden])');
+        const insert = pop.locator('button', { hasText: 'Insert Citation' });
+        assert.ok(await insert.isVisible(), 'Insert Citation offered in the popover');
+        assert.ok(await pop.locator('button', { hasText: 'Copy BibTeX' }).isVisible());
+        assert.ok(await pop.locator('button', { hasText: 'Copy Reference' }).isVisible());
+        await shot('03-answer-popover-actions');
+        await insert.click();
+        const cited = page.locator('.monaco-editor .view-line', { hasText: 'matters. [@' }).first();
+        await cited.waitFor({ state: 'visible', timeout: driver.timeoutMs });
+        await driver.waitUntil('the paper of [1.1] in references.bib', () =>
+          Promise.resolve(entries().length === before + 1 ? true : undefined),
+        );
+        assert.match(bib(), /Formative assessment and mathematics achievement/);
+        await page.keyboard.press('Escape');
+        await shot('04-md-cited-from-answer');
+      },
+    );
 
-    await check('Insert Answer writes the answer into the Typst notes: headings as bold paragraphs, @key citations, entries added', async () => {
-      await open('notes.typ', '= Notes');
-      await page.keyboard.press('Enter');
-      await page.locator('.part.editor .tab', { hasText: 'Does formative feedback' }).first().click();
-      const button = await driver.webviewElement('#insert-answer');
-      await button.click();
-      const heading = page.locator('.monaco-editor .view-line', { hasText: '#strong[Short answer]' }).first();
-      await heading.waitFor({ state: 'visible', timeout: driver.timeoutMs });
-      await page.locator('.monaco-editor .view-line', { hasText: /secondary\sschool\s@\w+/ }).first().waitFor({ state: 'visible', timeout: driver.timeoutMs });
-      await driver.waitUntil('the three cited papers in references.bib', () => Promise.resolve(/Grades versus comments/.test(bib()) && /power of feedback revisited/i.test(bib()) ? true : undefined));
-      await shot('05-typ-answer-inserted');
-    });
+    await check(
+      'Insert Answer writes the answer into the Typst notes: headings as bold paragraphs, @key citations, entries added',
+      async () => {
+        await open('notes.typ', '= Notes');
+        await page.keyboard.press('Enter');
+        await page.locator('.part.editor .tab', { hasText: 'Does formative feedback' }).first().click();
+        const button = await driver.webviewElement('#insert-answer');
+        await button.click();
+        const heading = page.locator('.monaco-editor .view-line', { hasText: '#strong[Short answer]' }).first();
+        await heading.waitFor({ state: 'visible', timeout: driver.timeoutMs });
+        await page
+          .locator('.monaco-editor .view-line', { hasText: /secondary\sschool\s@\w+/ })
+          .first()
+          .waitFor({ state: 'visible', timeout: driver.timeoutMs });
+        await driver.waitUntil('the three cited papers in references.bib', () =>
+          Promise.resolve(
+            /Grades versus comments/.test(bib()) && /power of feedback revisited/i.test(bib()) ? true : undefined,
+          ),
+        );
+        await shot('05-typ-answer-inserted');
+      },
+    );
 
     await check('completion after [@ in the Markdown draft lists the bibliography entries', async () => {
       await open('draft.md', '# Draft');
@@ -212,7 +256,10 @@ export const flow = defineFlow({
       await driver.waitUntil('completion items', async () => ((await rows.count()) > 0 ? true : undefined));
       const labels = (await rows.allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim());
       const keys = entries();
-      assert.ok(labels.some((l) => keys.some((k) => l.includes(k))), `items ${labels.join(' | ')} / keys ${keys.join(', ')}`);
+      assert.ok(
+        labels.some((l) => keys.some((k) => l.includes(k))),
+        `items ${labels.join(' | ')} / keys ${keys.join(', ')}`,
+      );
       await shot('06-md-completion');
       await page.keyboard.press('Escape');
     });

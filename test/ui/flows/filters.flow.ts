@@ -16,8 +16,10 @@ export const flow = defineFlow({
   async run({ driver, emulator, extensionId, check, shot }) {
     const page = driver.page;
     const pane = driver.viewPane(VIEW);
-    const row = (text: string | RegExp) => page.locator('.quick-input-list .monaco-list-row', { hasText: text }).first();
-    const title = async (): Promise<string> => (await page.locator('.quick-input-widget .quick-input-title').innerText()).trim();
+    const row = (text: string | RegExp) =>
+      page.locator('.quick-input-list .monaco-list-row', { hasText: text }).first();
+    const title = async (): Promise<string> =>
+      (await page.locator('.quick-input-widget .quick-input-title').innerText()).trim();
 
     await check('with a key set, the Research view is open', async () => {
       await driver.openViewContainer('researchDesk');
@@ -31,7 +33,10 @@ export const flow = defineFlow({
       assert.match(await title(), /Edit Search Filters/);
       const texts = await page.locator('.quick-input-list .monaco-list-row').allInnerTexts();
       for (const want of ['Apply', 'Clear all', 'Presets', 'Publication years', 'Study types'])
-        assert.ok(texts.some((t) => t.includes(want)), `${want} missing from ${texts.slice(0, 8).join(' | ')}`);
+        assert.ok(
+          texts.some((t) => t.includes(want)),
+          `${want} missing from ${texts.slice(0, 8).join(' | ')}`,
+        );
       await shot('01-filter-list');
     });
 
@@ -39,13 +44,17 @@ export const flow = defineFlow({
       await row('Publication years').click();
       await driver.waitUntil('the years step', async () => /Publication years/.test(await title()));
       await driver.quickInputBox().fill('2024-2019');
-      await driver.waitUntil('a validation message', async () => /year_min must not exceed year_max/.test(await driver.inputMessage()));
+      await driver.waitUntil('a validation message', async () =>
+        /year_min must not exceed year_max/.test(await driver.inputMessage()),
+      );
       await shot('02-years-invalid');
       await driver.quickInputBox().fill('2019-2024');
       await driver.waitUntil('the message to clear', async () => !/must not exceed/.test(await driver.inputMessage()));
       await page.keyboard.press('Enter');
       await driver.waitUntil('back on the filter list', async () => /Edit Search Filters/.test(await title()));
-      await driver.waitUntil('the years shown', async () => /2019–2024/.test(await row('Publication years').innerText()));
+      await driver.waitUntil('the years shown', async () =>
+        /2019–2024/.test(await row('Publication years').innerText()),
+      );
     });
 
     await check('a yes/no filter and the quartile range', async () => {
@@ -70,7 +79,12 @@ export const flow = defineFlow({
       const description = await driver.waitUntil(
         'the description to name the filters',
         async () => {
-          const d = (await pane.locator('.pane-header .description').innerText().catch(() => '')).trim();
+          const d = (
+            await pane
+              .locator('.pane-header .description')
+              .innerText()
+              .catch(() => '')
+          ).trim();
           return /2019–2024/.test(d) ? d : undefined;
         },
         30_000,
@@ -88,7 +102,10 @@ export const flow = defineFlow({
       assert.ok(item, `status items: ${JSON.stringify(items)}`);
       assert.match(item.text, /499 \/ 500/);
       await usageItem().hover();
-      const hover = page.locator('.monaco-hover, .workbench-hover').filter({ hasText: /monthly calls/ }).first();
+      const hover = page
+        .locator('.monaco-hover, .workbench-hover')
+        .filter({ hasText: /monthly calls/ })
+        .first();
       await hover.waitFor({ state: 'visible', timeout: 10_000 });
       const text = await hover.innerText();
       assert.match(text, /Plan: Pro/);
@@ -102,7 +119,10 @@ export const flow = defineFlow({
       await usageItem().click();
       await row('Correct the count').waitFor({ state: 'visible', timeout: driver.timeoutMs });
       const texts = await page.locator('.quick-input-list .monaco-list-row').allInnerTexts();
-      assert.ok(texts.some((t) => /Set plan/.test(t)) && texts.some((t) => /account dashboard/.test(t)), texts.join(' | '));
+      assert.ok(
+        texts.some((t) => /Set plan/.test(t)) && texts.some((t) => /account dashboard/.test(t)),
+        texts.join(' | '),
+      );
       await shot('06-status-menu');
       await row('Correct the count').click();
       await driver.waitUntil('the count input', async () => /Correct the count/.test(await title()));
@@ -112,20 +132,33 @@ export const flow = defineFlow({
       await shot('07-status-corrected');
     });
 
-    await check('when the service says the month is used up, the item shows 0 with the reset date on a warning background', async () => {
-      const control = emulator.control as { setUsage(key: string, used: number): unknown };
-      await control.setUsage(emulator.keys.pro!, 500);
-      await driver.runCommand('Research Desk: Search Papers');
-      await driver.answerInput('walking and blood pressure');
-      await driver.waitUntil('0 / 500 in the status bar', async () => /\b0 \/ 500/.test(await usageItem().innerText()), 30_000);
-      const cls = (await usageItem().getAttribute('class')) ?? '';
-      const style = (await usageItem().getAttribute('style')) ?? '';
-      assert.ok(/warning/.test(cls) || /background/.test(style), `no warning background: class="${cls}" style="${style}"`);
-      await usageItem().hover();
-      const hover = page.locator('.monaco-hover, .workbench-hover').filter({ hasText: /included calls of this month are used/ }).first();
-      await hover.waitFor({ state: 'visible', timeout: 10_000 });
-      assert.match(await hover.innerText(), /reset on \d{4}-\d{2}-\d{2}/);
-      await shot('08-status-used-up');
-    });
+    await check(
+      'when the service says the month is used up, the item shows 0 with the reset date on a warning background',
+      async () => {
+        const control = emulator.control as { setUsage(key: string, used: number): unknown };
+        await control.setUsage(emulator.keys.pro!, 500);
+        await driver.runCommand('Research Desk: Search Papers');
+        await driver.answerInput('walking and blood pressure');
+        await driver.waitUntil(
+          '0 / 500 in the status bar',
+          async () => /\b0 \/ 500/.test(await usageItem().innerText()),
+          30_000,
+        );
+        const cls = (await usageItem().getAttribute('class')) ?? '';
+        const style = (await usageItem().getAttribute('style')) ?? '';
+        assert.ok(
+          /warning/.test(cls) || /background/.test(style),
+          `no warning background: class="${cls}" style="${style}"`,
+        );
+        await usageItem().hover();
+        const hover = page
+          .locator('.monaco-hover, .workbench-hover')
+          .filter({ hasText: /included calls of this month are used/ })
+          .first();
+        await hover.waitFor({ state: 'visible', timeout: 10_000 });
+        assert.match(await hover.innerText(), /reset on \d{4}-\d{2}-\d{2}/);
+        await shot('08-status-used-up');
+      },
+    );
   },
 });

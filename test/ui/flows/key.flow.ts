@@ -22,15 +22,27 @@ export const flow = defineFlow({
         const b = await driver.welcomeButtons(VIEW);
         return b.length > 0 ? b : undefined;
       });
-      assert.ok(buttons.some((b) => /set api key/i.test(b)), `buttons: ${buttons.join(', ')}`);
-      assert.ok(buttons.some((b) => /get (a|an api) key/i.test(b)), `buttons: ${buttons.join(', ')}`);
-      assert.ok(buttons.some((b) => /emulator/i.test(b)), `buttons: ${buttons.join(', ')}`);
+      assert.ok(
+        buttons.some((b) => /set api key/i.test(b)),
+        `buttons: ${buttons.join(', ')}`,
+      );
+      assert.ok(
+        buttons.some((b) => /get (a|an api) key/i.test(b)),
+        `buttons: ${buttons.join(', ')}`,
+      );
+      assert.ok(
+        buttons.some((b) => /emulator/i.test(b)),
+        `buttons: ${buttons.join(', ')}`,
+      );
       // The Threads view asks for the key too, instead of listing (and showing a 401 sentence).
       const threads = await driver.waitUntil('the Threads welcome buttons', async () => {
         const b = await driver.welcomeButtons(THREADS);
         return b.length > 0 ? b : undefined;
       });
-      assert.ok(threads.some((b) => /set api key/i.test(b)), `Threads buttons: ${threads.join(', ')}`);
+      assert.ok(
+        threads.some((b) => /set api key/i.test(b)),
+        `Threads buttons: ${threads.join(', ')}`,
+      );
       assert.ok(!threads.some((b) => /ask the research agent/i.test(b)), `Threads buttons: ${threads.join(', ')}`);
       await shot('01-welcome-no-key');
     });

@@ -20,7 +20,9 @@ type FullPage = Page & { mouse: Mouse };
 const evaluateAll = <R>(l: Locator, fn: (els: Element[]) => R): Promise<R> =>
   (l as Locator & { evaluateAll<T>(f: (els: Element[]) => T): Promise<T> }).evaluateAll(fn);
 const boundingBox = (l: Locator): Promise<{ x: number; y: number; width: number; height: number } | null> =>
-  (l as Locator & { boundingBox(): Promise<{ x: number; y: number; width: number; height: number } | null> }).boundingBox();
+  (
+    l as Locator & { boundingBox(): Promise<{ x: number; y: number; width: number; height: number } | null> }
+  ).boundingBox();
 
 const VIEW = 'researchDesk.results';
 
@@ -29,7 +31,8 @@ const LINKED_TITLE = 'Links in a takeaway';
 const LINKED_PAPER = {
   title: LINKED_TITLE,
   abstract: 'Abstract.',
-  takeaway: 'Data at https://user:pass@evil.example/data and https://consensus.app@evil.example/p; code at https://Example.ORG/code.',
+  takeaway:
+    'Data at https://user:pass@evil.example/data and https://consensus.app@evil.example/p; code at https://Example.ORG/code.',
   authors: ['A. Author'],
   doi: '10.1000/links.1',
   journal_name: 'Journal',
@@ -75,7 +78,10 @@ export const flow = defineFlow({
       await page.keyboard.press('Control+P');
       await driver.quickInputBox().waitFor({ state: 'visible', timeout: driver.timeoutMs });
       await driver.quickInputBox().fill('draft.md');
-      await page.locator('.quick-input-list .monaco-list-row', { hasText: 'draft.md' }).first().waitFor({ state: 'visible', timeout: driver.timeoutMs });
+      await page
+        .locator('.quick-input-list .monaco-list-row', { hasText: 'draft.md' })
+        .first()
+        .waitFor({ state: 'visible', timeout: driver.timeoutMs });
       await page.keyboard.press('Enter');
       const line = page.locator('.monaco-editor .view-line', { hasText: 'formative feedback' }).first();
       await line.waitFor({ state: 'visible', timeout: driver.timeoutMs });
@@ -97,7 +103,10 @@ export const flow = defineFlow({
         },
         30_000,
       );
-      assert.ok(rows.some((r) => /et al\.|·/.test(r)), `rows: ${rows.slice(0, 3).join(' | ')}`);
+      assert.ok(
+        rows.some((r) => /et al\.|·/.test(r)),
+        `rows: ${rows.slice(0, 3).join(' | ')}`,
+      );
       const description = (await pane.locator('.pane-header .description').innerText()).trim();
       assert.match(description, /formative feedback/);
       assert.match(description, /20 shown/);
@@ -107,7 +116,10 @@ export const flow = defineFlow({
     await check('hovering a paper shows its tooltip with the takeaway and citations', async () => {
       const first = pane.locator('.monaco-list-row').first();
       await first.hover();
-      const hover = page.locator('.monaco-hover, .workbench-hover').filter({ hasText: /Citations/ }).first();
+      const hover = page
+        .locator('.monaco-hover, .workbench-hover')
+        .filter({ hasText: /Citations/ })
+        .first();
       await hover.waitFor({ state: 'visible', timeout: 10_000 });
       const text = await hover.innerText();
       assert.match(text, /Citations/);
@@ -121,7 +133,9 @@ export const flow = defineFlow({
       await pane.locator('.monaco-list').first().hover();
       for (let i = 0; i < 10 && !(await more.isVisible()); i++) await page.mouse.wheel(0, 600);
       await more.click({ timeout: driver.timeoutMs });
-      await driver.waitUntil('40 papers shown', async () => /40 shown/.test(await pane.locator('.pane-header .description').innerText()));
+      await driver.waitUntil('40 papers shown', async () =>
+        /40 shown/.test(await pane.locator('.pane-header .description').innerText()),
+      );
       // The list is virtualised (only visible rows are in the page): count its items by aria-setsize.
       const size = async () => Number(await pane.locator('.monaco-list-row').first().getAttribute('aria-setsize'));
       await driver.waitUntil('more items in the tree', async () => (await size()) > 21);
@@ -141,22 +155,35 @@ export const flow = defineFlow({
       await shot('05-status-bar');
     });
 
-    await check('the real tooltip links only the URL the link rule allows (VS Code would link any https://… by itself)', async () => {
-      const control = emulator.control as { injectFault(f: unknown): void };
-      control.injectFault({ route: 'search', kind: 'status_before', status: 200, body: { results: [LINKED_PAPER], page: 0, page_size: 100, is_end: true, next_page: null } });
-      await driver.runCommand('Research Desk: Search Papers');
-      await driver.answerInput('links in a takeaway');
-      const row = pane.locator('.monaco-list-row', { hasText: LINKED_TITLE }).first();
-      await row.waitFor({ state: 'visible', timeout: 30_000 });
-      await row.hover();
-      const hover = page.locator('.monaco-hover, .workbench-hover').filter({ hasText: /Citations/ }).first();
-      await hover.waitFor({ state: 'visible', timeout: 10_000 });
-      const text = await hover.innerText();
-      assert.match(text, /https:\/\/user:pass@evil\.example\/data/, text);
-      const links = await evaluateAll(hover.locator('a'), (as) => as.map((a) => (a as HTMLElement).dataset.href ?? a.getAttribute('href') ?? ''));
-      assert.deepEqual(links, ['https://example.org/code'], text);
-      await shot('06-tooltip-links');
-      await page.mouse.move(1000, 700);
-    });
+    await check(
+      'the real tooltip links only the URL the link rule allows (VS Code would link any https://… by itself)',
+      async () => {
+        const control = emulator.control as { injectFault(f: unknown): void };
+        control.injectFault({
+          route: 'search',
+          kind: 'status_before',
+          status: 200,
+          body: { results: [LINKED_PAPER], page: 0, page_size: 100, is_end: true, next_page: null },
+        });
+        await driver.runCommand('Research Desk: Search Papers');
+        await driver.answerInput('links in a takeaway');
+        const row = pane.locator('.monaco-list-row', { hasText: LINKED_TITLE }).first();
+        await row.waitFor({ state: 'visible', timeout: 30_000 });
+        await row.hover();
+        const hover = page
+          .locator('.monaco-hover, .workbench-hover')
+          .filter({ hasText: /Citations/ })
+          .first();
+        await hover.waitFor({ state: 'visible', timeout: 10_000 });
+        const text = await hover.innerText();
+        assert.match(text, /https:\/\/user:pass@evil\.example\/data/, text);
+        const links = await evaluateAll(hover.locator('a'), (as) =>
+          as.map((a) => (a as HTMLElement).dataset.href ?? a.getAttribute('href') ?? ''),
+        );
+        assert.deepEqual(links, ['https://example.org/code'], text);
+        await shot('06-tooltip-links');
+        await page.mouse.move(1000, 700);
+      },
+    );
   },
 });

@@ -41,7 +41,10 @@ export const flow = defineFlow({
       await page.keyboard.press('Control+P');
       await driver.quickInputBox().waitFor({ state: 'visible', timeout: driver.timeoutMs });
       await driver.quickInputBox().fill('draft.md');
-      await page.locator('.quick-input-list .monaco-list-row', { hasText: 'draft.md' }).first().waitFor({ state: 'visible', timeout: driver.timeoutMs });
+      await page
+        .locator('.quick-input-list .monaco-list-row', { hasText: 'draft.md' })
+        .first()
+        .waitFor({ state: 'visible', timeout: driver.timeoutMs });
       await page.keyboard.press('Enter');
       const line = page.locator('.monaco-editor .view-line', { hasText: 'Creatine supplementation' }).first();
       await line.waitFor({ state: 'visible', timeout: driver.timeoutMs });
@@ -73,7 +76,11 @@ export const flow = defineFlow({
       await driver.openViewContainer('researchDesk');
       // This browser-hosted VS Code keeps secrets per page session: after the reload the key is
       // gone, so the resumed run pauses (kept remembered) until the key is set again.
-      await driver.waitUntil('the welcome view', async () => (await driver.welcomeButtons('researchDesk.results')).length > 0, 30_000);
+      await driver.waitUntil(
+        'the welcome view',
+        async () => (await driver.welcomeButtons('researchDesk.results')).length > 0,
+        30_000,
+      );
       await driver.runCommand('Research Desk: Set API Key');
       await driver.answerInput(emulator.keys.pro!, { password: true });
       const text = await driver.waitUntil('the resumed thread in the status bar', running, 60_000);
@@ -89,11 +96,18 @@ export const flow = defineFlow({
       assert.match(toast.message, named);
       await shot('04-notification');
       await driver.clickNotificationButton(/has answered/, 'Open Answer');
-      const tabs = await driver.waitUntil('the answer tab', async () => {
-        const t = await driver.editorTabs();
-        return t.some((x) => named.test(x)) ? t : undefined;
-      }, 30_000);
-      assert.ok(tabs.some((t) => named.test(t)), tabs.join(' | '));
+      const tabs = await driver.waitUntil(
+        'the answer tab',
+        async () => {
+          const t = await driver.editorTabs();
+          return t.some((x) => named.test(x)) ? t : undefined;
+        },
+        30_000,
+      );
+      assert.ok(
+        tabs.some((t) => named.test(t)),
+        tabs.join(' | '),
+      );
       assert.equal(await running(), undefined, 'the status bar still shows a running thread');
       await shot('05-answer');
     });
@@ -103,11 +117,18 @@ export const flow = defineFlow({
       const pane = driver.viewPane('researchDesk.threads');
       const header = pane.locator('.pane-header').first();
       if ((await header.getAttribute('aria-expanded')) === 'false') await header.click();
-      const rows = await driver.waitUntil('threads in the Threads view', async () => {
-        const r = await driver.treeItems('researchDesk.threads');
-        return r.some((x) => titled().test(x)) ? r : undefined;
-      }, 30_000);
-      assert.ok(rows.some((r) => /answered/.test(r)), rows.join(' | '));
+      const rows = await driver.waitUntil(
+        'threads in the Threads view',
+        async () => {
+          const r = await driver.treeItems('researchDesk.threads');
+          return r.some((x) => titled().test(x)) ? r : undefined;
+        },
+        30_000,
+      );
+      assert.ok(
+        rows.some((r) => /answered/.test(r)),
+        rows.join(' | '),
+      );
       await shot('06-threads-view');
     });
   },

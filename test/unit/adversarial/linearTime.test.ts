@@ -32,22 +32,50 @@
  * linearTimeSuite in another test file.
  */
 import type { Citation } from '../../../src/api/schemas';
-import { answerForDocument, codeRegions, convertAnswer, footnoteLabelsIn, headingsAsParagraphs } from '../../../src/bib/answer';
+import {
+  answerForDocument,
+  codeRegions,
+  convertAnswer,
+  footnoteLabelsIn,
+  headingsAsParagraphs,
+} from '../../../src/bib/answer';
 import { entryToPaper } from '../../../src/bib/bibEntry';
 import { parseBibFile } from '../../../src/bib/bibFile';
 import { baseKey, disambiguate } from '../../../src/bib/keys';
 import { loadBibtexLibrary } from '../../../src/bib/library';
-import { frontMatter, latexBibliographies, locateBibliographies, texRoot, typstBibliographies, yamlBibliographies } from '../../../src/bib/locate';
+import {
+  frontMatter,
+  latexBibliographies,
+  locateBibliographies,
+  texRoot,
+  typstBibliographies,
+  yamlBibliographies,
+} from '../../../src/bib/locate';
 import { answerMarkup } from '../../../src/bib/markup';
 import { citePlaceholder, escapeLatex, escapeTypst } from '../../../src/bib/markupText';
 import { asciiFold, parseName } from '../../../src/bib/names';
 import { tellApart } from '../../../src/bib/paperIdentity';
 import { pdflatexCannot, texText, texWords } from '../../../src/bib/texText';
 import { formatReference, inTextCitation, initials } from '../../../src/bib/reference';
-import { completionContext, findCitations, fitCitationAt, formatLocator, insertCitation, keyAt, type CiteFlavour } from '../../../src/bib/syntax';
+import {
+  completionContext,
+  findCitations,
+  fitCitationAt,
+  formatLocator,
+  insertCitation,
+  keyAt,
+  type CiteFlavour,
+} from '../../../src/bib/syntax';
 import { matchRank, rawFamilies, rawText } from '../../../src/citations/citeMatch';
 import { displayLatex } from '../../../src/citations/display';
-import { cheapFlavour, citationsPlausible, mayBeOnCiteKey, mayCompleteCitation, mayHaveCitations, type CheapFlavour } from '../../../src/shared/citeTrigger';
+import {
+  cheapFlavour,
+  citationsPlausible,
+  mayBeOnCiteKey,
+  mayCompleteCitation,
+  mayHaveCitations,
+  type CheapFlavour,
+} from '../../../src/shared/citeTrigger';
 import { renderAnswerDetailed } from '../../../src/render/answer';
 import { cleanText, escapeHtml, plainParagraphs, splitForMarkdown } from '../../../src/render/escape';
 import { exportAnswerMarkdown } from '../../../src/render/exportMarkdown';
@@ -59,42 +87,92 @@ import { linearTimeSuite, prepared, type Family, type HostileInput, type Scanner
 const FLAVOURS = ['latex', 'pandoc', 'typst'] as const;
 const ALL_DOCS: Family[] = ['latex', 'pandoc', 'typst', 'yaml', 'markdown'];
 /** The input families of each flavour's documents. */
-const OWN: Record<(typeof FLAVOURS)[number], Family[]> = { latex: ['latex'], pandoc: ['pandoc', 'yaml'], typst: ['typst'] };
+const OWN: Record<(typeof FLAVOURS)[number], Family[]> = {
+  latex: ['latex'],
+  pandoc: ['pandoc', 'yaml'],
+  typst: ['typst'],
+};
 const middle = (s: string): number => s.length >> 1;
 
 /** Citations whose every field is the hostile input (the service's text is untrusted). */
 const hostileCitations = (s: string): Citation[] => [
-  { n: 1, paper_id: 'p1', title: s, year: 2020, journal: s, url: s, snippets: [{ marker: s, quote: s, section: s }, { marker: '1.1', quote: 'q', section: null }] },
-  { n: 2, paper_id: 'p2', title: 'T', year: 2021, journal: 'J', url: 'https://a.org/x', snippets: [{ marker: '[2.1]', quote: 'q', section: null }] },
+  {
+    n: 1,
+    paper_id: 'p1',
+    title: s,
+    year: 2020,
+    journal: s,
+    url: s,
+    snippets: [
+      { marker: s, quote: s, section: s },
+      { marker: '1.1', quote: 'q', section: null },
+    ],
+  },
+  {
+    n: 2,
+    paper_id: 'p2',
+    title: 'T',
+    year: 2021,
+    journal: 'J',
+    url: 'https://a.org/x',
+    snippets: [{ marker: '[2.1]', quote: 'q', section: null }],
+  },
 ];
 const CITATIONS = hostileCitations('x');
-const KEYS = new Map([['p1', 'a2020'], ['p2', 'b2021']]);
+const KEYS = new Map([
+  ['p1', 'a2020'],
+  ['p2', 'b2021'],
+]);
 
 /** One row per document flavour, reading that flavour's hostile documents. */
-const perFlavour = (name: string, run: (s: string, f: CiteFlavour) => unknown, families = (f: (typeof FLAVOURS)[number]) => OWN[f]): Scanner[] =>
-  FLAVOURS.map((f) => ({ name: `${name} (${f})`, families: families(f), run: (s: string) => run(s, f) }));
+const perFlavour = (
+  name: string,
+  run: (s: string, f: CiteFlavour) => unknown,
+  families = (f: (typeof FLAVOURS)[number]) => OWN[f],
+): Scanner[] => FLAVOURS.map((f) => ({ name: `${name} (${f})`, families: families(f), run: (s: string) => run(s, f) }));
 
 /** A .bib entry with one huge field (each input is placed in the field, braces balanced). */
-const hugeField = (field: string) => (size: number): HostileInput[] =>
-  [
-    ['an abstract of accents and math', 'The effect of {\\"u}ber $x^2$ on memory. '],
-    ['plain words', 'Lorem ipsum dolor sit amet. '],
-    ['names', 'Smith, John and '],
-  ].map(([what, unit]) => ({ name: `a 1 MB ${field}: ${what!}`, text: `@article{k, title = {T}, author = {Doe, J.}, year = 2020, ${field} = {${unit!.repeat(Math.ceil(size / unit!.length))}}}` }));
+const hugeField =
+  (field: string) =>
+  (size: number): HostileInput[] =>
+    [
+      ['an abstract of accents and math', 'The effect of {\\"u}ber $x^2$ on memory. '],
+      ['plain words', 'Lorem ipsum dolor sit amet. '],
+      ['names', 'Smith, John and '],
+    ].map(([what, unit]) => ({
+      name: `a 1 MB ${field}: ${what!}`,
+      text: `@article{k, title = {T}, author = {Doe, J.}, year = 2020, ${field} = {${unit!.repeat(Math.ceil(size / unit!.length))}}}`,
+    }));
 
 /** Scanners of one text each. */
 const ROWS: Scanner[] = [
   { name: 'citeTrigger: cheapFlavour (file name)', run: (s) => cheapFlavour('', s) },
-  ...perFlavour('citeTrigger: mayCompleteCitation', (s, f) => mayCompleteCitation(s, f as CheapFlavour), () => ALL_DOCS),
-  ...perFlavour('citeTrigger: mayBeOnCiteKey', (s, f) => mayBeOnCiteKey(s, s, f as CheapFlavour), () => ALL_DOCS),
+  ...perFlavour(
+    'citeTrigger: mayCompleteCitation',
+    (s, f) => mayCompleteCitation(s, f as CheapFlavour),
+    () => ALL_DOCS,
+  ),
+  ...perFlavour(
+    'citeTrigger: mayBeOnCiteKey',
+    (s, f) => mayBeOnCiteKey(s, s, f as CheapFlavour),
+    () => ALL_DOCS,
+  ),
   ...perFlavour('citeTrigger: mayHaveCitations', (s, f) => mayHaveCitations(s, f as CheapFlavour)),
-  { name: 'citeTrigger: citationsPlausible (pandoc)', families: OWN.pandoc, run: (s) => citationsPlausible(s, 'pandoc', 'a.md', () => s) },
+  {
+    name: 'citeTrigger: citationsPlausible (pandoc)',
+    families: OWN.pandoc,
+    run: (s) => citationsPlausible(s, 'pandoc', 'a.md', () => s),
+  },
   ...perFlavour('syntax: findCitations', (s, f) => findCitations(s, f)),
   ...perFlavour('syntax: keyAt', (s, f) => keyAt(s, middle(s), f)),
   ...perFlavour('syntax: insertCitation', (s, f) => insertCitation(s, middle(s), f, 'k', { locator: '4' })),
   ...perFlavour('syntax: completionContext', (s, f) => completionContext(s, s.length, f)),
   { name: 'syntax: formatLocator', run: (s) => formatLocator(s, 'latex') },
-  { name: 'syntax: fitCitationAt', families: ALL_DOCS, run: (s) => FLAVOURS.map((f) => fitCitationAt(f, '@k', s, middle(s))) },
+  {
+    name: 'syntax: fitCitationAt',
+    families: ALL_DOCS,
+    run: (s) => FLAVOURS.map((f) => fitCitationAt(f, '@k', s, middle(s))),
+  },
   { name: 'locate: latexBibliographies', families: OWN.latex, run: (s) => latexBibliographies(s) },
   { name: 'locate: texRoot', families: OWN.latex, run: (s) => texRoot(s) },
   { name: 'locate: frontMatter', families: OWN.pandoc, run: (s) => frontMatter(s) },
@@ -106,16 +184,29 @@ const ROWS: Scanner[] = [
     families: ['markdown'],
     run: (s) => convertAnswer(s, CITATIONS, { flavour: f, keys: KEYS, footnotes: true }),
   })),
-  { name: 'answer: convertAnswer (hostile citations)', run: (s) => convertAnswer('[1.1] [2.1] [1]', hostileCitations(s), { flavour: 'pandoc', keys: KEYS, footnotes: true }) },
+  {
+    name: 'answer: convertAnswer (hostile citations)',
+    run: (s) =>
+      convertAnswer('[1.1] [2.1] [1]', hostileCitations(s), { flavour: 'pandoc', keys: KEYS, footnotes: true }),
+  },
   { name: 'answer: codeRegions', families: ['markdown'], run: (s) => codeRegions(s) },
   { name: 'answer: headingsAsParagraphs', families: ['markdown'], run: (s) => headingsAsParagraphs(s) },
   { name: 'answer: footnoteLabelsIn', families: ['markdown', 'pandoc'], run: (s) => footnoteLabelsIn(s) },
   {
-    name: 'answer: answerForDocument (pandoc, footnotes, the document\'s labels)',
+    name: "answer: answerForDocument (pandoc, footnotes, the document's labels)",
     families: ['markdown', 'pandoc'],
-    run: (s) => answerForDocument('[1.1] [2.1] [1]', CITATIONS, { flavour: 'pandoc', keys: KEYS, footnotes: true, documentText: s }),
+    run: (s) =>
+      answerForDocument('[1.1] [2.1] [1]', CITATIONS, {
+        flavour: 'pandoc',
+        keys: KEYS,
+        footnotes: true,
+        documentText: s,
+      }),
   },
-  { name: 'paperIdentity: tellApart (journal, URL)', run: (s) => tellApart({ journal: s, url: s, id: 'a' }, { journal: `${s} x`, url: `${s}/`, id: 'a' }) },
+  {
+    name: 'paperIdentity: tellApart (journal, URL)',
+    run: (s) => tellApart({ journal: s, url: s, id: 'a' }, { journal: `${s} x`, url: `${s}/`, id: 'a' }),
+  },
   ...(['latex', 'typst'] as const).map((f): Scanner => ({
     name: `markup: answerMarkup (${f})`,
     families: ['markdown'],
@@ -124,24 +215,54 @@ const ROWS: Scanner[] = [
   { name: 'markupText: escapeLatex', run: (s) => escapeLatex(s) },
   { name: 'markupText: escapeTypst', run: (s) => escapeTypst(s) },
   { name: 'render: renderAnswerDetailed', families: ['markdown'], run: (s) => renderAnswerDetailed(s, CITATIONS) },
-  { name: 'render: renderAnswerDetailed (hostile citations)', run: (s) => renderAnswerDetailed('[1.1] [1]', hostileCitations(s)) },
-  { name: 'render: exportAnswerMarkdown', families: ['markdown'], run: (s) => exportAnswerMarkdown(s, CITATIONS, { title: s, url: s }) },
-  { name: 'render: indexCitations (hostile citations, authors)', run: (s) => indexCitations([...hostileCitations(s), { ...CITATIONS[0]!, n: 3, authors: s }], '') },
+  {
+    name: 'render: renderAnswerDetailed (hostile citations)',
+    run: (s) => renderAnswerDetailed('[1.1] [1]', hostileCitations(s)),
+  },
+  {
+    name: 'render: exportAnswerMarkdown',
+    families: ['markdown'],
+    run: (s) => exportAnswerMarkdown(s, CITATIONS, { title: s, url: s }),
+  },
+  {
+    name: 'render: indexCitations (hostile citations, authors)',
+    run: (s) => indexCitations([...hostileCitations(s), { ...CITATIONS[0]!, n: 3, authors: s }], ''),
+  },
   { name: 'shared: escapeMarkdown', run: (s) => escapeMarkdown(s) },
   { name: 'shared: escapeInlineMarkdown', run: (s) => escapeInlineMarkdown(s) },
   { name: 'render: escapeHtml', run: (s) => escapeHtml(s) },
   { name: 'render: cleanText', run: (s) => cleanText(s, Infinity) },
   { name: 'render: safeHttpsUrl', families: ['markdown'], run: (s) => safeHttpsUrl(s) },
-  { name: 'render: splitForMarkdown / plainParagraphs', families: ['markdown'], run: (s) => plainParagraphs(splitForMarkdown(s, 1000)[1]) },
+  {
+    name: 'render: splitForMarkdown / plainParagraphs',
+    families: ['markdown'],
+    run: (s) => plainParagraphs(splitForMarkdown(s, 1000)[1]),
+  },
   { name: 'keys: baseKey (title)', run: (s) => baseKey({ title: s, authors: ['A'], publish_year: 2020 }) },
   { name: 'keys: baseKey (authors)', run: (s) => baseKey({ title: 't', authors: [s], publish_year: 2020 }) },
   { name: 'keys: baseKey (scheme)', run: (s) => baseKey({ title: 't' }, s) },
-  { name: 'keys: disambiguate', run: (s) => disambiguate('a', s.split('', 20000).map((_c, i) => `a${i.toString(36)}`)) },
+  {
+    name: 'keys: disambiguate',
+    run: (s) =>
+      disambiguate(
+        'a',
+        s.split('', 20000).map((_c, i) => `a${i.toString(36)}`),
+      ),
+  },
   { name: 'names: parseName', run: (s) => parseName(s) },
-  ...(['tex', 'unicode'] as const).map((t): Scanner => ({ name: `texText: texText (${t})`, run: (s) => texText(s, t) })),
+  ...(['tex', 'unicode'] as const).map((t): Scanner => ({
+    name: `texText: texText (${t})`,
+    run: (s) => texText(s, t),
+  })),
   { name: 'texText: texText (a name)', run: (s) => texText(s, 'tex', 'name') },
-  { name: 'texText: texWords (title protection)', run: (s) => texWords(s.replace(/\s+/gu, ' '), 'tex', (w) => /\p{Lu}/u.test(w)) },
-  ...(['bibtex', 'biber'] as const).map((v): Scanner => ({ name: `texText: pdflatexCannot (${v})`, run: (s) => pdflatexCannot(s, v) })),
+  {
+    name: 'texText: texWords (title protection)',
+    run: (s) => texWords(s.replace(/\s+/gu, ' '), 'tex', (w) => /\p{Lu}/u.test(w)),
+  },
+  ...(['bibtex', 'biber'] as const).map((v): Scanner => ({
+    name: `texText: pdflatexCannot (${v})`,
+    run: (s) => pdflatexCannot(s, v),
+  })),
   { name: 'names: asciiFold', run: (s) => asciiFold(s) },
   { name: 'reference: formatReference (title)', run: (s) => formatReference({ title: s }, 'markdown') },
   { name: 'reference: formatReference (authors)', run: (s) => formatReference({ authors: [s] }, 'markdown') },
@@ -161,14 +282,25 @@ export const SCANNERS: Scanner<unknown>[] = [
   ...ROWS,
   prepared({
     name: 'bibEntry: entryToPaper, as hover reads an entry (an entry with a huge field)',
-    extra: (size) => [...hugeField('abstract')(size), ...hugeField('title')(size), ...hugeField('author')(size), ...hugeField('journal')(size)],
+    extra: (size) => [
+      ...hugeField('abstract')(size),
+      ...hugeField('title')(size),
+      ...hugeField('author')(size),
+      ...hugeField('journal')(size),
+    ],
     prepare: (s) => {
       // The generic inputs go in an abstract (braces made parentheses, so the entry stays whole).
-      const file = parseBibFile(s.startsWith('@article{') ? s : `@article{k, title = {T}, abstract = {${s.replace(/[{}]/gu, (c) => (c === '{' ? '(' : ')'))}}}`);
+      const file = parseBibFile(
+        s.startsWith('@article{')
+          ? s
+          : `@article{k, title = {T}, abstract = {${s.replace(/[{}]/gu, (c) => (c === '{' ? '(' : ')'))}}}`,
+      );
       return { file, entry: file.entries[0]! };
     },
     run: ({ file, entry }) => entryToPaper(file, entry),
   }),
 ];
 
-linearTimeSuite('adversarial: linear time (documents, .bib entries and service text)', SCANNERS, { setup: loadBibtexLibrary });
+linearTimeSuite('adversarial: linear time (documents, .bib entries and service text)', SCANNERS, {
+  setup: loadBibtexLibrary,
+});

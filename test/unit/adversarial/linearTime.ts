@@ -38,10 +38,12 @@ export const prepared = <T>(row: Scanner<T> & { prepare(input: string): T }): Sc
 /** `unit` repeated to `size` characters. */
 export const fill = (unit: string, size: number): string => unit.repeat(Math.ceil(size / unit.length)).slice(0, size);
 /** `head`, `unit` repeated, `tail`: `size` characters in all. */
-export const wrap = (head: string, unit: string, tail: string, size: number): string => head + fill(unit, Math.max(0, size - head.length - tail.length)) + tail;
+export const wrap = (head: string, unit: string, tail: string, size: number): string =>
+  head + fill(unit, Math.max(0, size - head.length - tail.length)) + tail;
 
 type Recipe = [name: string, build: (size: number) => string];
-const runs = (units: readonly string[]): Recipe[] => units.map((u) => [`${JSON.stringify(u)} repeated`, (n: number) => fill(u, n)]);
+const runs = (units: readonly string[]): Recipe[] =>
+  units.map((u) => [`${JSON.stringify(u)} repeated`, (n: number) => fill(u, n)]);
 
 /**
  * Recipes per family: long runs of the characters patterns repeat, unclosed delimiters, many openers, deep nesting.
@@ -55,7 +57,19 @@ const RECIPES: Record<Family, Recipe[]> = {
     ['white space then a letter', (n) => wrap('', ' \t', 'x', n)],
   ],
   latex: [
-    ...runs(['\\cite{', '\\cite[', '\\cite{a}', '~\\cite{a} ', '\\bibliography{', '\\addbibresource[', '\\addbibresource{', '\\documentclass[', '\\%', '{\\"', '\\c ']),
+    ...runs([
+      '\\cite{',
+      '\\cite[',
+      '\\cite{a}',
+      '~\\cite{a} ',
+      '\\bibliography{',
+      '\\addbibresource[',
+      '\\addbibresource{',
+      '\\documentclass[',
+      '\\%',
+      '{\\"',
+      '\\c ',
+    ]),
     ['\\cite{ and a 1 MB key', (n) => wrap('\\cite{', 'a', '', n)],
     ['\\ and cite repeated', (n) => wrap('\\', 'cite', '', n)],
     ['\\cite[ never closed', (n) => wrap('\\cite[', 'a', '', n)],
@@ -88,7 +102,24 @@ const RECIPES: Record<Family, Recipe[]> = {
     ['a quoted value never closed', (n) => wrap('---\nbibliography: "', 'a\\', '', n)],
   ],
   markdown: [
-    ...runs(['[1.', '[1,', '[1]', '[1][2]', '`a` [1] ', '\\[1]', '``', '```\n', '    a\n', 'http://a.b/', 'https://a.b/x*', '![', '*a', '_a', '&#', '\uE0001\uE001']),
+    ...runs([
+      '[1.',
+      '[1,',
+      '[1]',
+      '[1][2]',
+      '`a` [1] ',
+      '\\[1]',
+      '``',
+      '```\n',
+      '    a\n',
+      'http://a.b/',
+      'https://a.b/x*',
+      '![',
+      '*a',
+      '_a',
+      '&#',
+      '\uE0001\uE001',
+    ]),
     ['a marker group never closed', (n) => wrap('[1', ', 1', '', n)],
     ['a code span never closed', (n) => wrap('`', 'a', '', n)],
     ['a fence never closed', (n) => wrap('```\n', 'a [1]\n', '', n)],
@@ -96,7 +127,7 @@ const RECIPES: Record<Family, Recipe[]> = {
     ['a URL of dots', (n) => wrap('https://a.b/', '.', '', n)],
     ['a code block of spaces', (n) => wrap('```\n', ' ', 'x\n```\n', n)],
   ],
-  bibtex: [...runs(['{\\"u}', '\\\'{', 'a and ', '--', '$\\alpha$'])],
+  bibtex: [...runs(['{\\"u}', "\\'{", 'a and ', '--', '$\\alpha$'])],
 };
 
 /** Inputs built so far, by name and size (every scanner of a family reads the same ones). */
@@ -144,7 +175,11 @@ export interface LinearTimeOptions {
 }
 
 /** Registers one Mocha test per scanner: every input at `size` finishes within `boundMs`; prints the slowest. */
-export function linearTimeSuite(title: string, scanners: readonly Scanner<unknown>[], options: LinearTimeOptions = {}): void {
+export function linearTimeSuite(
+  title: string,
+  scanners: readonly Scanner<unknown>[],
+  options: LinearTimeOptions = {},
+): void {
   const size = options.size ?? MB;
   const bound = options.boundMs ?? 5000;
   const summary = { inputs: 0, worst: { ms: 0, what: '' } };
@@ -166,7 +201,9 @@ export function linearTimeSuite(title: string, scanners: readonly Scanner<unknow
     }
     after(() => {
       const perMb = (summary.worst.ms * MB) / size;
-      console.log(`      linear time: ${summary.inputs} inputs of ${size} characters; slowest ${perMb.toFixed(1)} ms per MB (${summary.worst.what})`);
+      console.log(
+        `      linear time: ${summary.inputs} inputs of ${size} characters; slowest ${perMb.toFixed(1)} ms per MB (${summary.worst.what})`,
+      );
     });
   });
 }

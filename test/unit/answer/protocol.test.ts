@@ -29,7 +29,19 @@ describe('answer/messages', () => {
   });
 
   it('refuses non-objects, unknown types and extra fields', () => {
-    for (const raw of [null, undefined, 'openPaper', 42, [], [{ type: 'ready' }], {}, { type: 'runCommand', command: 'x' }, { type: 'READY' }, { type: 'ready', x: 1 }, { type: 'export', uri: 'file:///etc/passwd' }])
+    for (const raw of [
+      null,
+      undefined,
+      'openPaper',
+      42,
+      [],
+      [{ type: 'ready' }],
+      {},
+      { type: 'runCommand', command: 'x' },
+      { type: 'READY' },
+      { type: 'ready', x: 1 },
+      { type: 'export', uri: 'file:///etc/passwd' },
+    ])
       refused(raw);
     assert.match(refused({ type: 'openUrl', url: 'https://x' }), /unknown type "openUrl"/);
   });
@@ -59,11 +71,22 @@ describe('answer/messages', () => {
   it('restored state keeps only well-typed fields', () => {
     assert.equal(parseViewState(undefined), undefined);
     assert.equal(parseViewState({ threadId: 'a/b' }), undefined);
-    assert.deepEqual(parseViewState({ threadId: 't1', interactionId: 5, trace: 'yes', draft: 'keep me', mode: 'deep', scrollY: 120, evil: '<script>' }), {
-      threadId: 't1',
-      draft: 'keep me',
-      mode: 'deep',
-      scrollY: 120,
-    });
+    assert.deepEqual(
+      parseViewState({
+        threadId: 't1',
+        interactionId: 5,
+        trace: 'yes',
+        draft: 'keep me',
+        mode: 'deep',
+        scrollY: 120,
+        evil: '<script>',
+      }),
+      {
+        threadId: 't1',
+        draft: 'keep me',
+        mode: 'deep',
+        scrollY: 120,
+      },
+    );
   });
 });

@@ -4,7 +4,17 @@ import { callsForSearch, inferPlanFromPageSize, monthKey, nextReset, PLANS } fro
 
 describe('api/budget', () => {
   it('one call per 100 papers, rounded up, minimum 1', () => {
-    for (const [n, calls] of [[0, 1], [1, 1], [100, 1], [101, 2], [150, 2], [200, 2], [201, 3], [750, 8], [1000, 10]] as const)
+    for (const [n, calls] of [
+      [0, 1],
+      [1, 1],
+      [100, 1],
+      [101, 2],
+      [150, 2],
+      [200, 2],
+      [201, 3],
+      [750, 8],
+      [1000, 10],
+    ] as const)
       assert.equal(callsForSearch(n), calls, `${n}`);
   });
 

@@ -10,7 +10,17 @@ import { connect, type AddressInfo, type Socket } from 'node:net';
 import { inspect } from 'node:util';
 import { ApiError, createClient, type Client, type ClientOptions } from '../../../src/api/index';
 import { parseBody, ThreadDispatchSchema } from '../../../src/api/schemas';
-import { captureLogger, dispatchBody, fakeClock, json, paper, searchBody, startServer, threadBody, type TestServer } from './helpers';
+import {
+  captureLogger,
+  dispatchBody,
+  fakeClock,
+  json,
+  paper,
+  searchBody,
+  startServer,
+  threadBody,
+  type TestServer,
+} from './helpers';
 
 const KEY = 'sk-test-9f8e7d6c5b4a';
 const OFF = { search: Infinity, list: Infinity, poll: Infinity };
@@ -32,11 +42,20 @@ describe('api/client over HTTP', function () {
   let clock: ReturnType<typeof fakeClock>;
 
   const make = (o: Partial<ClientOptions> = {}): Client => {
-    const c = createClient({ baseUrl: server.url, apiKey: KEY, rateLimits: OFF, logger: log, clock, random: () => 0, ...o });
+    const c = createClient({
+      baseUrl: server.url,
+      apiKey: KEY,
+      rateLimits: OFF,
+      logger: log,
+      clock,
+      random: () => 0,
+      ...o,
+    });
     clients.push(c);
     return c;
   };
-  const reqs = (method: string, prefix: string) => server.seen.filter((s) => s.method === method && s.url.startsWith(prefix));
+  const reqs = (method: string, prefix: string) =>
+    server.seen.filter((s) => s.method === method && s.url.startsWith(prefix));
 
   beforeEach(async () => {
     server = await startServer();
@@ -66,12 +85,18 @@ describe('api/client over HTTP', function () {
       const c = make({ authScheme: 'bearer', apiKey: () => Promise.resolve(`${KEY}-${++n}`) });
       await c.search({ query: 'a' });
       await c.search({ query: 'b' });
-      assert.deepEqual(server.seen.map((s) => s.headers.authorization), [`Bearer ${KEY}-1`, `Bearer ${KEY}-2`]);
+      assert.deepEqual(
+        server.seen.map((s) => s.headers.authorization),
+        [`Bearer ${KEY}-1`, `Bearer ${KEY}-2`],
+      );
       assert.equal(server.seen[0]!.headers['x-api-key'], undefined);
     });
 
     it('a missing key or an invalid request fails without sending anything', async () => {
-      assert.equal((await caught(make({ apiKey: () => Promise.resolve(undefined) }).search({ query: 'x' }))).kind, 'unauthorized');
+      assert.equal(
+        (await caught(make({ apiKey: () => Promise.resolve(undefined) }).search({ query: 'x' }))).kind,
+        'unauthorized',
+      );
       assert.equal((await caught(make({ apiKey: '  ' }).search({ query: 'x' }))).kind, 'unauthorized');
       const v = await caught(make().search({ query: 'x', page: 50, sjr_min: 9 }));
       assert.equal(v.kind, 'validation');
@@ -91,12 +116,17 @@ describe('api/client over HTTP', function () {
         [403, echo],
       ];
       for (const [status, body] of bodies) {
-        server.handle((_q, res) => (typeof body === 'string' ? res.writeHead(status).end(body) : json(res, status, body)));
+        server.handle((_q, res) =>
+          typeof body === 'string' ? res.writeHead(status).end(body) : json(res, status, body),
+        );
         const e = await caught(make({ maxRetries: 0 }).search({ query: 'x' }));
-        for (const text of [e.message, e.stack ?? '', inspect(e, { depth: 5 }), JSON.stringify(e.detail ?? [])]) assert.ok(!text.includes(KEY), `${status}: ${text}`);
+        for (const text of [e.message, e.stack ?? '', inspect(e, { depth: 5 }), JSON.stringify(e.detail ?? [])])
+          assert.ok(!text.includes(KEY), `${status}: ${text}`);
         assert.match(e.message, /\[redacted\]/);
       }
-      const net = await caught(make({ baseUrl: 'http://127.0.0.1:1', maxRetries: 0 }).search({ query: KEY.slice(0, 3) }));
+      const net = await caught(
+        make({ baseUrl: 'http://127.0.0.1:1', maxRetries: 0 }).search({ query: KEY.slice(0, 3) }),
+      );
       assert.equal(net.kind, 'network');
       assert.ok(!inspect(net).includes(KEY));
       assert.ok(log.lines.length > 0);
@@ -107,24 +137,37 @@ describe('api/client over HTTP', function () {
   describe('search and logging', () => {
     it('returns the parsed page and logs method, path with query, status, duration and calls charged', async () => {
       const { volume: _v, ...noVolume } = paper();
-      server.handle((_q, res) => json(res, 200, searchBody([...Array.from({ length: 149 }, () => paper()), noVolume], { page_size: 150 })));
+      server.handle((_q, res) =>
+        json(res, 200, searchBody([...Array.from({ length: 149 }, () => paper()), noVolume], { page_size: 150 })),
+      );
       const r = await make().search({ query: 'sleep memory', page_size: 150 });
       assert.equal(r.results.length, 150);
       assert.equal(r.results[149]!.volume, undefined);
       const line = log.lines.find((l) => l.includes('GET /v1/search?query=sleep%20memory&page_size=150 200'));
       assert.ok(line, log.lines.join('\n'));
       assert.match(line, / \d+ms results=150 charged=2/);
-      assert.ok(log.lines.some((l) => /lack spec-required fields.*volume ×1/.test(l)), 'gap logged');
+      assert.ok(
+        log.lines.some((l) => /lack spec-required fields.*volume ×1/.test(l)),
+        'gap logged',
+      );
     });
 
     it('logs through a logger whose methods live on its prototype (like a LogOutputChannel)', async () => {
       server.handle((_q, res) => json(res, 200, searchBody()));
       class Channel {
         lines: string[] = [];
-        debug(m: string) { this.lines.push(m); }
-        info(m: string) { this.lines.push(m); }
-        warn(m: string) { this.lines.push(m); }
-        error(m: string) { this.lines.push(m); }
+        debug(m: string) {
+          this.lines.push(m);
+        }
+        info(m: string) {
+          this.lines.push(m);
+        }
+        warn(m: string) {
+          this.lines.push(m);
+        }
+        error(m: string) {
+          this.lines.push(m);
+        }
       }
       const ch = new Channel();
       await make({ logger: ch }).search({ query: 'x' });
@@ -144,12 +187,21 @@ describe('api/client over HTTP', function () {
     });
 
     it('getThread and listThreads send the right query parameters', async () => {
-      server.handle((req, res) => json(res, 200, req.url!.startsWith('/v1/threads?') ? { threads: [], has_more: false } : threadBody({ trace: 'log' })));
+      server.handle((req, res) =>
+        json(
+          res,
+          200,
+          req.url!.startsWith('/v1/threads?') ? { threads: [], has_more: false } : threadBody({ trace: 'log' }),
+        ),
+      );
       const c = make();
       const t = await c.getThread('th_1', { includeTrace: true, interactionId: 'in_0' });
       assert.equal(t.trace, 'log');
       await c.listThreads({ query: 'vitamin d', limit: 5, offset: 10 });
-      assert.deepEqual(server.seen.map((s) => s.url), ['/v1/threads/th_1?include_trace=true&interaction_id=in_0', '/v1/threads?query=vitamin%20d&limit=5&offset=10']);
+      assert.deepEqual(
+        server.seen.map((s) => s.url),
+        ['/v1/threads/th_1?include_trace=true&interaction_id=in_0', '/v1/threads?query=vitamin%20d&limit=5&offset=10'],
+      );
     });
 
     it('a non-JSON or wrongly shaped 200 is invalid_response', async () => {
@@ -187,12 +239,20 @@ describe('api/client over HTTP', function () {
 
     it('retries a per-second 429 honouring Retry-After; never a monthly 429 or 401/402/403/409/422', async () => {
       let n = 0;
-      server.handle((_q, res) => (++n === 1 ? json(res, 429, { detail: 'Too many requests. Slow down to the published rate.' }, { 'retry-after': '1' }) : json(res, 200, searchBody())));
+      server.handle((_q, res) =>
+        ++n === 1
+          ? json(res, 429, { detail: 'Too many requests. Slow down to the published rate.' }, { 'retry-after': '1' })
+          : json(res, 200, searchBody()),
+      );
       await make().search({ query: 'x' });
       assert.equal(server.seen.length, 2);
       assert.deepEqual(clock.sleeps, [1000]);
       const cases: [number, unknown, string][] = [
-        [429, { detail: 'You have used all included calls for this month. Your usage resets on 2026-12-01.' }, 'quota_exhausted'],
+        [
+          429,
+          { detail: 'You have used all included calls for this month. Your usage resets on 2026-12-01.' },
+          'quota_exhausted',
+        ],
         [401, { detail: 'Invalid key.' }, 'unauthorized'],
         [402, { detail: 'Billing past due.' }, 'payment_required'],
         [403, { detail: 'Excerpts need a paid plan.', code: 'feature_not_allowed' }, 'feature_not_allowed'],
@@ -211,7 +271,11 @@ describe('api/client over HTTP', function () {
 
     it('ignores a Retry-After beyond 60 s and uses its own backoff', async () => {
       let n = 0;
-      server.handle((_q, res) => (++n === 1 ? json(res, 429, { detail: 'Too many requests.' }, { 'retry-after': '3600' }) : json(res, 200, searchBody())));
+      server.handle((_q, res) =>
+        ++n === 1
+          ? json(res, 429, { detail: 'Too many requests.' }, { 'retry-after': '3600' })
+          : json(res, 200, searchBody()),
+      );
       await make().search({ query: 'x' });
       assert.deepEqual(clock.sleeps, [500]);
     });
@@ -295,7 +359,9 @@ describe('api/client over HTTP', function () {
         assert.equal(server.seen.length, 3);
         assert.equal(server.seen[0]!.headers['x-api-key'], KEY);
       } finally {
-        for (const [k, v] of Object.entries(saved)) if (v === undefined) delete process.env[k]; else process.env[k] = v;
+        for (const [k, v] of Object.entries(saved))
+          if (v === undefined) delete process.env[k];
+          else process.env[k] = v;
         await Promise.all(clients.map((c) => c.close()));
         clients = [];
         for (const s of sockets) s.destroy();
@@ -306,8 +372,19 @@ describe('api/client over HTTP', function () {
 
   describe('POST reconciliation', () => {
     /** A small thread service; `fault` decides what happens to each POST. */
-    function threadService(fault: (n: number) => 'ok' | 'after' | 'before' | 'drop-after' | 'hang-after' | 'garbled-after' | 'reshaped-after') {
-      const threads = new Map<string, { preview: string; last: string; interactions: { interaction_id: string; status: 'running' | 'idle'; mode: 'pro' }[] }>();
+    function threadService(
+      fault: (
+        n: number,
+      ) => 'ok' | 'after' | 'before' | 'drop-after' | 'hang-after' | 'garbled-after' | 'reshaped-after',
+    ) {
+      const threads = new Map<
+        string,
+        {
+          preview: string;
+          last: string;
+          interactions: { interaction_id: string; status: 'running' | 'idle'; mode: 'pro' }[];
+        }
+      >();
       let posts = 0;
       let failList = false;
       server.handle((req: IncomingMessage, res: ServerResponse, raw: string) => {
@@ -319,7 +396,11 @@ describe('api/client over HTTP', function () {
           const m = /^\/v1\/threads\/([^/]+)\/interactions$/.exec(url);
           const id = m ? m[1]! : `th_${threads.size + 1}`;
           // A generated preview, unlike the brief (as the service may write it).
-          const t = threads.get(id) ?? { preview: `Summary of a question (${body.input_message.length} characters)`, last: '', interactions: [] };
+          const t = threads.get(id) ?? {
+            preview: `Summary of a question (${body.input_message.length} characters)`,
+            last: '',
+            interactions: [],
+          };
           const iid = `in_${id}_${t.interactions.length + 1}`;
           t.interactions.forEach((i) => (i.status = 'idle'));
           t.interactions.push({ interaction_id: iid, status: 'running', mode: 'pro' });
@@ -328,13 +409,23 @@ describe('api/client over HTTP', function () {
           if (mode === 'after') return json(res, 502, { detail: 'Bad gateway.' });
           if (mode === 'drop-after') return req.socket.destroy();
           if (mode === 'hang-after') return;
-          if (mode === 'reshaped-after') return json(res, 200, { data: dispatchBody({ thread_id: id, interaction_id: iid }) });
-          if (mode === 'garbled-after') return res.writeHead(200, { 'content-type': 'application/json' }).end('{"thread_id": "th_');
+          if (mode === 'reshaped-after')
+            return json(res, 200, { data: dispatchBody({ thread_id: id, interaction_id: iid }) });
+          if (mode === 'garbled-after')
+            return res.writeHead(200, { 'content-type': 'application/json' }).end('{"thread_id": "th_');
           return json(res, 200, dispatchBody({ thread_id: id, interaction_id: iid }));
         }
         if (url.startsWith('/v1/threads?')) {
           if (failList) return json(res, 500, { detail: 'list down' });
-          const list = [...threads].reverse().map(([id, t]) => ({ thread_id: id, title: 'T', url: 'u', status: 'running', preview: t.preview, interaction_count: t.interactions.length, last_activity_at: t.last }));
+          const list = [...threads].reverse().map(([id, t]) => ({
+            thread_id: id,
+            title: 'T',
+            url: 'u',
+            status: 'running',
+            preview: t.preview,
+            interaction_count: t.interactions.length,
+            last_activity_at: t.last,
+          }));
           return json(res, 200, { threads: list, has_more: false });
         }
         const id = /^\/v1\/threads\/([^/?]+)/.exec(url)?.[1] ?? '';
@@ -435,7 +526,11 @@ describe('api/client over HTTP', function () {
     });
 
     it('follow-up: 409 is a conflict, not reconciled or retried', async () => {
-      server.handle((req, res) => (req.method === 'POST' ? json(res, 409, { detail: 'Still running.' }) : json(res, 200, threadBody({ status: 'running' }))));
+      server.handle((req, res) =>
+        req.method === 'POST'
+          ? json(res, 409, { detail: 'Still running.' })
+          : json(res, 200, threadBody({ status: 'running' })),
+      );
       const e = await caught(make().addInteraction('th_1', { input_message: 'More?' }));
       assert.equal(e.kind, 'conflict');
       assert.equal(reqs('POST', '/v1/threads').length, 1);
@@ -448,7 +543,11 @@ describe('api/client over HTTP', function () {
       let n = 0;
       server.handle((_q, res) => json(res, 200, threadBody({ status: ++n < 3 ? 'running' : 'idle' })));
       const updates: string[] = [];
-      const dispatch = parseBody(ThreadDispatchSchema, dispatchBody({ poll_after_seconds: 2, max_wait_seconds: 60 }), 'test');
+      const dispatch = parseBody(
+        ThreadDispatchSchema,
+        dispatchBody({ poll_after_seconds: 2, max_wait_seconds: 60 }),
+        'test',
+      );
       const t = await make().waitForThread(dispatch, { onUpdate: (x) => updates.push(x.status) });
       assert.equal(t.status, 'idle');
       assert.deepEqual(updates, ['running', 'running', 'idle']);
@@ -459,28 +558,44 @@ describe('api/client over HTTP', function () {
       let n = 0;
       const old = [{ interaction_id: 'in_1', status: 'idle', mode: 'pro' }];
       server.handle((_q, res) =>
-        json(res, 200, ++n === 1 ? threadBody({ status: 'idle' }, old) : threadBody({ status: 'idle' }, [...old, { interaction_id: 'in_2', status: 'idle', mode: 'pro' }])),
+        json(
+          res,
+          200,
+          ++n === 1
+            ? threadBody({ status: 'idle' }, old)
+            : threadBody({ status: 'idle' }, [...old, { interaction_id: 'in_2', status: 'idle', mode: 'pro' }]),
+        ),
       );
-      const dispatch = parseBody(ThreadDispatchSchema, dispatchBody({ interaction_id: 'in_2', poll_after_seconds: 1 }), 'test');
+      const dispatch = parseBody(
+        ThreadDispatchSchema,
+        dispatchBody({ interaction_id: 'in_2', poll_after_seconds: 1 }),
+        'test',
+      );
       const t = await make().waitForThread(dispatch);
       assert.equal(t.interactions.length, 2);
       assert.equal(server.seen.length, 2);
     });
 
-    it('returns a failed thread; a pollAfterSeconds option of 0 is bounded to 0.1 s, a dispatch\'s 0 to 1 s', async () => {
+    it("returns a failed thread; a pollAfterSeconds option of 0 is bounded to 0.1 s, a dispatch's 0 to 1 s", async () => {
       let n = 0;
       server.handle((_q, res) => json(res, 200, threadBody({ status: ++n % 2 ? 'running' : 'failed' })));
       const t = await make().waitForThread('th_1', { pollAfterSeconds: 0 });
       assert.equal(t.status, 'failed');
       assert.deepEqual(clock.sleeps, [100]);
-      const stored = { ...parseBody(ThreadDispatchSchema, dispatchBody(), 'test'), poll_after_seconds: -1, max_wait_seconds: Number.NaN };
+      const stored = {
+        ...parseBody(ThreadDispatchSchema, dispatchBody(), 'test'),
+        poll_after_seconds: -1,
+        max_wait_seconds: Number.NaN,
+      };
       await make().waitForThread(stored);
       assert.deepEqual(clock.sleeps, [100, 1000], 'a dispatch that did not come through the parser is bounded too');
     });
 
     it('keeps polling through a transient failure (after the GET retries), stops on a real one', async () => {
       let n = 0;
-      server.handle((_q, res) => (++n <= 3 ? json(res, 503, { detail: 'busy' }) : json(res, 200, threadBody({ status: 'idle' }))));
+      server.handle((_q, res) =>
+        ++n <= 3 ? json(res, 503, { detail: 'busy' }) : json(res, 200, threadBody({ status: 'idle' })),
+      );
       const t = await make().waitForThread('th_1', { pollAfterSeconds: 1 });
       assert.equal(t.status, 'idle');
       assert.equal(server.seen.length, 4);

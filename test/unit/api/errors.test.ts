@@ -1,6 +1,16 @@
 /** The status → kind factory for every row of the spec's error table, the two 429s and reset dates. */
 import assert from 'node:assert/strict';
-import { ApiError, classify429, errorFromResponse, MAX_ISSUES, redact, sanitizeServiceText, scrubError, serviceText, validationError } from '../../../src/api/errors';
+import {
+  ApiError,
+  classify429,
+  errorFromResponse,
+  MAX_ISSUES,
+  redact,
+  sanitizeServiceText,
+  scrubError,
+  serviceText,
+  validationError,
+} from '../../../src/api/errors';
 import { VSCODE_LINK } from '../../vscodeLinks';
 import { defangLinks } from '../../../src/shared/plainText';
 
@@ -36,7 +46,11 @@ describe('api/errors: errorFromResponse', () => {
   });
 
   it('keeps the 403 code and the service sentence (sanitised)', () => {
-    const e = errorFromResponse(403, { detail: 'Excerpts\u0007 need a paid plan.\n', code: 'feature_not_allowed' }, ctx);
+    const e = errorFromResponse(
+      403,
+      { detail: 'Excerpts\u0007 need a paid plan.\n', code: 'feature_not_allowed' },
+      ctx,
+    );
     assert.equal(e.code, 'feature_not_allowed');
     assert.match(e.message, /The service said: "Excerpts need a paid plan\."/);
   });
@@ -65,7 +79,10 @@ describe('api/errors: errorFromResponse', () => {
 
   it('classify429: wording, codes, missing or impossible dates, unknown messages', () => {
     assert.deepEqual(classify429('Monthly quota exhausted'), { kind: 'quota_exhausted' });
-    assert.deepEqual(classify429('All included searches are used; resets on 2027-01-01'), { kind: 'quota_exhausted', resetDate: '2027-01-01' });
+    assert.deepEqual(classify429('All included searches are used; resets on 2027-01-01'), {
+      kind: 'quota_exhausted',
+      resetDate: '2027-01-01',
+    });
     assert.deepEqual(classify429('Your usage resets on 2027-13-45.'), { kind: 'quota_exhausted' });
     assert.deepEqual(classify429('too many requests'), { kind: 'rate_limited' });
     assert.deepEqual(classify429('Something odd happened'), { kind: 'rate_limited' });
@@ -75,7 +92,10 @@ describe('api/errors: errorFromResponse', () => {
   });
 
   it('validationError names every field and is never sent', () => {
-    const e = validationError([{ loc: ['query', 'a'], msg: 'x', type: 't' }, { loc: ['body', 'b'], msg: 'y', type: 't' }]);
+    const e = validationError([
+      { loc: ['query', 'a'], msg: 'x', type: 't' },
+      { loc: ['body', 'b'], msg: 'y', type: 't' },
+    ]);
     assert.equal(e.kind, 'validation');
     assert.equal(e.status, undefined);
     assert.match(e.message, /not sent: query\.a: x; body\.b: y/);
@@ -113,12 +133,14 @@ describe('api/errors: redaction in every encoding', () => {
     'percent, only some characters': encodeURIComponent(KEY),
     'percent, twice': bytes.map((b) => `%25${b.toString(16)}`).join(''),
     'JSON \\u escapes': [...KEY].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join(''),
-    'JSON \\u escapes, upper hex': [...KEY].map((c) => `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`).join(''),
+    'JSON \\u escapes, upper hex': [...KEY]
+      .map((c) => `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`)
+      .join(''),
     'JSON \\/': KEY.replace('/', '\\/'),
     'HTML decimal entities': bytes.map((b) => `&#${b};`).join(''),
     'HTML hex entities': bytes.map((b) => `&#x${b.toString(16)};`).join(''),
     'HTML escaped (&amp;)': KEY.replace('&', '&amp;'),
-    'mixed': `${KEY.slice(0, 5).toUpperCase()}%${KEY.charCodeAt(5).toString(16)}\\u00${KEY.charCodeAt(6).toString(16)}${KEY.slice(7)}`,
+    mixed: `${KEY.slice(0, 5).toUpperCase()}%${KEY.charCodeAt(5).toString(16)}\\u00${KEY.charCodeAt(6).toString(16)}${KEY.slice(7)}`,
   };
   for (const prefix of ['', 'a', 'ab']) {
     const b64 = Buffer.from(`${prefix}${KEY}!`).toString('base64');
@@ -136,7 +158,10 @@ describe('api/errors: redaction in every encoding', () => {
   }
 
   it('leaves other text alone, and secrets under 4 characters are not redacted', () => {
-    assert.equal(redact('sk-Live_9f8e7d6c5b4a&Q/ but not the same key', KEY), 'sk-Live_9f8e7d6c5b4a&Q/ but not the same key');
+    assert.equal(
+      redact('sk-Live_9f8e7d6c5b4a&Q/ but not the same key', KEY),
+      'sk-Live_9f8e7d6c5b4a&Q/ but not the same key',
+    );
     assert.equal(redact('abc abc', 'abc'), 'abc abc');
     assert.equal(redact('short', ''), 'short');
   });
@@ -150,11 +175,22 @@ describe('api/errors: redaction in every encoding', () => {
   });
 
   it('errorFromResponse and scrubError leave the key in no field (code, message, detail loc/msg/type)', () => {
-    const e = errorFromResponse(422, { code: `bad_${KEY.toUpperCase()}`, detail: [{ loc: ['query', encodeURIComponent(KEY)], msg: `got ${KEY}`, type: KEY.toLowerCase() }] }, { method: 'GET', path: '/v1/search', secret: KEY });
-    for (const t of [e.message, e.code ?? '', JSON.stringify(e.detail)]) assert.ok(!t.toLowerCase().includes(KEY.toLowerCase()) && !t.includes('%2F') && !t.includes('9f8e7d'), t);
+    const e = errorFromResponse(
+      422,
+      {
+        code: `bad_${KEY.toUpperCase()}`,
+        detail: [{ loc: ['query', encodeURIComponent(KEY)], msg: `got ${KEY}`, type: KEY.toLowerCase() }],
+      },
+      { method: 'GET', path: '/v1/search', secret: KEY },
+    );
+    for (const t of [e.message, e.code ?? '', JSON.stringify(e.detail)])
+      assert.ok(!t.toLowerCase().includes(KEY.toLowerCase()) && !t.includes('%2F') && !t.includes('9f8e7d'), t);
     const built = new ApiError('server', `x ${KEY}`, { code: KEY, detail: [{ loc: [KEY, 1], msg: KEY, type: KEY }] });
     const s = scrubError(built, KEY);
-    assert.deepEqual([s.message, s.code, s.detail], ['x [redacted]', '[redacted]', [{ loc: ['[redacted]', 1], msg: '[redacted]', type: '[redacted]' }]]);
+    assert.deepEqual(
+      [s.message, s.code, s.detail],
+      ['x [redacted]', '[redacted]', [{ loc: ['[redacted]', 1], msg: '[redacted]', type: '[redacted]' }]],
+    );
     assert.ok(!(s.stack ?? '').includes(KEY));
   });
 });
@@ -181,10 +217,26 @@ describe('api/errors: service text is bounded and shows no link', () => {
   it('a loc nested 100,000 deep is neither walked nor thrown on; 100,000 items are bounded', () => {
     let loc: unknown = 'query';
     for (let i = 0; i < 100_000; i++) loc = [loc];
-    const e = errorFromResponse(422, { detail: [{ loc, msg: 'bad', type: 't' }, { loc: [['x']], msg: 'odd', type: 't' }] }, { method: 'GET', path: '/v1/search' });
+    const e = errorFromResponse(
+      422,
+      {
+        detail: [
+          { loc, msg: 'bad', type: 't' },
+          { loc: [['x']], msg: 'odd', type: 't' },
+        ],
+      },
+      { method: 'GET', path: '/v1/search' },
+    );
     assert.equal(e.kind, 'validation');
-    assert.deepEqual(e.detail?.map((d) => d.loc), [['…'], ['…']]);
-    const many = errorFromResponse(422, { detail: Array.from({ length: 100_000 }, (_, i) => ({ loc: ['query', `f${i}`], msg: 'm', type: 't' })) }, { method: 'GET', path: '/v1/search' });
+    assert.deepEqual(
+      e.detail?.map((d) => d.loc),
+      [['…'], ['…']],
+    );
+    const many = errorFromResponse(
+      422,
+      { detail: Array.from({ length: 100_000 }, (_, i) => ({ loc: ['query', `f${i}`], msg: 'm', type: 't' })) },
+      { method: 'GET', path: '/v1/search' },
+    );
     assert.equal(many.detail?.length, MAX_ISSUES);
     assert.match(many.message, /query\.f9: m; and 99990 more$/);
   });
@@ -201,7 +253,11 @@ describe('api/errors: service text is bounded and shows no link', () => {
     };
     for (const [name, text] of Object.entries(inputs)) {
       assert.ok(text.length >= MB * 0.99, name);
-      for (const [f, run] of [['sanitizeServiceText', () => sanitizeServiceText(text, 10 * MB)], ['serviceText', () => serviceText(text, KEY)], ['redact', () => redact(text, KEY)]] as const) {
+      for (const [f, run] of [
+        ['sanitizeServiceText', () => sanitizeServiceText(text, 10 * MB)],
+        ['serviceText', () => serviceText(text, KEY)],
+        ['redact', () => redact(text, KEY)],
+      ] as const) {
         const t = ms(run);
         assert.ok(t < 500, `${f} on 1 MB of ${name}: ${Math.round(t)} ms`);
       }

@@ -23,7 +23,13 @@ export function fakeClock(): Clock & { sleeps: number[]; t: number } {
   return c;
 }
 
-export function captureLogger(): { lines: string[]; debug(m: string): void; info(m: string): void; warn(m: string): void; error(m: string): void } {
+export function captureLogger(): {
+  lines: string[];
+  debug(m: string): void;
+  info(m: string): void;
+  warn(m: string): void;
+  error(m: string): void;
+} {
   const lines: string[] = [];
   const push = (level: string) => (m: string) => void lines.push(`${level} ${m}`);
   return { lines, debug: push('debug'), info: push('info'), warn: push('warn'), error: push('error') };
@@ -31,26 +37,58 @@ export function captureLogger(): { lines: string[]; debug(m: string): void; info
 
 export function paper(over: Record<string, unknown> = {}): Record<string, unknown> {
   return {
-    abstract: 'An abstract.', authors: ['Ada Lovelace', 'Émile Borel'], doi: '10.1000/xyz', journal_name: 'Journal of Tests',
-    pages: '1-10', publish_year: 2020, title: 'A study', url: 'https://example.org/p/1', volume: '12', citation_count: 3, ...over,
+    abstract: 'An abstract.',
+    authors: ['Ada Lovelace', 'Émile Borel'],
+    doi: '10.1000/xyz',
+    journal_name: 'Journal of Tests',
+    pages: '1-10',
+    publish_year: 2020,
+    title: 'A study',
+    url: 'https://example.org/p/1',
+    volume: '12',
+    citation_count: 3,
+    ...over,
   };
 }
 
-export function searchBody(results: unknown[] = [paper()], over: Record<string, unknown> = {}): Record<string, unknown> {
+export function searchBody(
+  results: unknown[] = [paper()],
+  over: Record<string, unknown> = {},
+): Record<string, unknown> {
   return { results, page: 0, page_size: 20, is_end: true, next_page: null, ...over };
 }
 
 export function dispatchBody(over: Record<string, unknown> = {}): Record<string, unknown> {
   return {
-    thread_id: 'th_1', interaction_id: 'in_1', status: 'running', mode: 'pro', url: 'https://example.org/t/th_1',
-    poll_after_seconds: 0, max_wait_seconds: 5, created_at: new Date().toISOString(), title: null, ...over,
+    thread_id: 'th_1',
+    interaction_id: 'in_1',
+    status: 'running',
+    mode: 'pro',
+    url: 'https://example.org/t/th_1',
+    poll_after_seconds: 0,
+    max_wait_seconds: 5,
+    created_at: new Date().toISOString(),
+    title: null,
+    ...over,
   };
 }
 
 export function threadBody(over: Record<string, unknown> = {}, interactions?: unknown[]): Record<string, unknown> {
   return {
-    thread_id: 'th_1', title: 'A thread', status: 'idle', url: 'https://example.org/t/th_1',
-    interactions: interactions ?? [{ interaction_id: 'in_1', status: 'idle', mode: 'pro', response: 'Answer [1].', citations: [], stats: { retrieved: 10, screened: 5, included: 2 } }],
+    thread_id: 'th_1',
+    title: 'A thread',
+    status: 'idle',
+    url: 'https://example.org/t/th_1',
+    interactions: interactions ?? [
+      {
+        interaction_id: 'in_1',
+        status: 'idle',
+        mode: 'pro',
+        response: 'Answer [1].',
+        citations: [],
+        stats: { retrieved: 10, screened: 5, included: 2 },
+      },
+    ],
     ...over,
   };
 }

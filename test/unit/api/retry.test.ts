@@ -11,7 +11,18 @@ const POST = { method: 'POST' };
 describe('api/retry', () => {
   it('a free GET (poll, list) retries network, 5xx and per-second 429 only', () => {
     for (const k of ['network', 'server', 'rate_limited'] as const) assert.equal(shouldRetry(GET, err(k), 0), true, k);
-    const never: ApiErrorKind[] = ['quota_exhausted', 'unauthorized', 'payment_required', 'feature_not_allowed', 'conflict', 'validation', 'not_found', 'invalid_response', 'aborted', 'timeout'];
+    const never: ApiErrorKind[] = [
+      'quota_exhausted',
+      'unauthorized',
+      'payment_required',
+      'feature_not_allowed',
+      'conflict',
+      'validation',
+      'not_found',
+      'invalid_response',
+      'aborted',
+      'timeout',
+    ];
     for (const k of never) assert.equal(shouldRetry(GET, err(k), 0), false, k);
   });
 
@@ -20,7 +31,15 @@ describe('api/retry', () => {
       assert.equal(shouldRetry(req, err('network', false), 0), true, 'connection refused: nothing was sent');
       assert.equal(shouldRetry(req, err('rate_limited'), 0), true, 'rejected before anything');
       assert.equal(shouldRetry(req, err('network', true), 0), false, 'dropped after it may have been charged');
-      for (const k of ['server', 'timeout', 'invalid_response', 'quota_exhausted', 'conflict', 'validation', 'aborted'] as const) {
+      for (const k of [
+        'server',
+        'timeout',
+        'invalid_response',
+        'quota_exhausted',
+        'conflict',
+        'validation',
+        'aborted',
+      ] as const) {
         assert.equal(shouldRetry(req, err(k, true), 0), false, `${req.method} ${k} (may have taken effect)`);
         assert.equal(shouldRetry(req, err(k, false), 0), false, `${req.method} ${k}`);
       }
@@ -43,9 +62,18 @@ describe('api/retry', () => {
         assert.ok(d <= base && d >= base * 0.75, `n=${n} r=${r} d=${d}`);
       }
     }
-    assert.equal(backoffMs(0, undefined, () => 0), 500);
-    assert.equal(backoffMs(1, undefined, () => 0), 1000);
-    assert.equal(backoffMs(10, undefined, () => 0), 8000);
+    assert.equal(
+      backoffMs(0, undefined, () => 0),
+      500,
+    );
+    assert.equal(
+      backoffMs(1, undefined, () => 0),
+      1000,
+    );
+    assert.equal(
+      backoffMs(10, undefined, () => 0),
+      8000,
+    );
   });
 
   it('Retry-After is honoured only within 0..60 s', () => {

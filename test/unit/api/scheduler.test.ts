@@ -53,7 +53,13 @@ describe('api/scheduler', () => {
     const s = new Scheduler({}, clock);
     const order: string[] = [];
     const go = (name: string, p: 'foreground' | 'background') => s.acquire('poll', p).then(() => order.push(name));
-    await Promise.all([go('bg1', 'background'), go('bg2', 'background'), go('bg3', 'background'), go('fg1', 'foreground'), go('fg2', 'foreground')]);
+    await Promise.all([
+      go('bg1', 'background'),
+      go('bg2', 'background'),
+      go('bg3', 'background'),
+      go('fg1', 'foreground'),
+      go('fg2', 'foreground'),
+    ]);
     assert.deepEqual(order, ['bg1', 'fg1', 'fg2', 'bg2', 'bg3']);
   });
 

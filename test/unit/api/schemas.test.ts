@@ -2,7 +2,14 @@
 import assert from 'node:assert/strict';
 import { ApiError } from '../../../src/api/errors';
 import {
-  paperGaps, parseBody, parseExcerpt, parseSearchResponse, SearchResponseSchema, ThreadDispatchSchema, ThreadListSchema, ThreadSchema,
+  paperGaps,
+  parseBody,
+  parseExcerpt,
+  parseSearchResponse,
+  SearchResponseSchema,
+  ThreadDispatchSchema,
+  ThreadListSchema,
+  ThreadSchema,
 } from '../../../src/api/schemas';
 import { boundedSeconds, MAX_WAIT_BOUNDS, POLL_AFTER_BOUNDS } from '../../../src/shared/timing';
 import { dispatchBody, paper, searchBody, threadBody } from './helpers';
@@ -21,11 +28,19 @@ describe('api/schemas', () => {
     const { volume: _v, pages: _p, ...rest } = paper();
     const r = parseBody(SearchResponseSchema, searchBody([rest, paper({ doi: null })]), 'GET /v1/search');
     assert.equal(r.results.length, 2);
-    assert.deepEqual([...paperGaps(r.results)].sort(), [['doi', 1], ['pages', 1], ['volume', 1]]);
+    assert.deepEqual([...paperGaps(r.results)].sort(), [
+      ['doi', 1],
+      ['pages', 1],
+      ['volume', 1],
+    ]);
   });
 
   it('unknown fields pass through; optional fields may be null or absent; numbers for volume become text', () => {
-    const r = parseBody(SearchResponseSchema, searchBody([paper({ brand_new: { x: 1 }, takeaway: null, semantic_score: 0.9, volume: 7 })], { extra: true }), 'w');
+    const r = parseBody(
+      SearchResponseSchema,
+      searchBody([paper({ brand_new: { x: 1 }, takeaway: null, semantic_score: 0.9, volume: 7 })], { extra: true }),
+      'w',
+    );
     const p = r.results[0]!;
     assert.equal(p.brand_new !== undefined, true);
     assert.equal(p.takeaway, null);
@@ -40,10 +55,22 @@ describe('api/schemas', () => {
   });
 
   it('a body of the wrong shape is invalid_response, naming the path but not the values', () => {
-    assert.equal(kindOf(() => parseBody(SearchResponseSchema, { papers: [] }, 'w')), 'invalid_response');
-    assert.equal(kindOf(() => parseBody(SearchResponseSchema, searchBody([paper({ title: 42 })]), 'w')), 'invalid_response');
-    assert.equal(kindOf(() => parseBody(SearchResponseSchema, 'hello', 'w')), 'invalid_response');
-    assert.equal(kindOf(() => parseBody(ThreadSchema, threadBody({ status: 'sleeping' }), 'w')), 'invalid_response');
+    assert.equal(
+      kindOf(() => parseBody(SearchResponseSchema, { papers: [] }, 'w')),
+      'invalid_response',
+    );
+    assert.equal(
+      kindOf(() => parseBody(SearchResponseSchema, searchBody([paper({ title: 42 })]), 'w')),
+      'invalid_response',
+    );
+    assert.equal(
+      kindOf(() => parseBody(SearchResponseSchema, 'hello', 'w')),
+      'invalid_response',
+    );
+    assert.equal(
+      kindOf(() => parseBody(ThreadSchema, threadBody({ status: 'sleeping' }), 'w')),
+      'invalid_response',
+    );
     try {
       parseBody(SearchResponseSchema, searchBody([paper({ title: 42 })]), 'GET /v1/search');
     } catch (e) {
@@ -58,11 +85,18 @@ describe('api/schemas', () => {
     const l = parseBody(ThreadListSchema, { threads: [{ thread_id: 't', title: 'x', interaction_count: 1 }] }, 'w');
     assert.equal(l.has_more, false);
     assert.equal(l.threads[0]!.status, undefined);
-    const d = parseBody(ThreadDispatchSchema, dispatchBody({ poll_after_seconds: undefined, max_wait_seconds: undefined, mode: 'deep' }), 'w');
+    const d = parseBody(
+      ThreadDispatchSchema,
+      dispatchBody({ poll_after_seconds: undefined, max_wait_seconds: undefined, mode: 'deep' }),
+      'w',
+    );
     assert.equal(d.poll_after_seconds, 30);
     assert.equal(d.max_wait_seconds, 600);
     assert.equal(d.reconciled, false);
-    assert.equal(kindOf(() => parseBody(ThreadDispatchSchema, dispatchBody({ thread_id: undefined }), 'w')), 'invalid_response');
+    assert.equal(
+      kindOf(() => parseBody(ThreadDispatchSchema, dispatchBody({ thread_id: undefined }), 'w')),
+      'invalid_response',
+    );
   });
 
   it('the zero-copy search parser agrees with the zod schema on valid and invalid bodies', () => {
@@ -90,8 +124,15 @@ describe('api/schemas', () => {
       null,
     ];
     for (const b of invalid) {
-      assert.equal(kindOf(() => parseSearchResponse(structuredClone(b), 'w')), 'invalid_response', JSON.stringify(b).slice(0, 80));
-      assert.equal(kindOf(() => parseBody(SearchResponseSchema, structuredClone(b), 'w')), 'invalid_response');
+      assert.equal(
+        kindOf(() => parseSearchResponse(structuredClone(b), 'w')),
+        'invalid_response',
+        JSON.stringify(b).slice(0, 80),
+      );
+      assert.equal(
+        kindOf(() => parseBody(SearchResponseSchema, structuredClone(b), 'w')),
+        'invalid_response',
+      );
     }
     try {
       parseSearchResponse(searchBody([paper(), paper({ is_preprint: 'no' })]), 'GET /v1/search');
@@ -101,13 +142,20 @@ describe('api/schemas', () => {
   });
 
   it('parseExcerpt splits on the first pipe only', () => {
-    assert.deepEqual(parseExcerpt('Section: Methods | We used a | b split.'), { section: 'Methods', passage: 'We used a | b split.' });
+    assert.deepEqual(parseExcerpt('Section: Methods | We used a | b split.'), {
+      section: 'Methods',
+      passage: 'We used a | b split.',
+    });
     assert.deepEqual(parseExcerpt('no pipe here'), { section: undefined, passage: 'no pipe here' });
   });
 
   it('polling hints are bounded where a dispatch is parsed: poll 1..300 s, max wait 1..3600 s, spec defaults for anything not a number', () => {
     const hints = (poll: unknown, max: unknown, mode = 'pro') => {
-      const d = parseBody(ThreadDispatchSchema, dispatchBody({ poll_after_seconds: poll, max_wait_seconds: max, mode }), 'POST /v1/threads');
+      const d = parseBody(
+        ThreadDispatchSchema,
+        dispatchBody({ poll_after_seconds: poll, max_wait_seconds: max, mode }),
+        'POST /v1/threads',
+      );
       return [d.poll_after_seconds, d.max_wait_seconds];
     };
     assert.deepEqual(hints(30, 180), [30, 180]);

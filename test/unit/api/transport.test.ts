@@ -9,14 +9,24 @@ describe('api/transport', () => {
     assert.equal(normalizeBaseUrl('https://api.consensus.app/'), 'https://api.consensus.app');
     assert.equal(normalizeBaseUrl('http://127.0.0.1:8787//'), 'http://127.0.0.1:8787');
     assert.equal(normalizeBaseUrl('https://example.org/proxy/'), 'https://example.org/proxy');
-    for (const bad of ['ftp://x', 'not a url', 'https://user:pw@example.org', 'https://example.org/?a=1', 'file:///etc/passwd', 'javascript:alert(1)'])
+    for (const bad of [
+      'ftp://x',
+      'not a url',
+      'https://user:pw@example.org',
+      'https://example.org/?a=1',
+      'file:///etc/passwd',
+      'javascript:alert(1)',
+    ])
       assert.throws(() => normalizeBaseUrl(bad), TypeError, bad);
     assert.throws(() => createClient({ baseUrl: 'ftp://x', apiKey: 'k' }), TypeError);
   });
 
   it('never replaces the global dispatcher (VS Code networking stays untouched)', async () => {
     const before = getGlobalDispatcher();
-    const clients = [createClient({ baseUrl: 'https://api.consensus.app', apiKey: 'k' }), createClient({ baseUrl: 'https://api.consensus.app', apiKey: 'k', proxy: 'http://127.0.0.1:3128' })];
+    const clients = [
+      createClient({ baseUrl: 'https://api.consensus.app', apiKey: 'k' }),
+      createClient({ baseUrl: 'https://api.consensus.app', apiKey: 'k', proxy: 'http://127.0.0.1:3128' }),
+    ];
     assert.equal(getGlobalDispatcher(), before);
     await Promise.all(clients.map((c) => c.close()));
   });
@@ -25,8 +35,18 @@ describe('api/transport', () => {
     const t = new Transport({ baseUrl: 'http://127.0.0.1:1', timeoutMs: 2000 });
     try {
       await assert.rejects(
-        t.send({ method: 'GET', path: '/v1/search', query: 'query=x', headers: { 'x-api-key': 'sk-secret-123' }, secret: 'sk-secret-123' }),
-        (e: unknown) => e instanceof ApiError && e.kind === 'network' && /127\.0\.0\.1:1 \(ECONNREFUSED\)/.test(e.message) && !e.message.includes('sk-secret'),
+        t.send({
+          method: 'GET',
+          path: '/v1/search',
+          query: 'query=x',
+          headers: { 'x-api-key': 'sk-secret-123' },
+          secret: 'sk-secret-123',
+        }),
+        (e: unknown) =>
+          e instanceof ApiError &&
+          e.kind === 'network' &&
+          /127\.0\.0\.1:1 \(ECONNREFUSED\)/.test(e.message) &&
+          !e.message.includes('sk-secret'),
       );
     } finally {
       await t.close();
@@ -36,9 +56,16 @@ describe('api/transport', () => {
   it('nestsDeeper counts array and object nesting outside strings, linearly and without recursion', () => {
     assert.equal(nestsDeeper('{"a":[1,{"b":[]}]}', 4), false);
     assert.equal(nestsDeeper('{"a":[1,{"b":[]}]}', 3), true);
-    assert.equal(nestsDeeper('["[[[[[[", "\\"[[[[", "\\\\"]', 1), false, 'brackets inside strings, escaped quotes and backslashes');
+    assert.equal(
+      nestsDeeper('["[[[[[[", "\\"[[[[", "\\\\"]', 1),
+      false,
+      'brackets inside strings, escaped quotes and backslashes',
+    );
     assert.equal(nestsDeeper(`${'['.repeat(MAX_JSON_DEPTH)}${']'.repeat(MAX_JSON_DEPTH)}`, MAX_JSON_DEPTH), false);
-    assert.equal(nestsDeeper(`${'['.repeat(MAX_JSON_DEPTH + 1)}${']'.repeat(MAX_JSON_DEPTH + 1)}`, MAX_JSON_DEPTH), true);
+    assert.equal(
+      nestsDeeper(`${'['.repeat(MAX_JSON_DEPTH + 1)}${']'.repeat(MAX_JSON_DEPTH + 1)}`, MAX_JSON_DEPTH),
+      true,
+    );
     // 1 MB of shallow JSON with many strings: well under a second.
     const wide = JSON.stringify(Array.from({ length: 40_000 }, (_, i) => ({ t: `[{"${i}`, n: [i] })));
     assert.ok(wide.length > 1024 * 1024);
@@ -52,7 +79,8 @@ describe('api/transport', () => {
     try {
       await assert.rejects(
         t.send({ method: 'POST', path: '/v1/threads', query: '', headers: {}, body: '{}', effectful: true }),
-        (e: unknown) => e instanceof ApiError && e.kind === 'network' && !e.mayHaveTakenEffect && /nothing was sent/.test(e.message),
+        (e: unknown) =>
+          e instanceof ApiError && e.kind === 'network' && !e.mayHaveTakenEffect && /nothing was sent/.test(e.message),
       );
     } finally {
       await t.close();

@@ -14,7 +14,13 @@ describe('bib/bibFile', () => {
   it('reads entries, keys, spans, raw fields (braces, quotes, bare words, # concatenation) and directives', () => {
     const f = parseBibFile(GOOD);
     assert.deepEqual(f.diagnostics, []);
-    assert.deepEqual(f.entries.map((e) => [e.type, e.key]), [['article', 'smith2020dna'], ['book', 'jones2019book']]);
+    assert.deepEqual(
+      f.entries.map((e) => [e.type, e.key]),
+      [
+        ['article', 'smith2020dna'],
+        ['book', 'jones2019book'],
+      ],
+    );
     const [a, b] = f.entries;
     assert.equal(GOOD.slice(a!.start, a!.start + 9), '@article{');
     assert.equal(GOOD[a!.end - 1], '}');
@@ -24,7 +30,10 @@ describe('bib/bibFile', () => {
     assert.equal(b!.raw['publisher'], 'X and Y');
     assert.equal(b!.raw['title'], 'A {Book} with {\\"u}mlaut {"}quotes{"}');
     assert.equal(GOOD[b!.end - 1], ')');
-    assert.deepEqual(f.directives.map((d) => d.type), ['string']);
+    assert.deepEqual(
+      f.directives.map((d) => d.type),
+      ['string'],
+    );
   });
 
   it('reports a malformed entry with its line/column range and still reads the entries after it', () => {
@@ -38,8 +47,17 @@ describe('bib/bibFile', () => {
       '@article{, title = {no key}}',
     ].join('\n');
     const f = parseBibFile(text);
-    assert.deepEqual(f.entries.map((e) => e.key), ['ok1', 'ok2', 'nofield', 'ok1']);
-    const errs = f.diagnostics.map((d) => [d.severity, d.range.start.line, d.range.start.character, d.range.end.line, d.message.split(' ').slice(0, 2).join(' ')]);
+    assert.deepEqual(
+      f.entries.map((e) => e.key),
+      ['ok1', 'ok2', 'nofield', 'ok1'],
+    );
+    const errs = f.diagnostics.map((d) => [
+      d.severity,
+      d.range.start.line,
+      d.range.start.character,
+      d.range.end.line,
+      d.message.split(' ').slice(0, 2).join(' '),
+    ]);
     assert.deepEqual(errs, [
       ['error', 1, 0, 2, 'Entry broken'],
       ['warning', 4, 21, 4, 'Entry nofield:'],
@@ -47,11 +65,23 @@ describe('bib/bibFile', () => {
       ['warning', 5, 9, 5, 'Duplicate key'],
     ]);
     const broken = f.diagnostics[0]!;
-    assert.equal(text.slice(broken.start, broken.end), '@article{broken, title = {Unclosed brace, year = 2021,\n  journal = {J}');
+    assert.equal(
+      text.slice(broken.start, broken.end),
+      '@article{broken, title = {Unclosed brace, year = 2021,\n  journal = {J}',
+    );
   });
 
   it('survives hostile input without throwing: stray @, e-mails, unterminated quotes, empty text', () => {
-    for (const t of ['', '@', '@@@', 'mail me at a@b.com', '@article{x, title = "open', '@comment{ unbalanced', '}}}{{{', '@article{a,\n}'.repeat(3)]) {
+    for (const t of [
+      '',
+      '@',
+      '@@@',
+      'mail me at a@b.com',
+      '@article{x, title = "open',
+      '@comment{ unbalanced',
+      '}}}{{{',
+      '@article{a,\n}'.repeat(3),
+    ]) {
       const f = parseBibFile(t);
       assert.ok(Array.isArray(f.entries));
     }
@@ -63,7 +93,18 @@ describe('bib/bibFile', () => {
     this.timeout(60000);
     const parts: string[] = [];
     for (let i = 0; i < 10000; i++)
-      parts.push(toBibtex({ authors: [`Author${i} Family${i}`], title: `Title number ${i} & more`, publish_year: 2000 + (i % 25), doi: `10.5555/x.${i}`, journal_name: 'J' }, `k${i}`));
+      parts.push(
+        toBibtex(
+          {
+            authors: [`Author${i} Family${i}`],
+            title: `Title number ${i} & more`,
+            publish_year: 2000 + (i % 25),
+            doi: `10.5555/x.${i}`,
+            journal_name: 'J',
+          },
+          `k${i}`,
+        ),
+      );
     const text = parts.join('\n\n');
     const f = parseBibFile(text);
     assert.equal(f.entries.length, 10000);

@@ -13,7 +13,13 @@ import { LineIndex } from '../../../src/bib/edit';
 import { declarablePath, declarationEdit } from '../../../src/citations/declare';
 import { loadBibtexLibrary } from '../../../src/bib/library';
 
-const PAPER = { authors: ['Anna Smith'], title: 'A new paper', publish_year: 2024, doi: '10.5555/new', journal_name: 'J' };
+const PAPER = {
+  authors: ['Anna Smith'],
+  title: 'A new paper',
+  publish_year: 2024,
+  doi: '10.5555/new',
+  journal_name: 'J',
+};
 
 describe('bib/bibFile against hostile files', () => {
   before(async () => {
@@ -22,9 +28,17 @@ describe('bib/bibFile against hostile files', () => {
 
   it('counts lines as VS Code does: a lone CR ends a line, CRLF is one break, U+2028 and U+0085 are not breaks', () => {
     const idx = new LineIndex('a\rb\r\nc\nd\u2028e\u0085f');
-    assert.deepEqual([0, 2, 5, 7, 9, 11].map((o) => idx.position(o)), [
-      { line: 0, character: 0 }, { line: 1, character: 0 }, { line: 2, character: 0 }, { line: 3, character: 0 }, { line: 3, character: 2 }, { line: 3, character: 4 },
-    ]);
+    assert.deepEqual(
+      [0, 2, 5, 7, 9, 11].map((o) => idx.position(o)),
+      [
+        { line: 0, character: 0 },
+        { line: 1, character: 0 },
+        { line: 2, character: 0 },
+        { line: 3, character: 0 },
+        { line: 3, character: 2 },
+        { line: 3, character: 4 },
+      ],
+    );
     assert.equal(idx.lineCount, 4);
     // A diagnostic after lone CRs is on the line VS Code shows it on.
     const f = parseBibFile('@misc{a, title = {x}}\r@misc{b, title = {y}}\r@article{c, title = {never closed\r');
@@ -46,7 +60,9 @@ describe('bib/bibFile against hostile files', () => {
 
   it('decodes only the fields the editor reads, each bounded: a 1 MB title is shown cut, a 1 MB abstract is never decoded', () => {
     const big = 'word '.repeat(200_000);
-    const f = parseBibFile(`@article{a, title = {${big}}, abstract = {${big}}, author = {Smith, Ann}, journal = jn, year = 2021}\n@string{jn = {Journal}}\n`);
+    const f = parseBibFile(
+      `@article{a, title = {${big}}, abstract = {${big}}, author = {Smith, Ann}, journal = jn, year = 2021}\n@string{jn = {Journal}}\n`,
+    );
     const t0 = performance.now();
     const fields = entryFields(f, f.entries[0]!);
     const ms = performance.now() - t0;
@@ -77,19 +93,25 @@ describe('bib/bibFile against hostile files', () => {
     }
     assert.equal(ensureEntry(parseBibFile(cases[0]![0]), PAPER).blocked?.key, 'open2019');
     // A closed file, a closed @comment and a line comment are fine.
-    for (const ok of ['', '@misc{a, title = {x}}', '@comment{ fine }\n@misc{a}\n', 'just text outside entries\n']) assert.equal(appendBlocker(parseBibFile(ok)), undefined, ok);
+    for (const ok of ['', '@misc{a, title = {x}}', '@comment{ fine }\n@misc{a}\n', 'just text outside entries\n'])
+      assert.equal(appendBlocker(parseBibFile(ok)), undefined, ok);
   });
 
   it('never hands out a key that is in the file: entries that are not closed, and entry types BibTeX reads that look odd', () => {
-    const f = parseBibFile('@article{smith2024new,\n  title = {Never closed\n\n@my.type{jones2020, title = {x}}\n@online-2{lee2021, title = {y}}\n');
+    const f = parseBibFile(
+      '@article{smith2024new,\n  title = {Never closed\n\n@my.type{jones2020, title = {x}}\n@online-2{lee2021, title = {y}}\n',
+    );
     assert.deepEqual(entryKeys(f).sort(), ['jones2020', 'lee2021', 'smith2024new']);
-    const r = ensureEntry(parseBibFile('@article{smith2024new,\n  title = {Other paper}}\n@misc{x, title = {never closed\n'), PAPER);
+    const r = ensureEntry(
+      parseBibFile('@article{smith2024new,\n  title = {Other paper}}\n@misc{x, title = {never closed\n'),
+      PAPER,
+    );
     assert.equal(r.key, 'smith2024newa');
     const broken = parseBibFile('@misc{x, title = {fine}}\n@article{smith2024new,\n  title = {never closed\n');
-    assert.equal(ensureEntry(broken, PAPER).key, 'smith2024newa', 'the unclosed entry\'s key was handed out');
+    assert.equal(ensureEntry(broken, PAPER).key, 'smith2024newa', "the unclosed entry's key was handed out");
   });
 
-  it('appends after every kind of end: one blank line, the file\'s line breaks, nothing before the end changed', () => {
+  it("appends after every kind of end: one blank line, the file's line breaks, nothing before the end changed", () => {
     const cases: [string, string][] = [
       ['', '@misc{a,\n}\n'],
       ['x}', 'x}\n\n@misc{a,\n}\n'],
@@ -101,12 +123,18 @@ describe('bib/bibFile against hostile files', () => {
       ['a}\r\nb}\r', 'a}\r\nb}\r\r\n@misc{a,\r\n}\r\n'],
       ['a}\rb}\r\r', 'a}\rb}\r\r@misc{a,\n}\n'],
     ];
-    for (const [before, after] of cases) assert.equal(before + appendText(before, '@misc{a,\n}'), after, JSON.stringify(before));
+    for (const [before, after] of cases)
+      assert.equal(before + appendText(before, '@misc{a,\n}'), after, JSON.stringify(before));
   });
 
   it('appends to bytes byte for byte (BOM, CRLF, lone CR, NUL kept); refuses bytes that are not UTF-8 instead of re-encoding them', () => {
     const entry = '@article{k,\n  title = {T{\\"u}r}\n}';
-    const files = [Buffer.from('\ufeff@misc{a, title = {x}}\r\n', 'utf8'), Buffer.from('@misc{a,\r title = {x\u0000y}}\n@misc{b}\r\n', 'utf8'), Buffer.from('% only text', 'utf8'), Buffer.alloc(0)];
+    const files = [
+      Buffer.from('\ufeff@misc{a, title = {x}}\r\n', 'utf8'),
+      Buffer.from('@misc{a,\r title = {x\u0000y}}\n@misc{b}\r\n', 'utf8'),
+      Buffer.from('% only text', 'utf8'),
+      Buffer.alloc(0),
+    ];
     for (const before of files) {
       const r = appendToUtf8(before, entry);
       assert.ok(r.ok, String(r.ok || r.reason));
@@ -114,11 +142,20 @@ describe('bib/bibFile against hostile files', () => {
       assert.equal(Buffer.from(r.bytes.subarray(before.length)).toString('utf8'), r.appended);
       const read = decodeUtf8(r.bytes);
       assert.ok(read.ok);
-      assert.deepEqual(parseBibFile(read.text).entries.map((e) => e.key).slice(-1), ['k']);
+      assert.deepEqual(
+        parseBibFile(read.text)
+          .entries.map((e) => e.key)
+          .slice(-1),
+        ['k'],
+      );
     }
     const latin1 = Buffer.from('@misc{a, title = {M\xfcller}}\n', 'latin1');
     assert.deepEqual(appendToUtf8(latin1, entry), { ok: false, reason: 'encoding', encoding: 'invalid' });
-    assert.deepEqual(appendToUtf8(Buffer.from('\ufffe@\u0000', 'utf16le'), entry), { ok: false, reason: 'encoding', encoding: 'utf16' });
+    assert.deepEqual(appendToUtf8(Buffer.from('\ufffe@\u0000', 'utf16le'), entry), {
+      ok: false,
+      reason: 'encoding',
+      encoding: 'utf16',
+    });
     const blocked = appendToUtf8(Buffer.from('@misc{a, title = {x\n', 'utf8'), entry);
     assert.equal(blocked.ok, false);
     assert.equal(!blocked.ok && blocked.reason, 'blocked');
@@ -141,7 +178,12 @@ describe('bib/bibFile against hostile files', () => {
     const r = tidyBibliography(text);
     const keys = [...(r.text ?? '').matchAll(/^@\w+\{([^,]+),/gmu)].map((m) => m[1]);
     assert.deepEqual(keys, ['cc', 'bb', 'mm', 'zz', 'aaconf', 'loop1', 'loop2']);
-    for (const [child, parent] of [['zz', 'aaconf'], ['mm', 'aaconf'], ['cc', 'bb']] as const) assert.ok(keys.indexOf(child) < keys.indexOf(parent), `${child} after ${parent}`);
+    for (const [child, parent] of [
+      ['zz', 'aaconf'],
+      ['mm', 'aaconf'],
+      ['cc', 'bb'],
+    ] as const)
+      assert.ok(keys.indexOf(child) < keys.indexOf(parent), `${child} after ${parent}`);
     assert.equal(tidyBibliography(r.text!).text, r.text, 'idempotent');
   });
 
@@ -173,7 +215,15 @@ describe('bib/bibFile against hostile files', () => {
   });
 
   it('declares a bibliography only by a path that cannot break out of the markup (it comes from a setting or a file name)', () => {
-    for (const bad of ['refs}\\input{/etc/passwd}.bib', 'a%b.bib', 'my refs.bib', 'a,b.bib', 'a\\b.bib', '', 'x'.repeat(1001)]) {
+    for (const bad of [
+      'refs}\\input{/etc/passwd}.bib',
+      'a%b.bib',
+      'my refs.bib',
+      'a,b.bib',
+      'a\\b.bib',
+      '',
+      'x'.repeat(1001),
+    ]) {
       assert.equal(declarablePath('latex', bad), false, bad);
       assert.equal(declarationEdit('\\begin{document}\n\\end{document}\n', 'latex', bad), undefined, bad);
     }
@@ -181,8 +231,14 @@ describe('bib/bibFile against hostile files', () => {
       assert.equal(declarablePath('pandoc', bad), false, JSON.stringify(bad));
       assert.equal(declarablePath('typst', bad), false, JSON.stringify(bad));
     }
-    assert.equal(declarationEdit('Text\n', 'pandoc', '../my "refs".bib')?.text, '---\nbibliography: "../my \\"refs\\".bib"\n---\n\n');
+    assert.equal(
+      declarationEdit('Text\n', 'pandoc', '../my "refs".bib')?.text,
+      '---\nbibliography: "../my \\"refs\\".bib"\n---\n\n',
+    );
     assert.equal(declarationEdit('Text\n', 'typst', 'a"b\\c.bib')?.text, '#bibliography("a\\"b\\\\c.bib")\n');
-    assert.equal(declarationEdit('x\n\\end{document}\n', 'latex', '../refs/Müller-2.bib')?.text, '\\bibliography{../refs/Müller-2}\n');
+    assert.equal(
+      declarationEdit('x\n\\end{document}\n', 'latex', '../refs/Müller-2.bib')?.text,
+      '\\bibliography{../refs/Müller-2}\n',
+    );
   });
 });

@@ -140,49 +140,111 @@ function interestingCuts(bytes: Buffer): number[] {
 }
 
 const SNIPPETS = [
-  '@string{x = "unclosed', '@string{y = {ok}}', '@preamble{"\\foo"}', '@preamble{ {unclosed ', '@comment{ {nested} }', '@comment{ open ', '@comment( x ) ',
-  '@article{', '@article{key,', '@misc{dup, title = {d}}', '{', '}', '}}}', '"', '#', '@', '@@', '%', '\\', '\u0000', '\r', '\r\n', '\n', '\ufeff', '\u2028', '\u0085',
-  'title = {', 'author = "', ' = ', ',,', '@misc(paren, title = {p})', '@misc(paren2, title = {p}', '@Comment{jabref-meta: x;}', '@my.type{weird, t = {w}}',
+  '@string{x = "unclosed',
+  '@string{y = {ok}}',
+  '@preamble{"\\foo"}',
+  '@preamble{ {unclosed ',
+  '@comment{ {nested} }',
+  '@comment{ open ',
+  '@comment( x ) ',
+  '@article{',
+  '@article{key,',
+  '@misc{dup, title = {d}}',
+  '{',
+  '}',
+  '}}}',
+  '"',
+  '#',
+  '@',
+  '@@',
+  '%',
+  '\\',
+  '\u0000',
+  '\r',
+  '\r\n',
+  '\n',
+  '\ufeff',
+  '\u2028',
+  '\u0085',
+  'title = {',
+  'author = "',
+  ' = ',
+  ',,',
+  '@misc(paren, title = {p})',
+  '@misc(paren2, title = {p}',
+  '@Comment{jabref-meta: x;}',
+  '@my.type{weird, t = {w}}',
 ];
 
 type Mutation = (r: Rng, b: Buffer) => Buffer;
-const insertAt = (b: Buffer, at: number, ins: Buffer): Buffer => Buffer.concat([b.subarray(0, at), ins, b.subarray(at)]);
+const insertAt = (b: Buffer, at: number, ins: Buffer): Buffer =>
+  Buffer.concat([b.subarray(0, at), ins, b.subarray(at)]);
 
 const MUTATIONS: [string, Mutation][] = [
   ['all CRLF', (_r, b) => Buffer.from(b.toString('latin1').replace(/\r?\n/gu, '\r\n'), 'latin1')],
-  ['mixed line breaks', (r, b) => Buffer.from(b.toString('latin1').replace(/\n/gu, () => pick(r, ['\n', '\r\n', '\r', '\n'])), 'latin1')],
+  [
+    'mixed line breaks',
+    (r, b) =>
+      Buffer.from(
+        b.toString('latin1').replace(/\n/gu, () => pick(r, ['\n', '\r\n', '\r', '\n'])),
+        'latin1',
+      ),
+  ],
   ['a lone CR inside an entry', (r, b) => insertAt(b, int(r, b.length + 1), Buffer.from('\r'))],
   ['BOM', (_r, b) => Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), b])],
-  ['Latin-1 bytes', (r, b) => insertAt(b, int(r, b.length + 1), Buffer.from(pick(r, ['M\xfcller', '\xe9', '\xc5ngstr\xf6m', '\xff']), 'latin1'))],
+  [
+    'Latin-1 bytes',
+    (r, b) =>
+      insertAt(
+        b,
+        int(r, b.length + 1),
+        Buffer.from(pick(r, ['M\xfcller', '\xe9', '\xc5ngstr\xf6m', '\xff']), 'latin1'),
+      ),
+  ],
   ['NUL', (r, b) => insertAt(b, int(r, b.length + 1), Buffer.from([0]))],
   ['a snippet', (r, b) => insertAt(b, int(r, b.length + 1), enc(pick(r, SNIPPETS)))],
-  ['a brace removed', (r, b) => {
-    const at = [...b.keys()].filter((i) => b[i] === 0x7d || b[i] === 0x7b);
-    if (!at.length) return b;
-    const i = pick(r, at);
-    return Buffer.concat([b.subarray(0, i), b.subarray(i + 1)]);
-  }],
-  ['a quote removed', (r, b) => {
-    const at = [...b.keys()].filter((i) => b[i] === 0x22);
-    if (!at.length) return b;
-    const i = pick(r, at);
-    return Buffer.concat([b.subarray(0, i), b.subarray(i + 1)]);
-  }],
-  ['the last closing brace removed', (_r, b) => {
-    const i = b.lastIndexOf(0x7d);
-    return i < 0 ? b : Buffer.concat([b.subarray(0, i), b.subarray(i + 1)]);
-  }],
+  [
+    'a brace removed',
+    (r, b) => {
+      const at = [...b.keys()].filter((i) => b[i] === 0x7d || b[i] === 0x7b);
+      if (!at.length) return b;
+      const i = pick(r, at);
+      return Buffer.concat([b.subarray(0, i), b.subarray(i + 1)]);
+    },
+  ],
+  [
+    'a quote removed',
+    (r, b) => {
+      const at = [...b.keys()].filter((i) => b[i] === 0x22);
+      if (!at.length) return b;
+      const i = pick(r, at);
+      return Buffer.concat([b.subarray(0, i), b.subarray(i + 1)]);
+    },
+  ],
+  [
+    'the last closing brace removed',
+    (_r, b) => {
+      const i = b.lastIndexOf(0x7d);
+      return i < 0 ? b : Buffer.concat([b.subarray(0, i), b.subarray(i + 1)]);
+    },
+  ],
   ['truncated at an interesting point', (r, b) => b.subarray(0, pick(r, interestingCuts(b)))],
   ['truncated anywhere', (r, b) => b.subarray(0, int(r, b.length + 1))],
-  ['a slice duplicated', (r, b) => {
-    const s = int(r, b.length + 1);
-    const e = Math.min(b.length, s + int(r, 400));
-    return insertAt(b, int(r, b.length + 1), b.subarray(s, e));
-  }],
-  ['a slice deleted', (r, b) => {
-    const s = int(r, b.length + 1);
-    return Buffer.concat([b.subarray(0, s), b.subarray(Math.min(b.length, s + int(r, 200)))]);
-  }],
+  [
+    'a slice duplicated',
+    (r, b) => {
+      const s = int(r, b.length + 1);
+      const e = Math.min(b.length, s + int(r, 400));
+      return insertAt(b, int(r, b.length + 1), b.subarray(s, e));
+    },
+  ],
+  [
+    'a slice deleted',
+    (r, b) => {
+      const s = int(r, b.length + 1);
+      return Buffer.concat([b.subarray(0, s), b.subarray(Math.min(b.length, s + int(r, 200)))]);
+    },
+  ],
 ];
 
 // ------------------------------------------------------------------------------------------- independent readers
@@ -197,7 +259,7 @@ const MUTATIONS: [string, Mutation][] = [
 function readerKeys(text: string, biber: boolean): string[] {
   const keys: string[] = [];
   const head = /@[ \t\r\n]*([^\s"#%'(),={}@\\]+)[ \t\r\n]*([{(])/y;
-  for (let i = text.indexOf('@'); i >= 0 && i < text.length; ) {
+  for (let i = text.indexOf('@'); i >= 0 && i < text.length;) {
     head.lastIndex = i;
     const m = head.exec(text);
     if (!m) {
@@ -236,10 +298,35 @@ function readerKeys(text: string, biber: boolean): string[] {
 
 // ---------------------------------------------------------------------------------------------------------- papers
 
-const HOSTILE_STRINGS = ['{', '}', '}{', '\\', '\\}', '@misc{x,', '"', '%', '#', '~', '$', '&', '_', '^', '\u0000', '\r', '\n\n', '\u2028', '\ufeff', '\ud800', '@', '}\n@article{y,', '\\end{document}'];
+const HOSTILE_STRINGS = [
+  '{',
+  '}',
+  '}{',
+  '\\',
+  '\\}',
+  '@misc{x,',
+  '"',
+  '%',
+  '#',
+  '~',
+  '$',
+  '&',
+  '_',
+  '^',
+  '\u0000',
+  '\r',
+  '\n\n',
+  '\u2028',
+  '\ufeff',
+  '\ud800',
+  '@',
+  '}\n@article{y,',
+  '\\end{document}',
+];
 
 function hostilePaper(r: Rng, base: CitablePaper): CitablePaper {
-  const mess = (s: string | null | undefined): string => `${s ?? ''}${pick(r, HOSTILE_STRINGS)}${pick(r, HOSTILE_STRINGS)}`;
+  const mess = (s: string | null | undefined): string =>
+    `${s ?? ''}${pick(r, HOSTILE_STRINGS)}${pick(r, HOSTILE_STRINGS)}`;
   return {
     ...base,
     title: mess(base.title),
@@ -275,7 +362,11 @@ function exercise(bytes: Buffer, paper: CitablePaper, what: string, stats: Stats
   } catch (err) {
     // BIB_FUZZ_DUMP=dir keeps the failing input and paper, to be read or replayed.
     const dir = process.env.BIB_FUZZ_DUMP;
-    if (dir) writeFileSync(join(dir, `bibfuzz-${stats.inputs}.json`), JSON.stringify({ what, bytes: bytes.toString('base64'), paper }));
+    if (dir)
+      writeFileSync(
+        join(dir, `bibfuzz-${stats.inputs}.json`),
+        JSON.stringify({ what, bytes: bytes.toString('base64'), paper }),
+      );
     throw err;
   }
 }
@@ -305,21 +396,39 @@ function exerciseOnce(bytes: Buffer, paper: CitablePaper, what: string, stats: S
     findEntry(file, paper);
   });
   const ensured = timed(() => ensureEntry(file, paper));
-  assert.ok(!entryKeys(file).some((k) => k.toLowerCase() === ensured.key.toLowerCase()) || ensured.existing, `${what}: key ${ensured.key} handed out again`);
+  assert.ok(
+    !entryKeys(file).some((k) => k.toLowerCase() === ensured.key.toLowerCase()) || ensured.existing,
+    `${what}: key ${ensured.key} handed out again`,
+  );
   const entryText = ensured.entryText ?? toBibtex(paper, ensured.key);
   const result = timed(() => appendToUtf8(bytes, entryText, read.ok ? file : undefined));
   if (result.ok) {
     stats.appended++;
     const tail = Buffer.from(result.bytes.subarray(bytes.length));
-    assert.ok(Buffer.from(result.bytes.subarray(0, bytes.length)).equals(bytes), `${what}: a byte before the end changed`);
+    assert.ok(
+      Buffer.from(result.bytes.subarray(0, bytes.length)).equals(bytes),
+      `${what}: a byte before the end changed`,
+    );
     assert.equal(tail.toString('utf8'), result.appended, `${what}: the bytes appended are not the text appended`);
-    // eslint-disable-next-line no-control-regex
-    assert.ok(!/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/u.test(result.appended), `${what}: a control character was written`);
+    assert.ok(
+      // eslint-disable-next-line no-control-regex
+      !/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/u.test(result.appended),
+      `${what}: a control character was written`,
+    );
     const after = decodeUtf8(result.bytes);
     assert.ok(after.ok, `${what}: the file is no longer UTF-8`);
     // Our parser, BibTeX and Biber each read what they read before, plus the new entry, last.
-    assert.deepEqual(parseBibFile(after.text).entries.map((e) => e.key), [...file.entries.map((e) => e.key), ensured.key], `${what}: parse`);
-    for (const biber of [false, true]) assert.deepEqual(readerKeys(after.text, biber), [...readerKeys(text, biber), ensured.key], `${what}: ${biber ? 'Biber' : 'BibTeX'} does not read the new entry last`);
+    assert.deepEqual(
+      parseBibFile(after.text).entries.map((e) => e.key),
+      [...file.entries.map((e) => e.key), ensured.key],
+      `${what}: parse`,
+    );
+    for (const biber of [false, true])
+      assert.deepEqual(
+        readerKeys(after.text, biber),
+        [...readerKeys(text, biber), ensured.key],
+        `${what}: ${biber ? 'Biber' : 'BibTeX'} does not read the new entry last`,
+      );
   } else if (result.reason === 'encoding') {
     stats.refusedEncoding++;
     assert.equal(read.ok, false, `${what}: refused a UTF-8 file`);
@@ -328,20 +437,32 @@ function exerciseOnce(bytes: Buffer, paper: CitablePaper, what: string, stats: S
     assert.ok(appendBlocker(file), `${what}: refused without a blocker`);
     assert.match(result.blocked.message, /line \d+/u);
   }
-  const tidy = timed(() => tidyBibliography(text, file.entries.slice(0, 3).map((e) => e.key)));
+  const tidy = timed(() =>
+    tidyBibliography(
+      text,
+      file.entries.slice(0, 3).map((e) => e.key),
+    ),
+  );
   if (tidy.text !== undefined) {
     stats.tidied++;
     // Every entry kept is in the tidied text as it was written, nothing else is an entry there, and the entries left
     // out are the ones reported removed. Entries are matched by text and a removed one by key and DOI, not by key
     // alone: a damaged file may hold two entries with one key, of which tidy removes one.
-    const left = file.entries.map((e) => ({ text: text.slice(e.start, e.end), id: `${e.key}\u0000${entryDoi(e) ?? ''}` }));
+    const left = file.entries.map((e) => ({
+      text: text.slice(e.start, e.end),
+      id: `${e.key}\u0000${entryDoi(e) ?? ''}`,
+    }));
     const tidied = parseBibFile(tidy.text);
     for (const e of tidied.entries) {
       const i = left.findIndex((x) => x.text === tidy.text!.slice(e.start, e.end));
       assert.ok(i >= 0, `${what}: tidy changed or lost an entry (${e.key} is not an entry of the input as written)`);
       left.splice(i, 1);
     }
-    assert.deepEqual(left.map((x) => x.id).sort(), tidy.removed.map((x) => `${x.key}\u0000${x.doi}`).sort(), `${what}: tidy changed or lost an entry`);
+    assert.deepEqual(
+      left.map((x) => x.id).sort(),
+      tidy.removed.map((x) => `${x.key}\u0000${x.doi}`).sort(),
+      `${what}: tidy changed or lost an entry`,
+    );
   }
   const mb = bytes.length / MB;
   if (ms > stats.slowestMs) {
@@ -358,7 +479,17 @@ function exerciseOnce(bytes: Buffer, paper: CitablePaper, what: string, stats: S
 
 describe('bib/bibFile fuzz (seeded): mutated real-world .bib files through decode, parse, hover, append and tidy', function () {
   this.timeout(300_000);
-  const stats: Stats = { inputs: 0, appended: 0, refusedEncoding: 0, refusedBlocked: 0, tidied: 0, slowestMs: 0, slowestInput: '', slowestMsPerMb: 0, slowestPerMb: '' };
+  const stats: Stats = {
+    inputs: 0,
+    appended: 0,
+    refusedEncoding: 0,
+    refusedBlocked: 0,
+    tidied: 0,
+    slowestMs: 0,
+    slowestInput: '',
+    slowestMsPerMb: 0,
+    slowestPerMb: '',
+  };
   let papers: CitablePaper[] = [];
   let bases: [string, Buffer][] = [];
 
@@ -392,7 +523,8 @@ describe('bib/bibFile fuzz (seeded): mutated real-world .bib files through decod
   it('truncation at every interesting point of a file', () => {
     const r = prng(SEED + 2);
     const bytes = enc(JABREF + ZOTERO);
-    for (const cut of interestingCuts(bytes)) exercise(bytes.subarray(0, cut), pick(r, papers), `truncated at ${cut}`, stats);
+    for (const cut of interestingCuts(bytes))
+      exercise(bytes.subarray(0, cut), pick(r, papers), `truncated at ${cut}`, stats);
   });
 
   it('stacked mutations (3 to 8 at once)', () => {

@@ -55,15 +55,27 @@ export const BIB_INPUTS: [string, () => string][] = [
   ['CR LF pairs split by text', () => fill('\r\n\r')],
   ['white space lines', () => fill(' \t\n')],
   ['indented heads without braces', () => fill('\n   @misc')],
-  ['entries with a crossref chain', () => Array.from({ length: 22_000 }, (_, i) => `@misc{k${i}, crossref = {k${i + 1}}, doi = {10.1/${i % 50}}}\n`).join('')],
+  [
+    'entries with a crossref chain',
+    () =>
+      Array.from({ length: 22_000 }, (_, i) => `@misc{k${i}, crossref = {k${i + 1}}, doi = {10.1/${i % 50}}}\n`).join(
+        '',
+      ),
+  ],
   ['duplicate keys', () => fill('@misc{same, title = {x}}\n')],
-  ['entries sharing one DOI', () => Array.from({ length: 34_000 }, (_, i) => `@misc{k${i}, doi = {10.1/same}}\n`).join('')],
+  [
+    'entries sharing one DOI',
+    () => Array.from({ length: 34_000 }, (_, i) => `@misc{k${i}, doi = {10.1/same}}\n`).join(''),
+  ],
 ];
 
 /** Every scanner, with what it reads: the parse, then what the editor runs on a parsed file. */
 const SCANNERS: [string, (text: string, file: BibFile) => unknown][] = [
   ['parseBibFile', (t) => parseBibFile(t)],
-  ['LineIndex / countBreaks / newlineOf / lineBreakKinds', (t) => [new LineIndex(t).position(t.length), countBreaks(t), newlineOf(t), lineBreakKinds(t)]],
+  [
+    'LineIndex / countBreaks / newlineOf / lineBreakKinds',
+    (t) => [new LineIndex(t).position(t.length), countBreaks(t), newlineOf(t), lineBreakKinds(t)],
+  ],
   ['decodeUtf8', (t) => decodeUtf8(Buffer.from(t, 'utf8'))],
   ['entryKeys / entryDoi / titleKey', (_t, f) => [entryKeys(f).length, f.entries.map(entryDoi).length, titleKey(_t)]],
   ['appendBlocker / appendText', (t, f) => [appendBlocker(f), appendText(t, '@misc{new,\n}', f.newline)]],
@@ -71,7 +83,10 @@ const SCANNERS: [string, (text: string, file: BibFile) => unknown][] = [
   ['findEntry', (_t, f) => findEntry(f, { title: 'Some title nobody has', publish_year: 2020, doi: '10.1/none' })],
   ['tidyBibliography', (t) => tidyBibliography(t, ['k0', 'k1', 'k2', 'same'])],
   ['extendParse', (t, f) => (canExtend(f, `${t}\n@misc{z}\n`) ? extendParse(f, `${t}\n@misc{z}\n`) : undefined)],
-  ['entryFields (first and last entry)', (_t, f) => [f.entries[0] && entryFields(f, f.entries[0]), f.entries.at(-1) && entryFields(f, f.entries.at(-1)!)]],
+  [
+    'entryFields (first and last entry)',
+    (_t, f) => [f.entries[0] && entryFields(f, f.entries[0]), f.entries.at(-1) && entryFields(f, f.entries.at(-1)!)],
+  ],
 ];
 
 describe('bib/bibFile scanners run in linear time (1 MB hostile inputs)', function () {

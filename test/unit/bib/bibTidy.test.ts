@@ -16,7 +16,12 @@ describe('bib/bibTidy', () => {
     assert.deepEqual(r.uncited, ['gamma']);
     assert.equal(
       r.text,
-      ['@string{j = "Journal"}', '% about alpha\n@article{alpha, title = {A}}', '@article{gamma, title = {G}}', '@article{zeta, doi = {10.1/A}, title = {Z}}'].join('\n\n') + '\n',
+      [
+        '@string{j = "Journal"}',
+        '% about alpha\n@article{alpha, title = {A}}',
+        '@article{gamma, title = {G}}',
+        '@article{zeta, doi = {10.1/A}, title = {Z}}',
+      ].join('\n\n') + '\n',
     );
     assert.deepEqual(tidyBibliography(r.text).removed, [], 'idempotent');
     assert.equal(tidyBibliography(r.text).text, r.text);

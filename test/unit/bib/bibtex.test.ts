@@ -1,5 +1,13 @@
 import * as assert from 'node:assert/strict';
-import { entryType, escapeVerbatim, isValidKey, normaliseDoi, toBibtex, unescapeVerbatim, type CitablePaper } from '../../../src/bib/bibtex';
+import {
+  entryType,
+  escapeVerbatim,
+  isValidKey,
+  normaliseDoi,
+  toBibtex,
+  unescapeVerbatim,
+  type CitablePaper,
+} from '../../../src/bib/bibtex';
 import { parseBibFile } from '../../../src/bib/bibFile';
 import { bibtexLibrary, loadBibtexLibrary } from '../../../src/bib/library';
 import { parseName, squash } from '../../../src/bib/names';
@@ -129,7 +137,9 @@ describe('bib/bibtex: toBibtex', () => {
       '{DNA} methylation and {mRNA} in {COVID-19} patients: a {pH} study of {Vitamin} {D}',
     );
     assert.equal(
-      /title = \{(.*)\}$/mu.exec(toBibtex({ title: 'Air pollution in India and the Indo-Gangetic Basin: the Enlightenment view' }, 'k'))![1],
+      /title = \{(.*)\}$/mu.exec(
+        toBibtex({ title: 'Air pollution in India and the Indo-Gangetic Basin: the Enlightenment view' }, 'k'),
+      )![1],
       'Air pollution in {India} and the {Indo-Gangetic} {Basin:} the {Enlightenment} view',
     );
     assert.equal(
@@ -138,7 +148,8 @@ describe('bib/bibtex: toBibtex', () => {
     );
     assert.match(toBibtex({ title: t }, 'k', { protectTitle: 'all' }), /title = \{\{DNA methylation .* D\}\}/u);
     assert.match(toBibtex({ title: t }, 'k', { protectTitle: 'none' }), /title = \{DNA methylation/u);
-    for (const p of ['capitals', 'acronyms', 'all', 'none'] as const) assert.equal(parseBack(toBibtex({ title: t }, 'k', { protectTitle: p }))['title'], t);
+    for (const p of ['capitals', 'acronyms', 'all', 'none'] as const)
+      assert.equal(parseBack(toBibtex({ title: t }, 'k', { protectTitle: p }))['title'], t);
   });
 
   it('escapes every special character and reads back the same title', () => {
@@ -147,7 +158,7 @@ describe('bib/bibtex: toBibtex', () => {
       'Unbalanced { brace in the source',
       'Unbalanced } closing brace }} and {{{',
       'A \\cite{key} and \\textbf{bold} and \\\\ and \\{ inside a title',
-      'Em---dash, en--dash, ``quotes\'\' and <<guillemets>> and ?` !` ligatures',
+      "Em---dash, en--dash, ``quotes'' and <<guillemets>> and ?` !` ligatures",
       'Math $x_1^2$ and R^2 > 0.5, CO_2 and NO_x, α-synuclein, β2-agonists, 10^{-3} M',
       'Quotes "double" “curly” ‘single’ and it\'s',
       'A title with % at the end %',
@@ -179,7 +190,7 @@ describe('bib/bibtex: toBibtex', () => {
       'Anderson and Partners Consortium',
       'Rūta Müller-Lüdenscheidt',
       'Madonna',
-      'Jean-Pierre O\'Brien',
+      "Jean-Pierre O'Brien",
       'Ñúñez, Kwame',
       'Søren Gonçalves',
       'Noémie Żukowski',
@@ -192,9 +203,16 @@ describe('bib/bibtex: toBibtex', () => {
 
   it('writes URLs and DOIs with %, #, _ and ~ as they are (what \\url and Biber read as the character); braces, backslashes and spaces percent-encoded', () => {
     assertRoundTrip({ url: 'https://example.org/a_b%20c?q=1&r=2#frag~x', doi: '10.1000/A_B%C<>#{}' });
-    assertRoundTrip({ url: 'https://example.org/100%_sure', doi: 'https://doi.org/10.1002/(SICI)1097-4636(199706)35:4<481::AID-JBM9>3.0.CO;2-F' });
+    assertRoundTrip({
+      url: 'https://example.org/100%_sure',
+      doi: 'https://doi.org/10.1002/(SICI)1097-4636(199706)35:4<481::AID-JBM9>3.0.CO;2-F',
+    });
     assert.equal(escapeVerbatim('https://x.org/a b{c}\\%#'), 'https://x.org/a%20b%7Bc%7D%5C%#');
-    assert.equal(unescapeVerbatim('10.1000/a\\%b\\#c'), '10.1000/a%b#c', 'entries written with \\% and \\# (by other tools, or by earlier versions) still read');
+    assert.equal(
+      unescapeVerbatim('10.1000/a\\%b\\#c'),
+      '10.1000/a%b#c',
+      'entries written with \\% and \\# (by other tools, or by earlier versions) still read',
+    );
     assert.match(toBibtex({ doi: 'doi:10.1/ABC' }, 'k'), /doi = \{10\.1\/abc\}/u);
     assert.doesNotMatch(toBibtex({ url: 'javascript:alert(1)' }, 'k'), /url/u, 'only http(s) addresses');
   });
@@ -224,9 +242,12 @@ describe('bib/bibtex: toBibtex', () => {
   it('round-trips the corpus papers with the most hostile titles and names', function () {
     this.timeout(60000);
     const corpus = getCorpus(5000);
-    const hostile = corpus.filter((p) => /[&%$#_{}~^\\]/u.test(p.title) || p.authors.some((a) => /[^\x20-\x7e]/u.test(a))).slice(0, 400);
+    const hostile = corpus
+      .filter((p) => /[&%$#_{}~^\\]/u.test(p.title) || p.authors.some((a) => /[^\x20-\x7e]/u.test(a)))
+      .slice(0, 400);
     assert.ok(hostile.length >= 100, `enough hostile papers (${hostile.length})`);
-    for (const p of hostile) assertRoundTrip({ title: p.title, authors: p.authors, journal_name: p.journal }, `h${p.index}`);
+    for (const p of hostile)
+      assertRoundTrip({ title: p.title, authors: p.authors, journal_name: p.journal }, `h${p.index}`);
   });
 
   it('round-trips 800 random titles drawn from specials, ligature characters, accents and eight scripts', () => {
@@ -238,7 +259,12 @@ describe('bib/bibtex: toBibtex', () => {
       const len = 1 + Math.floor(rnd() * 30);
       for (let j = 0; j < len; j++) t += pool[Math.floor(rnd() * pool.length)];
       if (!squash(t)) continue;
-      for (const protectTitle of ['capitals', 'acronyms', 'all'] as const) assert.equal(parseBack(toBibtex({ title: t }, 'k', { protectTitle }))['title'], squash(t).normalize('NFC'), JSON.stringify(t));
+      for (const protectTitle of ['capitals', 'acronyms', 'all'] as const)
+        assert.equal(
+          parseBack(toBibtex({ title: t }, 'k', { protectTitle }))['title'],
+          squash(t).normalize('NFC'),
+          JSON.stringify(t),
+        );
       checked++;
     }
     assert.ok(checked > 750);

@@ -59,7 +59,11 @@ describe('bib/names', () => {
 });
 
 describe('bib/keys', () => {
-  const paper = { authors: ['Jürgen Sandkühler', 'A B'], publish_year: 2023, title: 'The effects of creatine on memory' };
+  const paper = {
+    authors: ['Jürgen Sandkühler', 'A B'],
+    publish_year: 2023,
+    title: 'The effects of creatine on memory',
+  };
 
   it('builds author + year + first significant title word, folded and lower-case', () => {
     assert.equal(baseKey(paper), 'sandkuhler2023effects');

@@ -1,5 +1,12 @@
 import * as assert from 'node:assert/strict';
-import { frontMatter, latexBibliographies, locateBibliographies, texRoot, typstBibliographies, yamlBibliographies } from '../../../src/bib/locate';
+import {
+  frontMatter,
+  latexBibliographies,
+  locateBibliographies,
+  texRoot,
+  typstBibliographies,
+  yamlBibliographies,
+} from '../../../src/bib/locate';
 
 describe('bib/locate', () => {
   it('LaTeX: \\bibliography{a,b} gets .bib, \\addbibresource keeps its name, comments ignored', () => {
@@ -30,8 +37,11 @@ describe('bib/locate', () => {
   it('YAML: a string, a quoted string, a block list, a flow list; other keys ignored', () => {
     assert.deepEqual(yamlBibliographies('title: x\nbibliography: refs.bib\n'), ['refs.bib']);
     assert.deepEqual(yamlBibliographies('bibliography: "my refs.bib" # main\n'), ['my refs.bib']);
-    assert.deepEqual(yamlBibliographies('bibliography:\n  - a.bib\n  - "b.bib"\n\n  - c.json\nauthor: me\n  - not.bib'), ['a.bib', 'b.bib', 'c.json']);
-    assert.deepEqual(yamlBibliographies('bibliography: [a.bib, \'b.bib\']'), ['a.bib', 'b.bib']);
+    assert.deepEqual(
+      yamlBibliographies('bibliography:\n  - a.bib\n  - "b.bib"\n\n  - c.json\nauthor: me\n  - not.bib'),
+      ['a.bib', 'b.bib', 'c.json'],
+    );
+    assert.deepEqual(yamlBibliographies("bibliography: [a.bib, 'b.bib']"), ['a.bib', 'b.bib']);
     assert.deepEqual(yamlBibliographies('# bibliography: no.bib\nnobibliography: x.bib\n'), []);
   });
 
@@ -40,13 +50,19 @@ describe('bib/locate', () => {
     assert.equal(frontMatter(md), 'title: T\nbibliography:\n  - refs.bib');
     assert.deepEqual(locateBibliographies(md, 'pandoc'), { fromDocument: ['refs.bib'], fromProject: [] });
     assert.deepEqual(locateBibliographies('No front matter\nbibliography: x.bib', 'pandoc').fromDocument, []);
-    assert.deepEqual(locateBibliographies('---\r\nbibliography: crlf.bib\r\n---\r\n', 'pandoc').fromDocument, ['crlf.bib']);
+    assert.deepEqual(locateBibliographies('---\r\nbibliography: crlf.bib\r\n---\r\n', 'pandoc').fromDocument, [
+      'crlf.bib',
+    ]);
   });
 
   it('_quarto.yml text given by the caller', () => {
     const r = locateBibliographies('# Doc\n', 'pandoc', 'project:\n  type: book\nbibliography: references.bib\n');
     assert.deepEqual(r, { fromDocument: [], fromProject: ['references.bib'] });
-    assert.deepEqual(locateBibliographies('\\cite{a}', 'latex', 'bibliography: x.bib').fromProject, [], 'only for Quarto/Markdown');
+    assert.deepEqual(
+      locateBibliographies('\\cite{a}', 'latex', 'bibliography: x.bib').fromProject,
+      [],
+      'only for Quarto/Markdown',
+    );
   });
 
   it('Typst: a string or an array; line and block comments ignored', () => {
@@ -66,7 +82,8 @@ describe('bib/locate', () => {
 describe('bib/locate on random documents: the same answers as the patterns it replaced', () => {
   // The patterns these functions used before they were made linear (each rescanned the text on hostile input):
   // kept here as the reference for what they find.
-  const oldStripTypst = (text: string): string => text.replace(/"(?:[^"\\]|\\.)*"|\/\*[\s\S]*?\*\/|\/\/.*$/gmu, (m) => (m.startsWith('"') ? m : ''));
+  const oldStripTypst = (text: string): string =>
+    text.replace(/"(?:[^"\\]|\\.)*"|\/\*[\s\S]*?\*\/|\/\/.*$/gmu, (m) => (m.startsWith('"') ? m : ''));
   const oldTypst = (text: string): string[] => {
     const out: string[] = [];
     for (const m of oldStripTypst(text).matchAll(/#bibliography\(\s*(\([^()]*\)|"(?:[^"\\]|\\.)*")/gu)) {
@@ -77,7 +94,9 @@ describe('bib/locate on random documents: the same answers as the patterns it re
   const oldLatex = (text: string): string[] => {
     const t = text.replace(/(^|[^\\])((?:\\\\)*)%.*$/gmu, '$1$2');
     const out: string[] = [];
-    for (const m of t.matchAll(/\\(bibliography|addbibresource|addglobalbib|addsectionbib)\s*(?:\[[^\]]*\])?\s*\{([^}]*)\}/gu)) {
+    for (const m of t.matchAll(
+      /\\(bibliography|addbibresource|addglobalbib|addsectionbib)\s*(?:\[[^\]]*\])?\s*\{([^}]*)\}/gu,
+    )) {
       for (const raw of m[1] === 'bibliography' ? m[2]!.split(',') : [m[2]!]) {
         const n = raw.trim();
         if (n) out.push(m[1] === 'bibliography' && !/\.bib$/iu.test(n) ? `${n}.bib` : n);
@@ -96,7 +115,23 @@ describe('bib/locate on random documents: the same answers as the patterns it re
   };
 
   it('Typst: strings, line and block comments, escapes, unclosed ones', () => {
-    const pieces = ['"', '\\', '/', '*', '\n', '\r', 'a', ' ', '#bibliography("x.bib")', '#bibliography(("y.bib", "z.yml"))', '// ', '/* ', ' */', '"q"', '\\"'];
+    const pieces = [
+      '"',
+      '\\',
+      '/',
+      '*',
+      '\n',
+      '\r',
+      'a',
+      ' ',
+      '#bibliography("x.bib")',
+      '#bibliography(("y.bib", "z.yml"))',
+      '// ',
+      '/* ',
+      ' */',
+      '"q"',
+      '\\"',
+    ];
     for (let seed = 1; seed <= 3000; seed++) {
       const doc = random(pieces, seed, 3 + (seed % 25));
       assert.deepEqual(typstBibliographies(doc), oldTypst(doc), JSON.stringify(doc));
@@ -104,7 +139,21 @@ describe('bib/locate on random documents: the same answers as the patterns it re
   });
 
   it('LaTeX: comments after runs of backslashes, commands with and without optional arguments', () => {
-    const pieces = ['%', '\\', '\\\\', '\n', '\r\n', 'a', ' ', '\\bibliography{one,two}', '\\addbibresource[opt]{x.bib}', '\\addbibresource{y.bib}', '\\%', '}', ']'];
+    const pieces = [
+      '%',
+      '\\',
+      '\\\\',
+      '\n',
+      '\r\n',
+      'a',
+      ' ',
+      '\\bibliography{one,two}',
+      '\\addbibresource[opt]{x.bib}',
+      '\\addbibresource{y.bib}',
+      '\\%',
+      '}',
+      ']',
+    ];
     for (let seed = 1; seed <= 3000; seed++) {
       const doc = random(pieces, seed, 3 + (seed % 25));
       assert.deepEqual(latexBibliographies(doc), oldLatex(doc), JSON.stringify(doc));

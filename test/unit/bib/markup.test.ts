@@ -9,12 +9,18 @@ const typst = (md: string): string => answerMarkup(md, 'typst', { cite: (i) => `
 
 describe('bib/markup (Insert Answer into LaTeX and Typst)', () => {
   it('escapes every LaTeX special character so the answer cannot break the document', () => {
-    assert.equal(escapeLatex('15% of #1_a & $5 {x} ~ ^ \\ <b> | `'), '15\\% of \\#1\\_a \\& \\$5 \\{x\\} \\textasciitilde{} \\textasciicircum{} \\textbackslash{} \\textless{}b\\textgreater{} \\textbar{} \\textasciigrave{}');
+    assert.equal(
+      escapeLatex('15% of #1_a & $5 {x} ~ ^ \\ <b> | `'),
+      '15\\% of \\#1\\_a \\& \\$5 \\{x\\} \\textasciitilde{} \\textasciicircum{} \\textbackslash{} \\textless{}b\\textgreater{} \\textbar{} \\textasciigrave{}',
+    );
     assert.equal(latex('A 15% effect'), 'A 15\\% effect\n', 'a percent sign is not a comment');
   });
 
   it('escapes Typst markup characters and line starts that would open a heading or list', () => {
-    assert.equal(escapeTypst('#x *a* _b_ $m$ @k <l> [c] ~ \\ // /*'), '\\#x \\*a\\* \\_b\\_ \\$m\\$ \\@k \\<l\\> \\[c\\] \\~ \\\\ \\// \\/\\*');
+    assert.equal(
+      escapeTypst('#x *a* _b_ $m$ @k <l> [c] ~ \\ // /*'),
+      '\\#x \\*a\\* \\_b\\_ \\$m\\$ \\@k \\<l\\> \\[c\\] \\~ \\\\ \\// \\/\\*',
+    );
     assert.equal(typst('one\n= two\n/ three\n12. four'), 'one\n\\= two\n\\/ three\n12\\. four\n');
   });
 
@@ -52,24 +58,49 @@ describe('bib/markup (Insert Answer into LaTeX and Typst)', () => {
     assert.equal(latex(prose), `${texText(prose)}\n`);
     assert.equal(latex(`${prose} ${citePlaceholder(0)}`), `${texText(prose)}~\\cite{k0}\n`);
     assert.equal(latex('## α and ß'), `\\subsection*{${texText('α and ß')}}\n`);
-    assert.ok(latex('| β | é |\n|---|---|\n| 1 | 2 |').includes(`\\textbf{${texText('β')}} & \\raggedright \\hspace{0pt}\\textbf{${texText('é')}}`), 'table cells');
+    assert.ok(
+      latex('| β | é |\n|---|---|\n| 1 | 2 |').includes(
+        `\\textbf{${texText('β')}} & \\raggedright \\hspace{0pt}\\textbf{${texText('é')}}`,
+      ),
+      'table cells',
+    );
     assert.equal(latex('`a_β`'), `\\texttt{${texText('a_β')}}\n`);
     const all = latex(`# Ωmega\n\n- ${prose}\n\n> ąčęėįšųūž ÆØÅ ñ\n\n\`\`\`\nβ ≠ γ\n\`\`\``);
-    assert.deepEqual([...all].filter((c) => !latexReadsUtf8(c)), [], all);
+    assert.deepEqual(
+      [...all].filter((c) => !latexReadsUtf8(c)),
+      [],
+      all,
+    );
   });
 
-  it('LaTeX: paired straight double quotes become ``…\'\' (across emphasis, before a citation); a lone one, code and URLs keep theirs', () => {
-    assert.equal(latex(`He said "yes" and "no" ${citePlaceholder(0)}; a 5" screen.`), "He said ``yes'' and ``no''~\\cite{k0}; a 5\" screen.\n");
+  it("LaTeX: paired straight double quotes become ``…'' (across emphasis, before a citation); a lone one, code and URLs keep theirs", () => {
+    assert.equal(
+      latex(`He said "yes" and "no" ${citePlaceholder(0)}; a 5" screen.`),
+      "He said ``yes'' and ``no''~\\cite{k0}; a 5\" screen.\n",
+    );
     assert.equal(latex('"**Bold** start" and ("in brackets")'), "``\\textbf{Bold} start'' and (``in brackets'')\n");
-    assert.equal(latex('- 2017, rct: "Effects (β = 0.6)." [1]'.replace('[1]', citePlaceholder(1))), "\\begin{itemize}\n\\item 2017, rct: ``Effects ({$\\beta$} = 0.6).''~\\cite{k1}\n\\end{itemize}\n");
-    assert.equal(latex('`"x"` and https://a.org/?q="y" "z"'), '\\texttt{"x"} and \\url{https://a.org/?q=}"y" ``z\'\'\n', 'a quote after a URL opens nothing');
+    assert.equal(
+      latex('- 2017, rct: "Effects (β = 0.6)." [1]'.replace('[1]', citePlaceholder(1))),
+      "\\begin{itemize}\n\\item 2017, rct: ``Effects ({$\\beta$} = 0.6).''~\\cite{k1}\n\\end{itemize}\n",
+    );
+    assert.equal(
+      latex('`"x"` and https://a.org/?q="y" "z"'),
+      '\\texttt{"x"} and \\url{https://a.org/?q=}"y" ``z\'\'\n',
+      'a quote after a URL opens nothing',
+    );
     assert.equal(latex('## A "quoted" heading'), "\\subsection*{A ``quoted'' heading}\n");
   });
 
   it('LaTeX tables: p{} columns sharing the text width, wider for longer cells; a cell may start with a citation; long tables in several tabulars', () => {
     const long = 'Does creatine supplementation improve working memory? Evidence from older adults';
-    const rows = Array.from({ length: 15 }, (_, i) => `| ${citePlaceholder(i)} | ${long} ${i} | 2021 | longitudinal / panel data study | 263 | no clear effect |`);
-    const out = latex(['| Ref | Study | Year | Design | Sample | Finding |', '|---|---|---|---|---|---|', ...rows].join('\n'));
+    const rows = Array.from(
+      { length: 15 },
+      (_, i) =>
+        `| ${citePlaceholder(i)} | ${long} ${i} | 2021 | longitudinal / panel data study | 263 | no clear effect |`,
+    );
+    const out = latex(
+      ['| Ref | Study | Year | Design | Sample | Finding |', '|---|---|---|---|---|---|', ...rows].join('\n'),
+    );
     const tabulars = [...out.matchAll(/\\begin\{tabular\}\{([^\n]*)\}\n([\s\S]*?)\\end\{tabular\}/gu)];
     assert.ok(tabulars.length > 1, `a long table is split so pages can break between its parts (${tabulars.length})`);
     for (const [, spec] of tabulars) {
@@ -83,13 +114,17 @@ describe('bib/markup (Insert Answer into LaTeX and Typst)', () => {
     assert.equal(body.match(/\\tabularnewline/gu)?.length, 16, 'every row once');
     assert.equal(body.match(/\\hline/gu)?.length, 3, 'rules above and below the header and at the end');
     assert.ok(body.startsWith('\\hline\n\\raggedright \\hspace{0pt}\\textbf{Ref}'), body.slice(0, 80));
-    for (let i = 0; i < 15; i++) assert.ok(body.includes(`\n\\raggedright \\cite{k${i}} & `), `row ${i}: the citation starts its cell, no tie`);
+    for (let i = 0; i < 15; i++)
+      assert.ok(body.includes(`\n\\raggedright \\cite{k${i}} & `), `row ${i}: the citation starts its cell, no tie`);
     const short = latex('| a | b |\n|---|---|\n| 1 | 2 |');
     assert.equal(short.match(/\\begin\{tabular\}/gu)?.length, 1);
   });
 
   it('LaTeX: a code block with characters verbatim cannot typeset is written as typewriter lines of escaped text', () => {
-    assert.equal(latex('```\nif x < 1:\n  y = "β"\n```'), '\\par\\noindent{\\ttfamily if~x~\\textless{}~1:\\\\\n~~y~=~"{$\\beta$}"\\par}\n');
+    assert.equal(
+      latex('```\nif x < 1:\n  y = "β"\n```'),
+      '\\par\\noindent{\\ttfamily if~x~\\textless{}~1:\\\\\n~~y~=~"{$\\beta$}"\\par}\n',
+    );
   });
 
   it('writes the same in Typst; a placeholder glued to a word gets a space; javascript: links stay text', () => {
@@ -116,8 +151,15 @@ describe('bib/markup (Insert Answer into LaTeX and Typst)', () => {
     assert.equal(latex(`Results${p(0)} and ${p(1)}${p(2)}.`), 'Results~\\cite{k0} and~\\cite{k1}~\\cite{k2}.\n');
     assert.equal(latex(`(${p(0)}) ${p(1)}memory`), '(\\cite{k0})~\\cite{k1} memory\n');
     assert.equal(latex(`${p(0)} starts`), '\\cite{k0} starts\n', 'no tie at the start of a line');
-    assert.equal(latex('```\na \\cite{x} b\n```'), '\\begin{verbatim}\na \\cite{x} b\n\\end{verbatim}\n', 'code is not tied');
-    assert.equal(typst(`A ${p(0)}-based view, ${p(1)}memory, ${p(0)}${p(1)}.`), 'A @k0 -based view, @k1 memory, @k0 @k1.\n');
+    assert.equal(
+      latex('```\na \\cite{x} b\n```'),
+      '\\begin{verbatim}\na \\cite{x} b\n\\end{verbatim}\n',
+      'code is not tied',
+    );
+    assert.equal(
+      typst(`A ${p(0)}-based view, ${p(1)}memory, ${p(0)}${p(1)}.`),
+      'A @k0 -based view, @k1 memory, @k0 @k1.\n',
+    );
     assert.equal(typst(`(${p(0)}) ${p(1)}: so`), '(@k0) @k1: so\n');
   });
 
@@ -133,7 +175,10 @@ describe('bib/markup (Insert Answer into LaTeX and Typst)', () => {
     const tail = `# Not a heading 50% ${citePlaceholder(3)} ${'word '.repeat(40)}\n\n- not a list`;
     const tex = latex(head + tail);
     assert.ok(tex.startsWith('Some \\textbf{bold} text.\n\n'));
-    assert.ok(tex.endsWith(`\\# Not a heading 50\\%~\\cite{k3} ${'word '.repeat(39)}word\n\n- not a list\n`), tex.slice(-80));
+    assert.ok(
+      tex.endsWith(`\\# Not a heading 50\\%~\\cite{k3} ${'word '.repeat(39)}word\n\n- not a list\n`),
+      tex.slice(-80),
+    );
     assert.ok(typst(head + tail).endsWith(`\\# Not a heading 50% @k3 ${'word '.repeat(39)}word\n\n\\- not a list\n`));
   });
 });

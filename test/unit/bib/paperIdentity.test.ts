@@ -33,12 +33,20 @@ describe('bib/paperIdentity: papers with the same title and year are kept apart 
     assert.equal(tellApart({ journal: 'Sleep' }, { journal: 'European Journal of Nutrition' }), true, 'journal');
     assert.equal(tellApart({ url: 'https://x.org/a/1/' }, { url: 'https://x.org/a/2/' }), true, 'URL');
     assert.equal(tellApart({ id: 'p1' }, { id: 'p2' }), true, 'id');
-    assert.equal(tellApart({ id: 'p1' }, { url: 'https://x.org/papers/t/p2/' }), true, 'an id against a URL that ends with another id');
+    assert.equal(
+      tellApart({ id: 'p1' }, { url: 'https://x.org/papers/t/p2/' }),
+      true,
+      'an id against a URL that ends with another id',
+    );
     assert.equal(tellApart({ doi: '10.1/a' }, { doi: '10.1/b' }), true, 'DOI');
     assert.equal(tellApart({ year: 2020 }, { year: 2021 }), true, 'year');
     assert.equal(tellApart(nutrition, { ...nutrition }), false, 'the same paper');
     assert.equal(tellApart({ id: 'p1' }, { url: 'https://x.org/papers/t/p1' }), false, 'its URL ends with its id');
-    assert.equal(tellApart({ url: 'https://X.org/a/1/#top' }, { url: 'http://x.org/a/1' }), false, 'the same URL written otherwise');
+    assert.equal(
+      tellApart({ url: 'https://X.org/a/1/#top' }, { url: 'http://x.org/a/1' }),
+      false,
+      'the same URL written otherwise',
+    );
     assert.equal(tellApart({ journal: 'Sleep', year: 2021 }, { id: 'p1' }), false, 'nothing to compare');
   });
 
@@ -67,8 +75,15 @@ describe('bib/paperIdentity: papers with the same title and year are kept apart 
     assert.equal(findEntry(file, nutrition)?.key, keys[0]);
     assert.equal(findEntry(file, sleep)?.key, keys[1]);
     // What a search knows of the same papers (no id) still finds them, by their URL and journal.
-    assert.equal(findEntry(file, { title: TITLE, publish_year: 2021, journal_name: 'Sleep', authors: ['A. Smith'] })?.key, keys[1]);
-    assert.equal(findEntry(file, { title: TITLE, publish_year: 2021, journal_name: 'Eur J Nutr' })?.key, keys[0], 'an abbreviated journal');
+    assert.equal(
+      findEntry(file, { title: TITLE, publish_year: 2021, journal_name: 'Sleep', authors: ['A. Smith'] })?.key,
+      keys[1],
+    );
+    assert.equal(
+      findEntry(file, { title: TITLE, publish_year: 2021, journal_name: 'Eur J Nutr' })?.key,
+      keys[0],
+      'an abbreviated journal',
+    );
     // Only the id tells this one apart: the entries' URLs end with other ids.
     assert.equal(findEntry(file, { id: 'ffff0000', title: TITLE, publish_year: 2021 }), undefined);
     // A writer's entry without journal or URL is still found by title and year.
@@ -83,7 +98,11 @@ describe('bib/paperIdentity: papers with the same title and year are kept apart 
     const { id: _s, url: _su, ...noIdSleep } = sleep;
     const t = new RecentPapersList();
     t.remember([noIdNutrition, noIdSleep]);
-    assert.deepEqual(t.list().map((p) => p.journal_name), ['European Journal of Nutrition', 'Sleep'], 'told apart by the journal alone');
+    assert.deepEqual(
+      t.list().map((p) => p.journal_name),
+      ['European Journal of Nutrition', 'Sleep'],
+      'told apart by the journal alone',
+    );
     t.remember([{ title: TITLE, publish_year: 2021, journal_name: 'Sleep', authors: ['B. Jones'] }]);
     assert.equal(t.list().length, 2, 'the same journal: merged');
     assert.deepEqual(t.list()[0]!.authors, ['B. Jones']);

@@ -39,10 +39,15 @@ describe('bib/reference (APA 7)', () => {
   it('Markdown reference: italics for journal and volume, service text escaped', () => {
     assert.equal(
       formatReference(paper, 'markdown'),
-      'Sandkühler, J\\., Nowak, Ł\\., & van der Berg, J\\. \\(2023\\)\\. Creatine supplementation and memory: a \\*randomized\\* trial\\. *PLOS ONE*, *16*, 2366–2370. <https://doi.org/10.3590/plos-one.2012.00001>'
-        .replace('\\(2023\\)\\.', '(2023).'),
+      'Sandkühler, J\\., Nowak, Ł\\., & van der Berg, J\\. \\(2023\\)\\. Creatine supplementation and memory: a \\*randomized\\* trial\\. *PLOS ONE*, *16*, 2366–2370. <https://doi.org/10.3590/plos-one.2012.00001>'.replace(
+        '\\(2023\\)\\.',
+        '(2023).',
+      ),
     );
-    const evil = formatReference({ title: '[click](javascript:alert(1)) <img src=x>', authors: ['A B'], url: 'https://x.org/a b<c>' }, 'markdown');
+    const evil = formatReference(
+      { title: '[click](javascript:alert(1)) <img src=x>', authors: ['A B'], url: 'https://x.org/a b<c>' },
+      'markdown',
+    );
     assert.doesNotMatch(evil, /\]\(/u);
     assert.doesNotMatch(evil, /(?<!\\)<img/u);
     assert.match(evil, /<https:\/\/x\.org\/a%20b%3Cc%3E>$/u);
@@ -50,10 +55,19 @@ describe('bib/reference (APA 7)', () => {
 
   it('preprints, missing authors, missing year, URL when no DOI', () => {
     assert.equal(
-      formatReference({ title: 'New result', authors: ['Ann Lee'], journal_name: 'medRxiv', publish_year: 2024, volume: '1' }),
+      formatReference({
+        title: 'New result',
+        authors: ['Ann Lee'],
+        journal_name: 'medRxiv',
+        publish_year: 2024,
+        volume: '1',
+      }),
       'Lee, A. (2024). New result [Preprint]. medRxiv.',
     );
-    assert.equal(formatReference({ title: 'Anonymous work?', url: 'https://x.org/p' }), 'Anonymous work? (n.d.). https://x.org/p');
+    assert.equal(
+      formatReference({ title: 'Anonymous work?', url: 'https://x.org/p' }),
+      'Anonymous work? (n.d.). https://x.org/p',
+    );
   });
 
   it('in-text citations', () => {

@@ -1,6 +1,17 @@
 import * as assert from 'node:assert/strict';
 import { applyEdits } from '../../../src/bib/edit';
-import { citationAt, citedKeys, completionContext, findCitations, flavourOf, formatCitation, insertCitation, keyAt, type CiteFlavour, type CiteOptions } from '../../../src/bib/syntax';
+import {
+  citationAt,
+  citedKeys,
+  completionContext,
+  findCitations,
+  flavourOf,
+  formatCitation,
+  insertCitation,
+  keyAt,
+  type CiteFlavour,
+  type CiteOptions,
+} from '../../../src/bib/syntax';
 
 /** Cite `keys` at the `|` one after the other, each joining the citation the previous one wrote (as Insert Citation does). */
 function citeAll(doc: string, flavour: CiteFlavour, keys: string[], options: CiteOptions = {}): string {
@@ -15,7 +26,12 @@ function citeAll(doc: string, flavour: CiteFlavour, keys: string[], options: Cit
 }
 
 /** Insert `key` at the `|` in `doc`; returns the new text. */
-function cite(doc: string, flavour: CiteFlavour, key: string, options: CiteOptions & { reference?: string } = {}): string {
+function cite(
+  doc: string,
+  flavour: CiteFlavour,
+  key: string,
+  options: CiteOptions & { reference?: string } = {},
+): string {
   const offset = doc.indexOf('|');
   const text = doc.replace('|', '');
   return applyEdits(text, [insertCitation(text, offset, flavour, key, options).edit]);
@@ -44,7 +60,10 @@ describe('bib/syntax', () => {
     assert.equal(formatCitation('pandoc', ['a'], { locator: 'chap. 2' }), '[@a, chap. 2]');
     assert.equal(formatCitation('typst', ['a', 'b']), '@a @b');
     assert.equal(formatCitation('typst', ['a'], { locator: '4' }), '@a[p. 4]');
-    assert.equal(formatCitation('typst', ['a'], { typstForm: 'function', locator: '4' }), '#cite(<a>, supplement: [p. 4])');
+    assert.equal(
+      formatCitation('typst', ['a'], { typstForm: 'function', locator: '4' }),
+      '#cite(<a>, supplement: [p. 4])',
+    );
   });
 
   it('LaTeX: extends \\cite{a} from inside or right after; keeps optional arguments; new citation elsewhere', () => {
@@ -54,8 +73,16 @@ describe('bib/syntax', () => {
     assert.equal(cite('See \\citep[see][p. 4]{a, c}|', 'latex', 'b'), 'See \\citep[see][p. 4]{a, c,b}');
     assert.equal(cite('See \\autocite{}|', 'latex', 'b'), 'See \\autocite{b}');
     assert.equal(cite('See \\cite{a,\n  b}| and', 'latex', 'c'), 'See \\cite{a,\n  b,c} and', 'multi-line');
-    assert.equal(cite('See \\cite{a} |', 'latex', 'b', { latexCommand: 'citet' }), 'See \\cite{a}~\\citet{b}', 'after a space: a new citation (tied)');
-    assert.equal(cite('See \\cite{a}|', 'latex', 'b', { locator: '4' }), 'See \\cite{a}~\\cite[p.~4]{b}', 'a locator needs its own citation');
+    assert.equal(
+      cite('See \\cite{a} |', 'latex', 'b', { latexCommand: 'citet' }),
+      'See \\cite{a}~\\citet{b}',
+      'after a space: a new citation (tied)',
+    );
+    assert.equal(
+      cite('See \\cite{a}|', 'latex', 'b', { locator: '4' }),
+      'See \\cite{a}~\\cite[p.~4]{b}',
+      'a locator needs its own citation',
+    );
     assert.equal(cite('|', 'latex', 'b'), '\\cite{b}');
   });
 
@@ -74,15 +101,28 @@ describe('bib/syntax', () => {
     assert.equal(keyAt('As @smith2020 says', 6, 'pandoc')?.key, 'smith2020');
     assert.equal(cite('Text|', 'pandoc', 'b'), 'Text [@b]', 'never glued to a word');
     assert.equal(cite('[a link](https://x.org)|', 'pandoc', 'b'), '[a link](https://x.org) [@b]');
-    assert.equal(cite('[mail me@example.org]|', 'pandoc', 'b'), '[mail me@example.org] [@b]', 'e-mail in brackets is no citation (and [x][@b] would be a reference link)');
-    assert.deepEqual(findCitations('write to a@b.org or [@k1; -@k2, p. 3]', 'pandoc').map((c) => c.keys.map((k) => k.key)), [['k1', 'k2']]);
+    assert.equal(
+      cite('[mail me@example.org]|', 'pandoc', 'b'),
+      '[mail me@example.org] [@b]',
+      'e-mail in brackets is no citation (and [x][@b] would be a reference link)',
+    );
+    assert.deepEqual(
+      findCitations('write to a@b.org or [@k1; -@k2, p. 3]', 'pandoc').map((c) => c.keys.map((k) => k.key)),
+      [['k1', 'k2']],
+    );
   });
 
   it('Typst: @a → @a @b, #cite(<a>) forms, no citation inside an e-mail', () => {
     assert.equal(cite('As shown @a|.', 'typst', 'b'), 'As shown @a @b.');
-    assert.equal(cite('As shown #cite(<a>)|.', 'typst', 'b', { typstForm: 'function' }), 'As shown #cite(<a>) #cite(<b>).');
+    assert.equal(
+      cite('As shown #cite(<a>)|.', 'typst', 'b', { typstForm: 'function' }),
+      'As shown #cite(<a>) #cite(<b>).',
+    );
     assert.equal(cite('Mail a@b.org|', 'typst', 'c'), 'Mail a@b.org @c');
-    assert.deepEqual(findCitations('Mail a@b.org, see @smith2020. And @k[p. 4]', 'typst').map((c) => c.keys[0]!.key), ['smith2020', 'k']);
+    assert.deepEqual(
+      findCitations('Mail a@b.org, see @smith2020. And @k[p. 4]', 'typst').map((c) => c.keys[0]!.key),
+      ['smith2020', 'k'],
+    );
   });
 
   it('plain: inserts the formatted reference given by the caller', () => {
@@ -95,7 +135,10 @@ describe('bib/syntax', () => {
     assert.equal(keyAt(t, t.indexOf('gamma'), 'latex')?.key, 'gamma');
     assert.equal(keyAt(t, 2, 'latex'), undefined);
     const c = citationAt(t, t.indexOf('alpha'), 'latex')!;
-    assert.deepEqual(c.keys.map((k) => t.slice(k.start, k.end)), ['alpha', 'beta', 'gamma']);
+    assert.deepEqual(
+      c.keys.map((k) => t.slice(k.start, k.end)),
+      ['alpha', 'beta', 'gamma'],
+    );
     const p = 'Known [@a; @bee, p. 3] result';
     assert.equal(keyAt(p, p.indexOf('bee') + 1, 'pandoc')?.key, 'bee');
   });
@@ -123,7 +166,10 @@ describe('bib/syntax', () => {
 
   describe('a new citation is set apart from the text around it as each format reads it', () => {
     it('Typst: never glued to a following word, label character or supplement (Typst would read another key)', () => {
-      assert.equal(cite('As shown by |memory research', 'typst', 'smith2020'), 'As shown by @smith2020 memory research');
+      assert.equal(
+        cite('As shown by |memory research', 'typst', 'smith2020'),
+        'As shown by @smith2020 memory research',
+      );
       assert.deepEqual(citedKeys(cite('As shown by |memory research', 'typst', 'smith2020'), 'typst'), ['smith2020']);
       assert.equal(cite('|memory', 'typst', 'k'), '@k memory', 'start of a line');
       assert.equal(cite('vor |Müller', 'typst', 'k'), 'vor @k Müller', 'any letter continues a label');
@@ -131,13 +177,21 @@ describe('bib/syntax', () => {
       assert.equal(cite('the |_x', 'typst', 'k'), 'the @k _x', '`_` continues a label');
       assert.equal(cite('the |.NET way', 'typst', 'k'), 'the @k .NET way', '`.` then a letter continues a label');
       assert.equal(cite('see |:x', 'typst', 'k'), 'see @k :x', '`:` then a letter continues a label');
-      assert.equal(cite('see |[the appendix]', 'typst', 'k'), 'see @k [the appendix]', 'a bracket right after `@k` is its supplement');
+      assert.equal(
+        cite('see |[the appendix]', 'typst', 'k'),
+        'see @k [the appendix]',
+        'a bracket right after `@k` is its supplement',
+      );
       assert.equal(cite('Shown|.', 'typst', 'k'), 'Shown @k.', 'a trailing `.` is not part of a label');
       assert.equal(cite('Shown|: so', 'typst', 'k'), 'Shown @k: so', 'nor a trailing `:`');
       assert.equal(cite('Shown|, so', 'typst', 'k'), 'Shown @k, so');
       assert.equal(cite('(|)', 'typst', 'k'), '(@k)', 'nothing after an opening bracket');
       assert.equal(cite('done,|', 'typst', 'k'), 'done, @k', 'a space after punctuation');
-      assert.equal(cite('see |memory', 'typst', 'k', { locator: '4' }), 'see @k[p. 4] memory', 'a supplement ends the reference; a space before the word');
+      assert.equal(
+        cite('see |memory', 'typst', 'k', { locator: '4' }),
+        'see @k[p. 4] memory',
+        'a supplement ends the reference; a space before the word',
+      );
     });
 
     it('Typst #cite(): a space before what would be a call, an argument or a field; `;` before a `;`', () => {
@@ -145,7 +199,11 @@ describe('bib/syntax', () => {
       assert.equal(cite('as |(see above)', 'typst', 'k', fn), 'as #cite(<k>) (see above)');
       assert.equal(cite('as |[more]', 'typst', 'k', fn), 'as #cite(<k>) [more]');
       assert.equal(cite('as |.field', 'typst', 'k', fn), 'as #cite(<k>) .field');
-      assert.equal(cite('as |; then', 'typst', 'k', fn), 'as #cite(<k>);; then', 'Typst takes one `;` as the end of the expression');
+      assert.equal(
+        cite('as |; then', 'typst', 'k', fn),
+        'as #cite(<k>);; then',
+        'Typst takes one `;` as the end of the expression',
+      );
       assert.equal(cite('as |. Next', 'typst', 'k', fn), 'as #cite(<k>). Next');
       assert.equal(cite('as |memory', 'typst', 'k', fn), 'as #cite(<k>) memory');
     });
@@ -163,7 +221,11 @@ describe('bib/syntax', () => {
       assert.equal(cite('(|)', 'pandoc', 'b'), '([@b])');
       assert.equal(cite('He said "|', 'pandoc', 'b'), 'He said "[@b]', 'an opening quote');
       assert.equal(cite('"Quoted"|', 'pandoc', 'b'), '"Quoted" [@b]', 'a closing quote');
-      assert.equal(cite('As shown [@a]| here', 'pandoc', 'b'), 'As shown [@a; @b] here', 'joining a citation still works');
+      assert.equal(
+        cite('As shown [@a]| here', 'pandoc', 'b'),
+        'As shown [@a; @b] here',
+        'joining a citation still works',
+      );
     });
 
     it('LaTeX: a tie before \\cite after a word or punctuation (spaces become the tie), none at a line start or after an opening bracket', () => {
@@ -184,7 +246,11 @@ describe('bib/syntax', () => {
       assert.equal(cite('a & |', 'latex', 'b'), 'a & \\cite{b}', 'a table cell starts with the citation');
       assert.equal(cite('\\raggedright |', 'latex', 'b'), '\\raggedright \\cite{b}');
       assert.equal(cite('A \\& |', 'latex', 'b'), 'A \\&~\\cite{b}', 'an escaped & is text');
-      assert.equal(cite('\\ldots |', 'latex', 'b'), '\\ldots~\\cite{b}', 'TeX eats the space after a command that writes text');
+      assert.equal(
+        cite('\\ldots |', 'latex', 'b'),
+        '\\ldots~\\cite{b}',
+        'TeX eats the space after a command that writes text',
+      );
       assert.equal(cite('\\\\item |', 'latex', 'b'), '\\\\item~\\cite{b}', 'the word item after a line break');
     });
 
@@ -196,20 +262,35 @@ describe('bib/syntax', () => {
     });
   });
   it('writes any key in a form each syntax reads back as that key (Typst label(), Pandoc @{…})', () => {
-    assert.equal(formatCitation('typst', ['DBLP:journals/corr/abs-1']), '#cite(label("DBLP:journals/corr/abs-1"))', '`/` ends a Typst reference');
+    assert.equal(
+      formatCitation('typst', ['DBLP:journals/corr/abs-1']),
+      '#cite(label("DBLP:journals/corr/abs-1"))',
+      '`/` ends a Typst reference',
+    );
     assert.equal(formatCitation('typst', ['a+b'], { locator: '4' }), '#cite(label("a+b"), supplement: [p. 4])');
-    assert.equal(formatCitation('typst', ['smith.']), '#cite(<smith.>)', 'a trailing `.` is given back by `@`, kept by `<…>`');
+    assert.equal(
+      formatCitation('typst', ['smith.']),
+      '#cite(<smith.>)',
+      'a trailing `.` is given back by `@`, kept by `<…>`',
+    );
     assert.equal(formatCitation('typst', ['q"x\\y'], { typstForm: 'function' }), '#cite(label("q\\"x\\\\y"))');
     assert.equal(formatCitation('typst', ['smith_2020-a.b']), '@smith_2020-a.b');
     assert.equal(formatCitation('typst', ['müller2020']), '#cite(<müller2020>)');
-    assert.equal(formatCitation('pandoc', ['DBLP:journals/corr/abs-1', 'smith.', "o'brien", 'a--b', 'müller']), "[@DBLP:journals/corr/abs-1; @{smith.}; @{o'brien}; @{a--b}; @{müller}]");
+    assert.equal(
+      formatCitation('pandoc', ['DBLP:journals/corr/abs-1', 'smith.', "o'brien", 'a--b', 'müller']),
+      "[@DBLP:journals/corr/abs-1; @{smith.}; @{o'brien}; @{a--b}; @{müller}]",
+    );
     const keys = ['DBLP:journals/corr/abs-1', 'smith.', 'a+b', "o'brien", 'a--b', 'x:', 'müller2020', 'k_1', 'q"x'];
     for (const flavour of ['latex', 'pandoc', 'typst'] as const) {
       for (const key of keys) {
         if (flavour === 'latex' && key.includes('"')) continue;
         const doc = cite('See |.', flavour, key);
         assert.deepEqual(citedKeys(doc, flavour), [key], `${flavour}: ${doc}`);
-        assert.equal(insertCitation(doc, doc.length - 1, flavour, key).already, true, `${flavour}: ${key} is found again`);
+        assert.equal(
+          insertCitation(doc, doc.length - 1, flavour, key).already,
+          true,
+          `${flavour}: ${key} is found again`,
+        );
       }
     }
     assert.equal(cite('See [@{smith.}]|.', 'pandoc', 'o.k.'), 'See [@{smith.}; @{o.k.}].');

@@ -73,8 +73,11 @@ describe('layout of src/', () => {
     assert.ok(top.length <= 14, `${top.length}: ${top.join(', ')}`);
   });
 
-  it('has no file over 450 lines', () => {
-    const long = all.map((f) => [rel(f), readFileSync(f, 'utf8').split('\n').length] as const).filter(([, n]) => n > 450);
+  // Lines as Prettier writes them at 120 columns: 550 of them hold what about 400 did in the denser hand style.
+  it('has no file over 550 lines', () => {
+    const long = all
+      .map((f) => [rel(f), readFileSync(f, 'utf8').split('\n').length] as const)
+      .filter(([, n]) => n > 550);
     assert.deepEqual(long, []);
   });
 
@@ -111,21 +114,35 @@ describe('layout of src/', () => {
   });
 
   it('puts every file that imports no `vscode` inside the ESLint fence (eslint.config.mjs PURE_FILES)', () => {
-    const outside = all.map(rel).filter((r) => !/\bfrom ['"]vscode['"]/u.test(readFileSync(join(root, r), 'utf8')) && !PURE_FILES.some((g) => minimatch(r, g)));
+    const outside = all
+      .map(rel)
+      .filter(
+        (r) =>
+          !/\bfrom ['"]vscode['"]/u.test(readFileSync(join(root, r), 'utf8')) &&
+          !PURE_FILES.some((g) => minimatch(r, g)),
+      );
     assert.deepEqual(outside, []);
   });
 
   it('reads and writes settings only in the settings store (src/platform/settings.ts)', () => {
     const elsewhere = all
       .filter((f) => rel(f) !== 'src/platform/settings.ts')
-      .flatMap((f) => [...readFileSync(f, 'utf8').matchAll(/\b(getConfiguration|onDidChangeConfiguration)\b/gu)].map((m) => `${rel(f)}: ${m[1]}`));
+      .flatMap((f) =>
+        [...readFileSync(f, 'utf8').matchAll(/\b(getConfiguration|onDidChangeConfiguration)\b/gu)].map(
+          (m) => `${rel(f)}: ${m[1]}`,
+        ),
+      );
     assert.deepEqual(elsewhere, []);
   });
 
   it('names every id (command, view, setting, storage key, status item, context key) in src/platform/ids.ts, not as a literal', () => {
     const literals = all
       .filter((f) => rel(f) !== 'src/platform/ids.ts')
-      .flatMap((f) => [...withoutComments(readFileSync(f, 'utf8')).matchAll(/(['"`])(researchDesk[./][\w./-]*)\1/gu)].map((m) => `${rel(f)}: ${m[2]}`));
+      .flatMap((f) =>
+        [...withoutComments(readFileSync(f, 'utf8')).matchAll(/(['"`])(researchDesk[./][\w./-]*)\1/gu)].map(
+          (m) => `${rel(f)}: ${m[2]}`,
+        ),
+      );
     assert.deepEqual(literals, []);
   });
 });

@@ -9,16 +9,26 @@ const NOTICES = 'dist/THIRD-PARTY-NOTICES.txt';
 // Runs after the build gate of `npm test` (it reads dist/): the VSIX must carry the licence notices of the code it bundles.
 describe('third-party licence notices', () => {
   before(function () {
-    if (!existsSync(join(root, NOTICES))) assert.fail(`${NOTICES} is missing: run \`node esbuild.mjs --production\` first`);
+    if (!existsSync(join(root, NOTICES)))
+      assert.fail(`${NOTICES} is missing: run \`node esbuild.mjs --production\` first`);
   });
 
   it('name every runtime dependency at its installed version, each with a licence text', () => {
     const text = readFileSync(join(root, NOTICES), 'utf8');
-    const deps = Object.keys((JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { dependencies: Record<string, string> }).dependencies);
+    const deps = Object.keys(
+      (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { dependencies: Record<string, string> })
+        .dependencies,
+    );
     assert.ok(deps.length >= 4);
     for (const name of deps) {
-      const { version } = JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8')) as { version: string };
-      assert.match(text, new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}@${version.replace(/\./g, '\\.')} \\(`, 'm'), `${name}@${version}`);
+      const { version } = JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8')) as {
+        version: string;
+      };
+      assert.match(
+        text,
+        new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}@${version.replace(/\./g, '\\.')} \\(`, 'm'),
+        `${name}@${version}`,
+      );
     }
     const sections = text.split(/\n-{72}\n/);
     assert.ok(sections.length >= deps.length);
@@ -27,7 +37,11 @@ describe('third-party licence notices', () => {
 
   it('are packaged into the VSIX (vsce ls, the file list `vsce package` uses)', function () {
     this.timeout(60_000);
-    const files = execFileSync('npx', ['--no-install', 'vsce', 'ls', '--no-dependencies'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).split('\n');
+    const files = execFileSync('npx', ['--no-install', 'vsce', 'ls', '--no-dependencies'], {
+      cwd: root,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).split('\n');
     assert.ok(files.includes(NOTICES), files.join(', '));
     assert.ok(files.includes('dist/core.js'));
   });

@@ -36,8 +36,15 @@ describe('citations/citeMatch (completion and hover data)', () => {
     assert.equal(rawText(String.raw`Sandk{\"u}hler and {\O}stergaard`), 'Sandkühler and Østergaard');
     assert.equal(rawText(String.raw`Caf\'{e} \c{c}a {\v{S}}koda \'{\i} $\alpha$`), 'Café ça Škoda í α');
     assert.equal(rawText(String.raw`Salt \& Pepper: 50\% of \$5 \#1 a\_b`), 'Salt & Pepper: 50% of $5 #1 a_b');
-    assert.equal(rawText(String.raw`Pages 1--7 --- an \emph{important} {DNA}~result`), 'Pages 1–7 — an important DNA result');
-    assert.deepEqual(rawFamilies(String.raw`Sandk{\"u}hler, Julia and John {von Neumann} and Li, Wei`), ['Sandkühler', 'Neumann', 'Li']);
+    assert.equal(
+      rawText(String.raw`Pages 1--7 --- an \emph{important} {DNA}~result`),
+      'Pages 1–7 — an important DNA result',
+    );
+    assert.deepEqual(rawFamilies(String.raw`Sandk{\"u}hler, Julia and John {von Neumann} and Li, Wei`), [
+      'Sandkühler',
+      'Neumann',
+      'Li',
+    ]);
     assert.equal(byline(['A', 'B', 'C', 'D', 'E', 'F', 'G'], 2020, 'J'), 'A, B, C, D, E, F, et al. · 2020 · J');
     assert.equal(byline([], undefined, null), '');
     // DOIs compare like bibFile's entries: resolver prefix, case and percent escapes ignored.

@@ -12,15 +12,29 @@ const declare = (text: string, flavour: CiteFlavour, rel: string): string => {
 
 describe('citations/declare', () => {
   it('LaTeX without biblatex: \\bibliography{name} before \\end{document}; found again by locate', () => {
-    const out = declare('\\documentclass{article}\n\\begin{document}\nText.\n\\end{document}\n', 'latex', 'refs/main.bib');
-    assert.equal(out, '\\documentclass{article}\n\\begin{document}\nText.\n\\bibliography{refs/main}\n\\end{document}\n');
+    const out = declare(
+      '\\documentclass{article}\n\\begin{document}\nText.\n\\end{document}\n',
+      'latex',
+      'refs/main.bib',
+    );
+    assert.equal(
+      out,
+      '\\documentclass{article}\n\\begin{document}\nText.\n\\bibliography{refs/main}\n\\end{document}\n',
+    );
     assert.deepEqual(locateBibliographies(out, 'latex').fromDocument, ['refs/main.bib']);
     assert.equal(declare('Just text', 'latex', 'r.bib'), 'Just text\n\\bibliography{r}\n');
   });
 
   it('LaTeX with biblatex: \\addbibresource{file.bib} in the preamble', () => {
-    const out = declare('\\usepackage[style=apa]{biblatex}\r\n\\begin{document}\r\nX\r\n\\end{document}\r\n', 'latex', 'references.bib');
-    assert.equal(out, '\\usepackage[style=apa]{biblatex}\r\n\\addbibresource{references.bib}\r\n\\begin{document}\r\nX\r\n\\end{document}\r\n');
+    const out = declare(
+      '\\usepackage[style=apa]{biblatex}\r\n\\begin{document}\r\nX\r\n\\end{document}\r\n',
+      'latex',
+      'references.bib',
+    );
+    assert.equal(
+      out,
+      '\\usepackage[style=apa]{biblatex}\r\n\\addbibresource{references.bib}\r\n\\begin{document}\r\nX\r\n\\end{document}\r\n',
+    );
   });
 
   it('Pandoc: into the front matter, or a new front matter; odd paths quoted', () => {

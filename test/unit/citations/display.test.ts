@@ -13,20 +13,31 @@ describe('citations/display', () => {
     assert.equal(displayLatex('Effect of $\\alpha$-synuclein\n   on   \\emph{mice}'), 'Effect of α-synuclein on mice');
     assert.equal(displayLatex('Hello~world'), 'Hello world');
     // A tilde or circumflex accent is not the escaped character: only `\~{}` / `\^{}` are.
-    assert.equal(displayLatex('Espa\\~na, Espa{\\~n}a, Espa\\~{n}a, Cr\\^ete, 2\\^{}3'), 'España, España, España, Crête, 2^3');
+    assert.equal(
+      displayLatex('Espa\\~na, Espa{\\~n}a, Espa\\~{n}a, Cr\\^ete, 2\\^{}3'),
+      'España, España, España, Crête, 2^3',
+    );
   });
 
   it('reads back every character as texText writes it, in text and in names (what the Quick Pick shows of our own entries)', () => {
     const chars: string[] = [];
-    for (const [a, b] of [[0x21, 0x7e], [0xa1, 0x17f], [0x1e00, 0x1eff], [0x2010, 0x203a]] as const) {
-      for (let c = a; c <= b; c++) if (/^[\p{L}\p{N}\p{P}\p{S}]$/u.test(String.fromCodePoint(c))) chars.push(String.fromCodePoint(c));
+    for (const [a, b] of [
+      [0x21, 0x7e],
+      [0xa1, 0x17f],
+      [0x1e00, 0x1eff],
+      [0x2010, 0x203a],
+    ] as const) {
+      for (let c = a; c <= b; c++)
+        if (/^[\p{L}\p{N}\p{P}\p{S}]$/u.test(String.fromCodePoint(c))) chars.push(String.fromCodePoint(c));
     }
     chars.push(...Object.keys(TEX_TABLES.math), 'Иван', '李伟', 'Ελένη');
     const wrong = chars.filter((c) => {
       const s = `x${c} ${c} y${c}${c}z`;
-      return displayLatex(texText(s)) !== s.normalize('NFC') || displayLatex(texText(s, 'tex', 'name')) !== s.normalize('NFC');
+      return (
+        displayLatex(texText(s)) !== s.normalize('NFC') ||
+        displayLatex(texText(s, 'tex', 'name')) !== s.normalize('NFC')
+      );
     });
     assert.deepEqual(wrong, []);
   });
 });
-

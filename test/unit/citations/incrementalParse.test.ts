@@ -2,7 +2,8 @@ import * as assert from 'node:assert/strict';
 import { canExtend, extendParse } from '../../../src/citations/incrementalParse';
 import { parseBibFile } from '../../../src/bib/bibFile';
 
-const A = '@string{jn = {Journal of Things}}\n\n@article{a2020,\n  title = {A},\n  journal = jn,\n  doi = {10.1/a}\n}\n\n@misc{b, title = {B}, note = oops}\n% a comment line\n';
+const A =
+  '@string{jn = {Journal of Things}}\n\n@article{a2020,\n  title = {A},\n  journal = jn,\n  doi = {10.1/a}\n}\n\n@misc{b, title = {B}, note = oops}\n% a comment line\n';
 const TAILS = [
   '\n@article{c2021,\n  title = {C}\n}\n',
   '@article{A2020,\n  title = {Same key, other case}\n}\n@misc{d,\n  title = {D}\n}\n@misc{d,\n  title = {D again}\n}\n',
@@ -32,7 +33,11 @@ describe('citations/incrementalParse', () => {
     assert.equal(canExtend(old, `x${A}@misc{c}\n`), false, 'not a prefix');
     assert.equal(canExtend(parseBibFile(A.trimEnd()), `${A}@misc{c}\n`), false, 'no final line break');
     const broken = parseBibFile('@article{open,\n  title = {x\n');
-    assert.equal(canExtend(broken, `${broken.text}@misc{c, title = {C}}\n`), false, 'an unclosed entry could swallow the tail');
+    assert.equal(
+      canExtend(broken, `${broken.text}@misc{c, title = {C}}\n`),
+      false,
+      'an unclosed entry could swallow the tail',
+    );
     assert.equal(canExtend(parseBibFile(''), '@misc{c}\n'), false);
   });
 });

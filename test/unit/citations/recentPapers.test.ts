@@ -21,9 +21,15 @@ class FakeResults implements ShownResults {
 describe('citations/recentPapers', () => {
   it('merges the same paper (id, DOI, or a title nothing tells apart) and moves it to the top', () => {
     const r = new RecentPapersList();
-    r.remember([{ id: 'p1', title: 'Sleep and memory', authors: ['A. Smith'], doi: '10.1/a' }, { id: 'p2', title: 'Caffeine' }]);
+    r.remember([
+      { id: 'p1', title: 'Sleep and memory', authors: ['A. Smith'], doi: '10.1/a' },
+      { id: 'p2', title: 'Caffeine' },
+    ]);
     r.remember([{ id: 'p1', title: 'Sleep and memory', journal_name: 'Sleep' }]);
-    assert.deepEqual(r.list().map((p) => p.id), ['p1', 'p2']);
+    assert.deepEqual(
+      r.list().map((p) => p.id),
+      ['p1', 'p2'],
+    );
     assert.deepEqual(r.list()[0]!.authors, ['A. Smith'], 'what was known is kept');
     assert.equal(r.list()[0]!.journal_name, 'Sleep', 'new fields are added');
     r.remember([{ title: 'caffeine!', publish_year: 2020 }]);
@@ -42,16 +48,28 @@ describe('citations/recentPapers', () => {
     d.remember([{ doi: '10.1/y', title: 'Effects of feedback' }]);
     assert.equal(d.list().length, 2, 'different DOIs');
     const s = new RecentPapersList();
-    s.remember([{ title: 'Effects of feedback', publish_year: 2019 }, { title: 'Effects of feedback', publish_year: 2021 }]);
+    s.remember([
+      { title: 'Effects of feedback', publish_year: 2019 },
+      { title: 'Effects of feedback', publish_year: 2021 },
+    ]);
     assert.equal(s.list().length, 2, 'different years');
     assert.deepEqual(r.byId('p1')?.authors, ['A. Smith'], 'p1 kept its own metadata');
   });
 
   it('keeps at most the cap, most recent first', () => {
     const r = new RecentPapersList(3);
-    r.remember([{ id: 'a', title: 'A' }, { id: 'b', title: 'B' }]);
-    r.remember([{ id: 'c', title: 'C' }, { id: 'd', title: 'D' }]);
-    assert.deepEqual(r.list().map((p) => p.id), ['c', 'd', 'a']);
+    r.remember([
+      { id: 'a', title: 'A' },
+      { id: 'b', title: 'B' },
+    ]);
+    r.remember([
+      { id: 'c', title: 'C' },
+      { id: 'd', title: 'D' },
+    ]);
+    assert.deepEqual(
+      r.list().map((p) => p.id),
+      ['c', 'd', 'a'],
+    );
   });
 
   it('follows the results view: what it shows now and later, Load More adding only the newly shown papers', () => {
@@ -59,11 +77,23 @@ describe('citations/recentPapers', () => {
     view.show(1, ['a', 'b']);
     const r = new RecentPapersList();
     const following = r.followResults(view);
-    assert.deepEqual(r.list().map((p) => p.id), ['a', 'b'], 'what the view shows already');
+    assert.deepEqual(
+      r.list().map((p) => p.id),
+      ['a', 'b'],
+      'what the view shows already',
+    );
     view.show(1, ['a', 'b', 'c', 'd']);
-    assert.deepEqual(r.list().map((p) => p.id), ['c', 'd', 'a', 'b'], 'Load More: only c and d remembered (a and b not moved)');
+    assert.deepEqual(
+      r.list().map((p) => p.id),
+      ['c', 'd', 'a', 'b'],
+      'Load More: only c and d remembered (a and b not moved)',
+    );
     view.show(2, ['b']);
-    assert.deepEqual(r.list().map((p) => p.id), ['b', 'c', 'd', 'a'], 'a new search: its papers go to the top');
+    assert.deepEqual(
+      r.list().map((p) => p.id),
+      ['b', 'c', 'd', 'a'],
+      'a new search: its papers go to the top',
+    );
     view.current = undefined;
     for (const l of view.listeners) l();
     assert.equal(r.list().length, 4, 'a cleared view forgets nothing');

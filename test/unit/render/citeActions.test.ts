@@ -10,18 +10,36 @@ describe('render: citation actions', () => {
 
   it('are off by default (only Copy Quote and Open Paper)', () => {
     const els = assertSafe(renderAnswerDetailed('[1.1] [2]', cs).html);
-    assert.deepEqual(els.filter((e) => e.tag === 'button').map((e) => e.attrs['data-action']), ['copyQuote', 'openPaper']);
+    assert.deepEqual(
+      els.filter((e) => e.tag === 'button').map((e) => e.attrs['data-action']),
+      ['copyQuote', 'openPaper'],
+    );
   });
 
   it('with citeActions: Insert Citation, Copy BibTeX, Copy Reference on every reference (with or without URL), labels escaped', () => {
     const r = renderAnswerDetailed('[1.1] [2]', cs, { citeActions: true, labels: { insertCitation: 'Zitieren <b>' } });
     const els = assertSafe(r.html);
-    const actions = els.filter((e) => e.tag === 'button').map((e) => `${e.attrs['data-action']}:${e.attrs['data-marker'] ?? e.attrs['data-n']}`);
-    assert.deepEqual(actions, ['copyQuote:1.1', 'openPaper:1', 'insertCitation:1', 'copyBibtex:1', 'copyReference:1', 'insertCitation:2', 'copyBibtex:2', 'copyReference:2']);
+    const actions = els
+      .filter((e) => e.tag === 'button')
+      .map((e) => `${e.attrs['data-action']}:${e.attrs['data-marker'] ?? e.attrs['data-n']}`);
+    assert.deepEqual(actions, [
+      'copyQuote:1.1',
+      'openPaper:1',
+      'insertCitation:1',
+      'copyBibtex:1',
+      'copyReference:1',
+      'insertCitation:2',
+      'copyBibtex:2',
+      'copyReference:2',
+    ]);
     const insert = els.find((e) => e.attrs['data-action'] === 'insertCitation')!;
     assert.equal(insert.text, 'Zitieren <b>');
     assert.equal(insert.attrs['aria-label'], `Zitieren <b> 1: ${evil}`);
-    assert.equal(renderAnswerDetailed('[1]', cs, { citeActions: true, actions: false }).html.includes('<button'), false, 'actions: false wins');
+    assert.equal(
+      renderAnswerDetailed('[1]', cs, { citeActions: true, actions: false }).html.includes('<button'),
+      false,
+      'actions: false wins',
+    );
   });
 
   it('their messages carry a reference number only', () => {

@@ -18,7 +18,11 @@ describe('render: the emulator agent’s answers', function () {
   let emu: RunningEmulator;
   const clients: Client[] = [];
   const client = (apiKey: string): Client => {
-    const c = createClient({ baseUrl: emu.url, apiKey, rateLimits: { search: Infinity, list: Infinity, poll: Infinity } });
+    const c = createClient({
+      baseUrl: emu.url,
+      apiKey,
+      rateLimits: { search: Infinity, list: Infinity, poll: Infinity },
+    });
     clients.push(c);
     return c;
   };
@@ -43,9 +47,19 @@ describe('render: the emulator agent’s answers', function () {
     // Every marker written outside code is linked: count them in the source and in the output.
     const written = [...text.replace(/`[^`]*`/g, '').matchAll(/\[(\d+(?:\.\d+)?)\]/g)].map((m) => m[1]!);
     const anchors = els.filter((e) => e.tag === 'a' && e.attrs.class === 'cite');
-    assert.deepEqual(anchors.map((a) => a.attrs['data-marker']), written, 'each written marker became a link, in order');
-    assert.ok(written.some((m) => m.includes('.')), 'has quote markers');
-    assert.ok(written.some((m) => !m.includes('.')), 'has paper markers');
+    assert.deepEqual(
+      anchors.map((a) => a.attrs['data-marker']),
+      written,
+      'each written marker became a link, in order',
+    );
+    assert.ok(
+      written.some((m) => m.includes('.')),
+      'has quote markers',
+    );
+    assert.ok(
+      written.some((m) => !m.includes('.')),
+      'has paper markers',
+    );
     const ids = new Map(els.filter((e) => e.attrs.id).map((e) => [e.attrs.id!, e]));
     for (const a of anchors) {
       const target = ids.get(a.attrs.href!.slice(1))!;
@@ -57,16 +71,24 @@ describe('render: the emulator agent’s answers', function () {
       } else {
         const s = c.snippets!.find((x) => x.marker === `[${n}.${m}]`)!;
         assert.equal(target.attrs['data-section'], s.section);
-        assert.equal(ids.get(a.attrs['aria-describedby']!)!.text, s.quote, 'the quote marker points at its verbatim quote');
+        assert.equal(
+          ids.get(a.attrs['aria-describedby']!)!.text,
+          s.quote,
+          'the quote marker points at its verbatim quote',
+        );
       }
       assert.equal(a.attrs['aria-label'], `Citation ${a.attrs['data-marker']}: ${c.title}`);
     }
     // Every citation is listed, with its https link.
-    assert.deepEqual(r.references.map((x) => x.n), citations.map((c) => c.n));
+    assert.deepEqual(
+      r.references.map((x) => x.n),
+      citations.map((c) => c.n),
+    );
     for (const c of citations) assert.equal(r.references.find((x) => x.n === c.n)!.url, c.url);
     // Headings (deep: # → h2, ## → h3, ### → h4), lists and the evidence table come through.
     const tags = new Set(els.map((e) => e.tag));
-    for (const t of ['h2', 'ul', 'li', 'table', 'th', 'td', ...(mode === 'deep' ? ['h3', 'h4'] : [])]) assert.ok(tags.has(t), `has <${t}>`);
+    for (const t of ['h2', 'ul', 'li', 'table', 'th', 'td', ...(mode === 'deep' ? ['h3', 'h4'] : [])])
+      assert.ok(tags.has(t), `has <${t}>`);
     assert.ok(!tags.has('h1'));
     assert.ok(!/\|---/.test(textContent(r.bodyHtml)), 'the table is a table, not text');
   }
@@ -82,7 +104,10 @@ describe('render: the emulator agent’s answers', function () {
       }
       const d = await c.createThread({ input_message: QUESTIONS[0]!, mode });
       await c.waitForThread(d, { pollAfterSeconds: 0.01 });
-      const f = await c.addInteraction(d.thread_id, { input_message: 'What about younger adults and doses under 5 g per day?', mode });
+      const f = await c.addInteraction(d.thread_id, {
+        input_message: 'What about younger adults and doses under 5 g per day?',
+        mode,
+      });
       const t = await c.waitForThread(f, { pollAfterSeconds: 0.01 });
       assert.equal(t.interactions.length, 2);
       check(t.interactions.at(-1)!, mode);

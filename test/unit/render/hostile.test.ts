@@ -8,7 +8,8 @@ import { isSafeHttpsUrl, safeHttpsUrl } from '../../../src/shared/url';
 import { assertSafe, citation, elements, links, textContent } from './html';
 
 const cites = [citation(1, 1), citation(2, 1)];
-const bodyLinks = (md: string) => links(renderAnswerDetailed(md, cites).bodyHtml).filter((e) => e.attrs.class !== 'cite');
+const bodyLinks = (md: string) =>
+  links(renderAnswerDetailed(md, cites).bodyHtml).filter((e) => e.attrs.class !== 'cite');
 
 describe('render: hostile input', () => {
   it('raw HTML (script, img onerror, event handlers, iframes, style, forms) shows as text', () => {
@@ -32,7 +33,10 @@ describe('render: hostile input', () => {
         const els = assertSafe(html);
         assert.ok(els.length > 0);
         // Only linkify's https links from the text (e.g. the iframe's https URL) may appear.
-        assert.ok(bodyLinks(md).every((l) => l.attrs.href === 'https://evil.example/'), `no other link from ${md}`);
+        assert.ok(
+          bodyLinks(md).every((l) => l.attrs.href === 'https://evil.example/'),
+          `no other link from ${md}`,
+        );
         assert.ok(textContent(html).includes(a.replace(/\n/g, '')), `${a} visible as text`);
       }
     }
@@ -40,31 +44,81 @@ describe('render: hostile input', () => {
 
   it('links with dangerous schemes render as text, however they are spelled', () => {
     const urls = [
-      'javascript:alert(1)', 'JaVaScRiPt:alert(1)', 'java\tscript:alert(1)', '&#106;avascript:alert(1)', '&#x6A;avascript:alert(1)',
-      'javascript&colon;alert(1)', 'java&#9;script:alert(1)', 'java&NewLine;script:alert(1)', '%6Aavascript:alert(1)', 'jav&#x09;ascript:alert(1)', ' javascript:alert(1)', '\u0000javascript:alert(1)', 'vbscript:msgbox(1)',
-      'vscode:extension/evil.ext', 'vscode://evil.ext/run', 'command:workbench.action.terminal.new', 'command:_workbench.downloadResource?%5B%22x%22%5D',
-      'data:text/html,<script>alert(1)</script>', 'data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==', 'data:image/png;base64,iVBOR',
-      'file:///etc/passwd', 'file://C:/Windows/win.ini', 'http://example.org/', 'mailto:a@example.org', 'ftp://example.org/x',
-      '//evil.example/x', '/relative/path', '#fragment', '?q=1', 'https:evil.example', 'https:/evil.example', 'https:\\\\evil.example',
-      'https://user:pass@evil.example/', 'https://bank.example@evil.example/', 'vscode-webview://x/index.html', 'blob:https://x/1',
+      'javascript:alert(1)',
+      'JaVaScRiPt:alert(1)',
+      'java\tscript:alert(1)',
+      '&#106;avascript:alert(1)',
+      '&#x6A;avascript:alert(1)',
+      'javascript&colon;alert(1)',
+      'java&#9;script:alert(1)',
+      'java&NewLine;script:alert(1)',
+      '%6Aavascript:alert(1)',
+      'jav&#x09;ascript:alert(1)',
+      ' javascript:alert(1)',
+      '\u0000javascript:alert(1)',
+      'vbscript:msgbox(1)',
+      'vscode:extension/evil.ext',
+      'vscode://evil.ext/run',
+      'command:workbench.action.terminal.new',
+      'command:_workbench.downloadResource?%5B%22x%22%5D',
+      'data:text/html,<script>alert(1)</script>',
+      'data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==',
+      'data:image/png;base64,iVBOR',
+      'file:///etc/passwd',
+      'file://C:/Windows/win.ini',
+      'http://example.org/',
+      'mailto:a@example.org',
+      'ftp://example.org/x',
+      '//evil.example/x',
+      '/relative/path',
+      '#fragment',
+      '?q=1',
+      'https:evil.example',
+      'https:/evil.example',
+      'https:\\\\evil.example',
+      'https://user:pass@evil.example/',
+      'https://bank.example@evil.example/',
+      'vscode-webview://x/index.html',
+      'blob:https://x/1',
     ];
     for (const u of urls) {
-      for (const md of [`[click](${u})`, `[click](<${u}>)`, `[click][r]\n\n[r]: ${u}`, `<${u}>`, `[click](${u} "title")`]) {
+      for (const md of [
+        `[click](${u})`,
+        `[click](<${u}>)`,
+        `[click][r]\n\n[r]: ${u}`,
+        `<${u}>`,
+        `[click](${u} "title")`,
+      ]) {
         const html = renderAnswer(md, cites);
         assertSafe(html);
         // At most linkify's link of an https URL visible in the leftover text: it goes where it says.
-        for (const l of bodyLinks(md)) assert.equal(new URL(l.text).href, l.attrs.href, `no hidden destination from ${JSON.stringify(md)}`);
-        assert.ok(!/evil\.example/.test(bodyLinks(md).map((l) => l.attrs.href).join(' ')), `no link to the attacker from ${JSON.stringify(md)}`);
+        for (const l of bodyLinks(md))
+          assert.equal(new URL(l.text).href, l.attrs.href, `no hidden destination from ${JSON.stringify(md)}`);
+        assert.ok(
+          !/evil\.example/.test(
+            bodyLinks(md)
+              .map((l) => l.attrs.href)
+              .join(' '),
+          ),
+          `no link to the attacker from ${JSON.stringify(md)}`,
+        );
       }
     }
   });
 
   it('bare URLs: only https ones are linked (no www. → http:, no e-mail → mailto:)', () => {
-    const md = 'See https://example.org/a, http://example.org/b, www.example.org, user@example.org, mailto:user@example.org and ftp://example.org/c.';
+    const md =
+      'See https://example.org/a, http://example.org/b, www.example.org, user@example.org, mailto:user@example.org and ftp://example.org/c.';
     const html = renderAnswer(md, cites);
     assertSafe(html);
-    assert.deepEqual(bodyLinks(md).map((e) => e.attrs.href), ['https://example.org/a']);
-    assert.match(textContent(html), /http:\/\/example\.org\/b, www\.example\.org, user@example\.org, mailto:user@example\.org and ftp:\/\/example\.org\/c\./);
+    assert.deepEqual(
+      bodyLinks(md).map((e) => e.attrs.href),
+      ['https://example.org/a'],
+    );
+    assert.match(
+      textContent(html),
+      /http:\/\/example\.org\/b, www\.example\.org, user@example\.org, mailto:user@example\.org and ftp:\/\/example\.org\/c\./,
+    );
   });
 
   it('https links keep their text and get rel="noopener noreferrer"; titles are escaped', () => {
@@ -80,8 +134,18 @@ describe('render: hostile input', () => {
   });
 
   it('markdown images never load: https, http, data and javascript images become their alt text', () => {
-    for (const u of ['https://evil.example/track.png', 'http://evil.example/x.png', 'data:image/svg+xml,<svg onload=alert(1)>', 'javascript:alert(1)', 'file:///x.png']) {
-      for (const md of [`![alt text](${u})`, `![alt text][i]\n\n[i]: ${u}`, `[![alt text](${u})](https://example.org/)`]) {
+    for (const u of [
+      'https://evil.example/track.png',
+      'http://evil.example/x.png',
+      'data:image/svg+xml,<svg onload=alert(1)>',
+      'javascript:alert(1)',
+      'file:///x.png',
+    ]) {
+      for (const md of [
+        `![alt text](${u})`,
+        `![alt text][i]\n\n[i]: ${u}`,
+        `[![alt text](${u})](https://example.org/)`,
+      ]) {
         const html = renderAnswer(md, cites);
         assertSafe(html);
         assert.ok(!html.includes('evil.example/track'), 'no image URL in the output');
@@ -95,16 +159,30 @@ describe('render: hostile input', () => {
   it('fenced code: the info string cannot add attributes or classes', () => {
     const html = renderAnswer('```js" onclick="alert(1)\nx\n```\n\n```cite\ny\n```\n\n```python\nz\n```', cites);
     const els = assertSafe(html);
-    assert.deepEqual(els.filter((e) => e.tag === 'code').map((e) => e.attrs.class), [undefined, 'language-cite', 'language-python']);
+    assert.deepEqual(
+      els.filter((e) => e.tag === 'code').map((e) => e.attrs.class),
+      [undefined, 'language-cite', 'language-python'],
+    );
   });
 
   it('citation fields with HTML and quotes stay text, in elements and attributes', () => {
     const evil = '"><script>alert(1)</script><img src=x onerror=alert(2)>\'';
     const c: Citation = {
-      n: 1, paper_id: evil, title: evil, year: 2020, journal: evil, url: 'javascript:alert(1)',
-      snippets: [{ marker: '[1.1]', quote: evil, section: evil }, { marker: `[1.2]${evil}`, quote: 'q2', section: null }],
+      n: 1,
+      paper_id: evil,
+      title: evil,
+      year: 2020,
+      journal: evil,
+      url: 'javascript:alert(1)',
+      snippets: [
+        { marker: '[1.1]', quote: evil, section: evil },
+        { marker: `[1.2]${evil}`, quote: 'q2', section: null },
+      ],
     };
-    const r = renderAnswerDetailed(`Claim [1.1] and [1] and [1.2].`, [c, { ...citation(2, 0), url: 'https://ok.example/p"onmouseover="x' }]);
+    const r = renderAnswerDetailed(`Claim [1.1] and [1] and [1.2].`, [
+      c,
+      { ...citation(2, 0), url: 'https://ok.example/p"onmouseover="x' },
+    ]);
     const els = assertSafe(r.html);
     const cite = els.find((e) => e.attrs.class === 'cite')!;
     assert.equal(cite.attrs['aria-label'], `Citation 1.1: ${evil}`);
@@ -113,14 +191,23 @@ describe('render: hostile input', () => {
     assert.equal(els.find((e) => e.attrs.id === 'cite-1-1')!.attrs['data-section'], evil);
     assert.equal(els.find((e) => e.attrs.id === 'cite-1-1-text')!.text, evil);
     assert.equal(r.references[0]!.url, undefined, 'a javascript: paper URL is dropped');
-    assert.equal(els.filter((e) => e.attrs['data-action'] === 'openPaper').length, 1, 'no Open Paper without an https URL');
+    assert.equal(
+      els.filter((e) => e.attrs['data-action'] === 'openPaper').length,
+      1,
+      'no Open Paper without an https URL',
+    );
     assert.deepEqual(r.unresolvedMarkers, ['1.2'], 'a malformed snippet marker does not resolve');
     const paper2 = els.find((e) => e.attrs.id === 'cite-2')!;
     assert.equal(paper2.attrs['data-url'], 'https://ok.example/p%22onmouseover=%22x');
   });
 
   it('duplicate snippet markers keep ids unique (the first quote owns the marker)', () => {
-    const c = citation(1, 0, { snippets: [{ marker: '[1.1]', quote: 'first', section: 'A' }, { marker: '[1.1]', quote: 'second', section: 'B' }] });
+    const c = citation(1, 0, {
+      snippets: [
+        { marker: '[1.1]', quote: 'first', section: 'A' },
+        { marker: '[1.1]', quote: 'second', section: 'B' },
+      ],
+    });
     const r = renderAnswerDetailed('[1.1]', [c]);
     const els = assertSafe(r.html);
     assert.equal(els.find((e) => e.attrs.id === 'cite-1-1-text')!.text, 'first');
@@ -146,7 +233,20 @@ describe('render: safeHttpsUrl (the host re-checks with it before opening)', () 
     assert.equal(safeHttpsUrl('https://bücher.example/'), 'https://xn--bcher-kva.example/');
   });
   it('refuses everything else', () => {
-    for (const u of [undefined, null, 42, '', 'http://x.org', 'https:x.org', 'https://', 'https://a:b@x.org', 'https://x.org\n', '\thttps://x.org', `https://x.org/${'a'.repeat(2100)}`, 'javascript:https://x.org'])
+    for (const u of [
+      undefined,
+      null,
+      42,
+      '',
+      'http://x.org',
+      'https:x.org',
+      'https://',
+      'https://a:b@x.org',
+      'https://x.org\n',
+      '\thttps://x.org',
+      `https://x.org/${'a'.repeat(2100)}`,
+      'javascript:https://x.org',
+    ])
       assert.equal(isSafeHttpsUrl(u), false, String(u));
   });
 });
@@ -160,7 +260,10 @@ describe('render: answers of any size', () => {
     const els = assertSafe(r.html);
     assert.ok(els.filter((e) => e.tag === 'strong').length > 1000, 'the head is Markdown');
     const plain = els.filter((e) => e.attrs.class === 'answer-plain');
-    assert.deepEqual(plain.map((e) => e.text), ['Tail **not bold** <script>alert(1)</script>\nsecond line', 'Last [1.1] paragraph.']);
+    assert.deepEqual(
+      plain.map((e) => e.text),
+      ['Tail **not bold** <script>alert(1)</script>\nsecond line', 'Last [1.1] paragraph.'],
+    );
     assert.ok(textContent(r.bodyHtml).includes('Tail **not bold**'));
   });
 
@@ -175,7 +278,11 @@ describe('render: answers of any size', () => {
   });
 
   it('finds snippet markers with spaces around them and authors split at semicolons', () => {
-    const c = { ...citation(1, 0), authors: ' Ann Smith ;Bo Li;  ;Cy Doe ', snippets: [{ marker: '  [ 1 . 2 ]  ', quote: 'q', section: null }] } as Citation;
+    const c = {
+      ...citation(1, 0),
+      authors: ' Ann Smith ;Bo Li;  ;Cy Doe ',
+      snippets: [{ marker: '  [ 1 . 2 ]  ', quote: 'q', section: null }],
+    } as Citation;
     const r = renderAnswerDetailed('See [1.2].', [c]);
     assert.deepEqual(r.markers, ['1.2']);
     assert.deepEqual(r.references[0]!.authors, ['Ann Smith', 'Bo Li', 'Cy Doe']);

@@ -24,7 +24,7 @@ function textOf(n: Node): string {
   if (n.nodeName === '#text') return (n as DefaultTreeAdapterMap['textNode']).value;
   const kids = 'childNodes' in n ? n.childNodes : [];
   // <template> keeps its children in `content`.
-  const content = 'content' in n ? (n).content.childNodes : [];
+  const content = 'content' in n ? n.content.childNodes : [];
   return [...kids, ...content].map(textOf).join('');
 }
 
@@ -32,10 +32,11 @@ function textOf(n: Node): string {
 export function elements(html: string): El[] {
   const out: El[] = [];
   const walk = (n: Node): void => {
-    if (isElement(n)) out.push({ tag: n.tagName, attrs: Object.fromEntries(n.attrs.map((a) => [a.name, a.value])), text: textOf(n) });
+    if (isElement(n))
+      out.push({ tag: n.tagName, attrs: Object.fromEntries(n.attrs.map((a) => [a.name, a.value])), text: textOf(n) });
     const kids = 'childNodes' in n ? n.childNodes : [];
     for (const k of kids) walk(k);
-    if ('content' in n) for (const k of (n).content.childNodes) walk(k);
+    if ('content' in n) for (const k of n.content.childNodes) walk(k);
   };
   walk(parseFragment(html));
   return out;
@@ -47,8 +48,35 @@ export function textContent(html: string): string {
 }
 
 const TAGS = new Set([
-  'div', 'section', 'p', 'h2', 'h3', 'h4', 'h5', 'h6', 'ul', 'ol', 'li', 'a', 'code', 'pre', 'table', 'thead', 'tbody', 'tr', 'th', 'td',
-  'em', 'strong', 's', 'blockquote', 'span', 'cite', 'button', 'br', 'hr',
+  'div',
+  'section',
+  'p',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'ul',
+  'ol',
+  'li',
+  'a',
+  'code',
+  'pre',
+  'table',
+  'thead',
+  'tbody',
+  'tr',
+  'th',
+  'td',
+  'em',
+  'strong',
+  's',
+  'blockquote',
+  'span',
+  'cite',
+  'button',
+  'br',
+  'hr',
 ]);
 const ATTRS = new Set(['class', 'href', 'id', 'role', 'rel', 'title', 'value', 'type', 'start']);
 
@@ -65,12 +93,16 @@ export function assertSafe(html: string): El[] {
   for (const e of els) {
     assert.ok(TAGS.has(e.tag), `unexpected element <${e.tag}>`);
     for (const [name, value] of Object.entries(e.attrs)) {
-      assert.ok(ATTRS.has(name) || /^aria-[a-z]+$/.test(name) || /^data-[a-z-]+$/.test(name), `unexpected attribute ${name}="${value}" on <${e.tag}>`);
+      assert.ok(
+        ATTRS.has(name) || /^aria-[a-z]+$/.test(name) || /^data-[a-z-]+$/.test(name),
+        `unexpected attribute ${name}="${value}" on <${e.tag}>`,
+      );
       if (name === 'href') {
         if (value.startsWith('#')) assert.ok(ids.has(value.slice(1)), `href ${value} names an element of the fragment`);
         else assert.equal(new URL(value).protocol, 'https:', `href ${value} is https`);
       }
-      if (name === 'aria-describedby' || name === 'aria-labelledby') assert.ok(ids.has(value), `${name}=${value} names an element`);
+      if (name === 'aria-describedby' || name === 'aria-labelledby')
+        assert.ok(ids.has(value), `${name}=${value} names an element`);
     }
     if (e.tag === 'button') assert.equal(e.attrs.type, 'button');
   }
@@ -97,7 +129,11 @@ export function citation(n: number, quotes = 1, over: Partial<Citation> = {}): C
     year: 2000 + n,
     journal: `Journal ${n}`,
     url: `https://consensus.app/papers/p${n}`,
-    snippets: Array.from({ length: quotes }, (_, i) => ({ marker: `[${n}.${i + 1}]`, quote: `Quote ${i + 1} of paper ${n}.`, section: i === 0 ? 'Abstract' : 'Results' })),
+    snippets: Array.from({ length: quotes }, (_, i) => ({
+      marker: `[${n}.${i + 1}]`,
+      quote: `Quote ${i + 1} of paper ${n}.`,
+      section: i === 0 ? 'Abstract' : 'Results',
+    })),
     ...over,
   };
 }

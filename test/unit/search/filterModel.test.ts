@@ -27,9 +27,29 @@ const NOW = new Date('2026-11-21T12:00:00Z');
 describe('filters/model', () => {
   it('edits every filter of the spec and both response options, each once', () => {
     const spec = [
-      'year_min', 'year_max', 'month_min', 'month_max', 'study_types', 'human', 'controlled', 'sample_size_min', 'sjr_min', 'sjr_max',
-      'citation_min', 'duration_min', 'duration_max', 'exclude_preprints', 'open_access', 'publisher_name', 'domain', 'country',
-      'journal_name', 'clinical_guideline', 'medical_mode', 'include_semantic_score', 'include_full_text_chunks',
+      'year_min',
+      'year_max',
+      'month_min',
+      'month_max',
+      'study_types',
+      'human',
+      'controlled',
+      'sample_size_min',
+      'sjr_min',
+      'sjr_max',
+      'citation_min',
+      'duration_min',
+      'duration_max',
+      'exclude_preprints',
+      'open_access',
+      'publisher_name',
+      'domain',
+      'country',
+      'journal_name',
+      'clinical_guideline',
+      'medical_mode',
+      'include_semantic_score',
+      'include_full_text_chunks',
     ];
     assert.deepEqual([...FILTER_KEYS].sort(), [...spec].sort());
     assert.equal(new Set(FILTER_KEYS).size, FILTER_KEYS.length);
@@ -40,10 +60,19 @@ describe('filters/model', () => {
   it('ranges: FROM-TO, FROM-, -TO and a single value; empty clears', () => {
     const years = field('years');
     assert.deepEqual(parseFieldInput(years, '2019-2024', {}), { ok: true, values: { year_min: 2019, year_max: 2024 } });
-    assert.deepEqual(parseFieldInput(years, '2019-', {}), { ok: true, values: { year_min: 2019, year_max: undefined } });
-    assert.deepEqual(parseFieldInput(years, ' -2024', {}), { ok: true, values: { year_min: undefined, year_max: 2024 } });
+    assert.deepEqual(parseFieldInput(years, '2019-', {}), {
+      ok: true,
+      values: { year_min: 2019, year_max: undefined },
+    });
+    assert.deepEqual(parseFieldInput(years, ' -2024', {}), {
+      ok: true,
+      values: { year_min: undefined, year_max: 2024 },
+    });
     assert.deepEqual(parseFieldInput(years, '2020', {}), { ok: true, values: { year_min: 2020, year_max: 2020 } });
-    assert.deepEqual(parseFieldInput(years, '', { year_min: 1 }), { ok: true, values: { year_min: undefined, year_max: undefined } });
+    assert.deepEqual(parseFieldInput(years, '', { year_min: 1 }), {
+      ok: true,
+      values: { year_min: undefined, year_max: undefined },
+    });
     assert.deepEqual(parseFieldInput(field('sjr'), '1 to 2', {}), { ok: true, values: { sjr_min: 1, sjr_max: 2 } });
   });
 
@@ -69,18 +98,37 @@ describe('filters/model', () => {
   });
 
   it('a valid set passes the client rules exactly as sent', () => {
-    const f = { year_min: 2020, month_min: 3, study_types: ['rct' as const], country: ['US', 'GB'], domain: ['med' as const], publisher_name: ['Elsevier'] };
+    const f = {
+      year_min: 2020,
+      month_min: 3,
+      study_types: ['rct' as const],
+      country: ['US', 'GB'],
+      domain: ['med' as const],
+      publisher_name: ['Elsevier'],
+    };
     assert.deepEqual(filterProblems(f), []);
     assert.deepEqual(validateSearchParams({ query: 'q', ...f }), []);
   });
 
   it('shows each value and describes the set briefly', () => {
-    const f = { year_min: 2021, sjr_min: 1, sjr_max: 1, study_types: ['rct' as const, 'meta-analysis' as const], human: true, open_access: false, domain: ['med' as const, 'psych' as const], citation_min: 10 };
+    const f = {
+      year_min: 2021,
+      sjr_min: 1,
+      sjr_max: 1,
+      study_types: ['rct' as const, 'meta-analysis' as const],
+      human: true,
+      open_access: false,
+      domain: ['med' as const, 'psych' as const],
+      citation_min: 10,
+    };
     assert.equal(fieldValueText(field('years'), f), '2021+');
     assert.equal(fieldValueText(field('sjr'), f), 'Q1');
     assert.equal(fieldValueText(field('domain'), f), 'Medicine, Psychology');
     assert.equal(fieldValueText(field('open_access'), f), 'no');
-    assert.equal(describeFilters(f), '2021+ · rct, meta-analysis · human · Q1 · cited ≥ 10 · not open access · Medicine, Psychology');
+    assert.equal(
+      describeFilters(f),
+      '2021+ · rct, meta-analysis · human · Q1 · cited ≥ 10 · not open access · Medicine, Psychology',
+    );
     assert.equal(describeFilters({}), '');
     assert.equal(describeFilters({ study_types: ['rct', 'meta-analysis', 'cohort study'] }), '3 study types');
   });
@@ -93,8 +141,14 @@ describe('filters/model', () => {
   });
 
   it('presets: lastYears is relative to the year when applied; malformed ones name the problem', () => {
-    assert.deepEqual(resolveFilterObject({ lastYears: 5, sjr_max: 1 }, NOW, 'x'), { ok: true, filters: { year_min: 2021, sjr_max: 1 } });
-    assert.deepEqual(resolveFilterObject({ lastYears: 5 }, new Date('2030-01-01T00:00:00Z'), 'x'), { ok: true, filters: { year_min: 2025 } });
+    assert.deepEqual(resolveFilterObject({ lastYears: 5, sjr_max: 1 }, NOW, 'x'), {
+      ok: true,
+      filters: { year_min: 2021, sjr_max: 1 },
+    });
+    assert.deepEqual(resolveFilterObject({ lastYears: 5 }, new Date('2030-01-01T00:00:00Z'), 'x'), {
+      ok: true,
+      filters: { year_min: 2025 },
+    });
     const bad = resolvePreset({ name: 'Broken', filters: { sjr_max: 9, study_type: ['rct'] } }, NOW, 0);
     assert.equal(bad.ok, false);
     assert.equal(bad.name, 'Broken');

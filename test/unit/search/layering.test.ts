@@ -24,7 +24,8 @@ describe('search: layering (model → view never; no import cycle)', () => {
   const graph = imports();
 
   it('reads the modules', () => {
-    for (const name of ['searchSession', 'searchPages', 'resultsModel', 'resultsTree', 'query']) assert.ok(graph.has(name), name);
+    for (const name of ['searchSession', 'searchPages', 'resultsModel', 'resultsTree', 'query'])
+      assert.ok(graph.has(name), name);
     assert.ok(graph.get('resultsTree')!.includes('resultsModel'), 'the import reader found nothing');
   });
 
@@ -38,7 +39,9 @@ describe('search: layering (model → view never; no import cycle)', () => {
   });
 
   it('no view imports a command module', () => {
-    const bad = [...graph].flatMap(([from, tos]) => (VIEWS.has(from) ? tos.filter(isCommands).map((to) => `${from} → ${to}`) : []));
+    const bad = [...graph].flatMap(([from, tos]) =>
+      VIEWS.has(from) ? tos.filter(isCommands).map((to) => `${from} → ${to}`) : [],
+    );
     assert.deepEqual(bad, []);
   });
 

@@ -1,8 +1,23 @@
 import * as assert from 'node:assert/strict';
 import { cacheKey, SearchCache } from '../../../src/search/cache';
-import { callsToShow, displayStep, fetchPageSize, hasMore, nextFetch, pageAllowed, planLoadMore } from '../../../src/search/paging';
+import {
+  callsToShow,
+  displayStep,
+  fetchPageSize,
+  hasMore,
+  nextFetch,
+  pageAllowed,
+  planLoadMore,
+} from '../../../src/search/paging';
 import { escapeMarkdown } from '../../../src/shared/markdown';
-import { doiUrl, paperDescription, paperId, pushRecent, selectionToQuery, studyTypeIcon } from '../../../src/search/query';
+import {
+  doiUrl,
+  paperDescription,
+  paperId,
+  pushRecent,
+  selectionToQuery,
+  studyTypeIcon,
+} from '../../../src/search/query';
 import { safeHttpsUrl } from '../../../src/shared/url';
 
 describe('search paging plan', () => {
@@ -31,14 +46,20 @@ describe('search paging plan', () => {
     assert.ok(!pageAllowed(49, 30), '(49+1)*30 > 1000');
     assert.equal(nextFetch({ fetched: 1000, shown: 1000, pageSize: 100, serviceHasMore: true }), undefined);
     assert.equal(nextFetch({ fetched: 500, shown: 500, pageSize: 10, serviceHasMore: true }), undefined, 'page 50');
-    assert.deepEqual(nextFetch({ fetched: 490, shown: 490, pageSize: 10, serviceHasMore: true }), { page: 49, pageSize: 10 });
+    assert.deepEqual(nextFetch({ fetched: 490, shown: 490, pageSize: 10, serviceHasMore: true }), {
+      page: 49,
+      pageSize: 10,
+    });
     assert.equal(hasMore({ fetched: 1000, shown: 1000, pageSize: 100, serviceHasMore: true }), false);
     assert.equal(hasMore({ fetched: 1000, shown: 980, pageSize: 100, serviceHasMore: false }), true);
   });
 
   it('after a capped first page, pages continue in units of the applied size', () => {
     // Asked 100, the free plan applied 10: offset 10 is page 1 of size 10.
-    assert.deepEqual(nextFetch({ fetched: 10, shown: 10, pageSize: 10, serviceHasMore: true }), { page: 1, pageSize: 10 });
+    assert.deepEqual(nextFetch({ fetched: 10, shown: 10, pageSize: 10, serviceHasMore: true }), {
+      page: 1,
+      pageSize: 10,
+    });
     // A buffer not aligned to whole pages is never paged on (the offset would be wrong).
     assert.equal(nextFetch({ fetched: 95, shown: 95, pageSize: 100, serviceHasMore: true }), undefined);
   });
@@ -83,7 +104,10 @@ describe('search cache', () => {
 
 describe('search query helpers', () => {
   it('a selection becomes one line; an over-long one is cut at a word', () => {
-    assert.deepEqual(selectionToQuery('  creatine\n\tand   cognition \n'), { query: 'creatine and cognition', truncated: false });
+    assert.deepEqual(selectionToQuery('  creatine\n\tand   cognition \n'), {
+      query: 'creatine and cognition',
+      truncated: false,
+    });
     const long = 'word '.repeat(200);
     const r = selectionToQuery(long, 50);
     assert.equal(r.truncated, true);
@@ -99,7 +123,10 @@ describe('search query helpers', () => {
   });
 
   it('describes a paper and picks an icon per study-type family', () => {
-    assert.equal(paperDescription({ authors: ['Ann Lee', 'Bo Chan'], publish_year: 2021, journal_name: 'Nutrients' }), 'Ann Lee et al. · 2021 · Nutrients');
+    assert.equal(
+      paperDescription({ authors: ['Ann Lee', 'Bo Chan'], publish_year: 2021, journal_name: 'Nutrients' }),
+      'Ann Lee et al. · 2021 · Nutrients',
+    );
     assert.equal(paperDescription({ authors: ['Ann Lee'], publish_year: null, journal_name: null }), 'Ann Lee');
     assert.equal(paperDescription({ authors: null, publish_year: 2020, journal_name: '' }), '2020');
     assert.equal(studyTypeIcon('rct'), 'beaker');

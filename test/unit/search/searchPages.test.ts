@@ -5,7 +5,14 @@ import type { Client, SearchParams, SearchResponse } from '../../../src/api/inde
 import type { ServiceSettings } from '../../../src/platform/settings';
 import { SearchPages, type UsageSink } from '../../../src/search/searchPages';
 
-const SERVICE: ServiceSettings = { baseUrl: 'https://api.example.org', origin: 'https://api.example.org', problem: undefined, authScheme: 'x-api-key', timeoutMs: 30_000, proxy: undefined };
+const SERVICE: ServiceSettings = {
+  baseUrl: 'https://api.example.org',
+  origin: 'https://api.example.org',
+  problem: undefined,
+  authScheme: 'x-api-key',
+  timeoutMs: 30_000,
+  proxy: undefined,
+};
 
 interface Sent {
   params: SearchParams;
@@ -24,7 +31,15 @@ function setup(options: { key?: string; cacheMinutes?: number; planMax?: number 
         sent.push({
           params,
           signal: opts?.signal,
-          answer: (r = {}) => resolve({ results: [], page: params.page ?? 0, page_size: params.page_size ?? 10, is_end: true, next_page: null, ...r }),
+          answer: (r = {}) =>
+            resolve({
+              results: [],
+              page: params.page ?? 0,
+              page_size: params.page_size ?? 10,
+              is_end: true,
+              next_page: null,
+              ...r,
+            }),
           fail: reject,
         });
       });

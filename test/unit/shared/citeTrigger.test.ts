@@ -1,16 +1,67 @@
 import * as assert from 'node:assert/strict';
 import { completionContext, findCitations, flavourOf, keyAt } from '../../../src/bib/syntax';
-import { cheapFlavour, citationsPlausible, mayBeOnCiteKey, mayCompleteCitation, mayHaveCitations, type CheapFlavour } from '../../../src/shared/citeTrigger';
+import {
+  cheapFlavour,
+  citationsPlausible,
+  mayBeOnCiteKey,
+  mayCompleteCitation,
+  mayHaveCitations,
+  type CheapFlavour,
+} from '../../../src/shared/citeTrigger';
 import { mulberry32 } from '../../emulator/corpus';
 
 const FLAVOURS: CheapFlavour[] = ['latex', 'pandoc', 'typst'];
 
 /** Pieces random documents are built from: every character the citation rules care about. */
 const PIECES = [
-  '\\cite{', '\\citep[p.~4]{', '\\textcite[see][12]{', '\\nocite{', '\\cite', '}', '{', ',', ', ', ';', '; ', '[', ']', '[@', '@',
-  '-@', '#cite(<', '>)', '<', '>', '(', ')', 'smith2020', 'doe_2021', 'a', 'Ké', ':', '.', '\n', '\n\n', ' ', 'me@example.com',
-  'x', '\\', '#', 'p. 4', '---\nbibliography: refs.bib\n---\n', '\\citecite{', '\\cite[', '@a[p. [4]]', '#cite(<a>, supplement: [(x)])',
-  '\r\n\r\n', '---\n', '@{DBLP:a/b}', '@{', '#cite(label("x/y"))', '#cite(label("q\\"r"), supplement: [p])', 'label("',
+  '\\cite{',
+  '\\citep[p.~4]{',
+  '\\textcite[see][12]{',
+  '\\nocite{',
+  '\\cite',
+  '}',
+  '{',
+  ',',
+  ', ',
+  ';',
+  '; ',
+  '[',
+  ']',
+  '[@',
+  '@',
+  '-@',
+  '#cite(<',
+  '>)',
+  '<',
+  '>',
+  '(',
+  ')',
+  'smith2020',
+  'doe_2021',
+  'a',
+  'Ké',
+  ':',
+  '.',
+  '\n',
+  '\n\n',
+  ' ',
+  'me@example.com',
+  'x',
+  '\\',
+  '#',
+  'p. 4',
+  '---\nbibliography: refs.bib\n---\n',
+  '\\citecite{',
+  '\\cite[',
+  '@a[p. [4]]',
+  '#cite(<a>, supplement: [(x)])',
+  '\r\n\r\n',
+  '---\n',
+  '@{DBLP:a/b}',
+  '@{',
+  '#cite(label("x/y"))',
+  '#cite(label("q\\"r"), supplement: [p])',
+  'label("',
 ];
 
 function randomDoc(rand: () => number, pieces: number): string {
@@ -19,9 +70,20 @@ function randomDoc(rand: () => number, pieces: number): string {
   return s;
 }
 
-describe('citeTrigger (the entry bundle\'s cheap checks)', () => {
+describe("citeTrigger (the entry bundle's cheap checks)", () => {
   it('maps languages and file names like flavourOf, without plain', () => {
-    for (const [id, file] of [['latex', ''], ['markdown', ''], ['quarto', ''], ['rmd', ''], ['typst', ''], ['plaintext', 'a.qmd'], ['plaintext', 'a.typ'], ['plaintext', 'b.tex'], ['plaintext', 'c.txt'], ['json', '']] as const) {
+    for (const [id, file] of [
+      ['latex', ''],
+      ['markdown', ''],
+      ['quarto', ''],
+      ['rmd', ''],
+      ['typst', ''],
+      ['plaintext', 'a.qmd'],
+      ['plaintext', 'a.typ'],
+      ['plaintext', 'b.tex'],
+      ['plaintext', 'c.txt'],
+      ['json', ''],
+    ] as const) {
       const exact = flavourOf(id, file);
       assert.equal(cheapFlavour(id, file), exact === 'plain' ? undefined : exact, `${id} ${file}`);
     }
@@ -43,7 +105,7 @@ describe('citeTrigger (the entry bundle\'s cheap checks)', () => {
     assert.equal(mayCompleteCitation('mail a@b', 'typst'), false);
   });
 
-  it('is a superset of the core\'s completionContext, keyAt and findCitations on random documents', () => {
+  it("is a superset of the core's completionContext, keyAt and findCitations on random documents", () => {
     const rand = mulberry32(20261122);
     let contexts = 0;
     let keys = 0;
@@ -55,23 +117,35 @@ describe('citeTrigger (the entry bundle\'s cheap checks)', () => {
           docs++;
           // Links: the check may say yes more often, never no when there are citations (Pandoc: bracketed ones).
           const bracketed = flavour !== 'pandoc' || findCitations(text, flavour).some((c) => !c.bare);
-          if (bracketed) assert.equal(mayHaveCitations(text, flavour), true, `${flavour} links: ${JSON.stringify(text)}`);
+          if (bracketed)
+            assert.equal(mayHaveCitations(text, flavour), true, `${flavour} links: ${JSON.stringify(text)}`);
         }
         for (let offset = 0; offset <= text.length; offset++) {
           const before = text.slice(0, offset);
           if (completionContext(text, offset, flavour)) {
             contexts++;
-            assert.equal(mayCompleteCitation(before, flavour), true, `${flavour} completion at ${offset}: ${JSON.stringify(text)}`);
+            assert.equal(
+              mayCompleteCitation(before, flavour),
+              true,
+              `${flavour} completion at ${offset}: ${JSON.stringify(text)}`,
+            );
           }
           if (keyAt(text, offset, flavour)) {
             keys++;
-            assert.equal(mayBeOnCiteKey(before, text.slice(offset), flavour), true, `${flavour} key at ${offset}: ${JSON.stringify(text)}`);
+            assert.equal(
+              mayBeOnCiteKey(before, text.slice(offset), flavour),
+              true,
+              `${flavour} key at ${offset}: ${JSON.stringify(text)}`,
+            );
           }
         }
       }
     }
     // The generator must actually reach the interesting cases.
-    assert.ok(contexts > 500 && keys > 200 && docs > 100, `too few cases: ${contexts} contexts, ${keys} keys, ${docs} documents`);
+    assert.ok(
+      contexts > 500 && keys > 200 && docs > 100,
+      `too few cases: ${contexts} contexts, ${keys} keys, ${docs} documents`,
+    );
   });
 
   it('keeps hover and links away from text without citations', () => {
@@ -89,13 +163,34 @@ describe('citeTrigger (the entry bundle\'s cheap checks)', () => {
 
   it('counts a bare Pandoc @ only where citations are plausible (before the core is loaded)', () => {
     const readme = '# Notes\n\nPing @al';
-    assert.equal(citationsPlausible(readme, 'pandoc', '/w/README.md', () => readme), false);
-    assert.equal(citationsPlausible('As shown [see @al', 'pandoc', '/w/README.md', () => readme), true);
-    assert.equal(citationsPlausible('Ping @al', 'pandoc', '/w/ch1.qmd', () => 'Ping @al'), true);
+    assert.equal(
+      citationsPlausible(readme, 'pandoc', '/w/README.md', () => readme),
+      false,
+    );
+    assert.equal(
+      citationsPlausible('As shown [see @al', 'pandoc', '/w/README.md', () => readme),
+      true,
+    );
+    assert.equal(
+      citationsPlausible('Ping @al', 'pandoc', '/w/ch1.qmd', () => 'Ping @al'),
+      true,
+    );
     const declared = '---\nbibliography: refs.bib\n---\n\n@al';
-    assert.equal(citationsPlausible('@al', 'pandoc', '/w/notes.md', () => declared), true);
-    assert.equal(citationsPlausible('@al', 'pandoc', '/w/notes.md', () => 'Earlier [@smith2020].\n@al'), true);
-    assert.equal(citationsPlausible('@al', 'typst', '/w/a.typ', () => '@al'), true);
-    assert.equal(citationsPlausible('\\cite{', 'latex', '/w/a.tex', () => ''), true);
+    assert.equal(
+      citationsPlausible('@al', 'pandoc', '/w/notes.md', () => declared),
+      true,
+    );
+    assert.equal(
+      citationsPlausible('@al', 'pandoc', '/w/notes.md', () => 'Earlier [@smith2020].\n@al'),
+      true,
+    );
+    assert.equal(
+      citationsPlausible('@al', 'typst', '/w/a.typ', () => '@al'),
+      true,
+    );
+    assert.equal(
+      citationsPlausible('\\cite{', 'latex', '/w/a.tex', () => ''),
+      true,
+    );
   });
 });

@@ -4,7 +4,12 @@
 // is asked too, for the links it would render.
 import * as assert from 'node:assert/strict';
 import MarkdownIt from 'markdown-it';
-import { escapeInlineMarkdown, escapeMarkdown, markdownLink, markdownWithSafeLinks } from '../../../src/shared/markdown';
+import {
+  escapeInlineMarkdown,
+  escapeMarkdown,
+  markdownLink,
+  markdownWithSafeLinks,
+} from '../../../src/shared/markdown';
 import { safeHttpsUrl } from '../../../src/shared/url';
 import { fill, linearTimeSuite, type Scanner } from '../adversarial/linearTime';
 
@@ -36,10 +41,25 @@ describe('shared: escapeMarkdown (untrusted text as inline Markdown)', () => {
   // A `scheme://` is left for a linkifying renderer to find; markdownWithSafeLinks is for that (below).
   it('renders as the text itself: no element, no link, the words intact', () => {
     const md = new MarkdownIt({ linkify: true });
-    for (const text of ['# Title', '- item', '1. item', '> quote', '**bold** _em_ `code`', '[x](e.org)', '<b>x</b> &amp;', '| a | b |', 'www.example.org a@b.org']) {
+    for (const text of [
+      '# Title',
+      '- item',
+      '1. item',
+      '> quote',
+      '**bold** _em_ `code`',
+      '[x](e.org)',
+      '<b>x</b> &amp;',
+      '| a | b |',
+      'www.example.org a@b.org',
+    ]) {
       const html = md.render(escapeMarkdown(text));
       assert.match(html, /^<p>[^<]*<\/p>\n$/, `${text} → ${html}`);
-      const shown = html.slice(3, -5).replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&amp;/g, '&');
+      const shown = html
+        .slice(3, -5)
+        .replace(/&lt;/g, '<')
+        .replace(/&gt;/g, '>')
+        .replace(/&quot;/g, '"')
+        .replace(/&amp;/g, '&');
       assert.equal(shown, text);
     }
   });
@@ -47,24 +67,47 @@ describe('shared: escapeMarkdown (untrusted text as inline Markdown)', () => {
 
 describe('shared: escapeInlineMarkdown (an exported file, readable as it is)', () => {
   it('escapes inline syntax only, and keeps the text on one line', () => {
-    assert.equal(escapeInlineMarkdown('a*b_c[d](e)<f>|g~h&i!j#k`l\\m\nn. 1-2'), 'a\\*b\\_c\\[d\\](e)\\<f\\>\\|g\\~h\\&i\\!j\\#k\\`l\\\\m n. 1-2');
+    assert.equal(
+      escapeInlineMarkdown('a*b_c[d](e)<f>|g~h&i!j#k`l\\m\nn. 1-2'),
+      'a\\*b\\_c\\[d\\](e)\\<f\\>\\|g\\~h\\&i\\!j\\#k\\`l\\\\m n. 1-2',
+    );
     assert.equal(escapeInlineMarkdown(' - a'), '\\- a');
     assert.equal(escapeInlineMarkdown('12. a'), '12\\. a');
   });
 
   it('after a block marker, renders as the text itself', () => {
     const md = new MarkdownIt();
-    for (const text of ['**bold** _em_ `code`', '[x](e.org) ![i](e.png)', '<b>x</b> &amp;', '| a | b |', '# not a heading', '- not an item', '+ item', ' -  spaced item', '2. item', '3) item', '=== underline', '---', '> quote'])
+    for (const text of [
+      '**bold** _em_ `code`',
+      '[x](e.org) ![i](e.png)',
+      '<b>x</b> &amp;',
+      '| a | b |',
+      '# not a heading',
+      '- not an item',
+      '+ item',
+      ' -  spaced item',
+      '2. item',
+      '3) item',
+      '=== underline',
+      '---',
+      '> quote',
+    ])
       for (const marker of ['# ', '1. ', '> ']) {
         const html = md.render(`${marker}${escapeInlineMarkdown(text)}`);
-        assert.doesNotMatch(html.replace(/^<(h1|ol|blockquote)>\n?(<li>|<p>)?/, ''), /<(?!\/)/, `${marker}${text} → ${html}`);
+        assert.doesNotMatch(
+          html.replace(/^<(h1|ol|blockquote)>\n?(<li>|<p>)?/, ''),
+          /<(?!\/)/,
+          `${marker}${text} → ${html}`,
+        );
       }
   });
 });
 
 describe('shared: markdownLink', () => {
   it('links a label to an allowed URL, and leaves the label as text otherwise', () => {
-    assert.deepEqual(renderedLinks(markdownLink('Paper [1]', 'https://doi.org/10.1/x(y)')), ['https://doi.org/10.1/x%28y%29']);
+    assert.deepEqual(renderedLinks(markdownLink('Paper [1]', 'https://doi.org/10.1/x(y)')), [
+      'https://doi.org/10.1/x%28y%29',
+    ]);
     for (const url of ['javascript:alert(1)', 'http://example.org', 'https://u:p@example.org', undefined])
       assert.deepEqual(renderedLinks(markdownLink('Paper https://evil.example', url)), [], String(url));
   });
@@ -73,7 +116,10 @@ describe('shared: markdownLink', () => {
 describe('shared: markdownWithSafeLinks (tooltip text)', () => {
   it('makes an allowed https URL a link to its canonical form, with its text escaped', () => {
     const md = markdownWithSafeLinks('Full text at https://Example.ORG/papers/a_b*c today');
-    assert.equal(md, 'Full text at [https\\://Example\\.ORG/papers/a\\_b\\*c](<https://example.org/papers/a_b*c>) today');
+    assert.equal(
+      md,
+      'Full text at [https\\://Example\\.ORG/papers/a\\_b\\*c](<https://example.org/papers/a_b*c>) today',
+    );
     assert.deepEqual(renderedLinks(md), ['https://example.org/papers/a_b*c']);
   });
 
@@ -106,8 +152,12 @@ describe('shared: markdownWithSafeLinks (tooltip text)', () => {
   it('keeps trailing punctuation and an unbalanced ) outside the link, as GitHub does', () => {
     assert.deepEqual(renderedLinks(markdownWithSafeLinks('See https://example.org/a.')), ['https://example.org/a']);
     assert.deepEqual(renderedLinks(markdownWithSafeLinks('(see https://example.org/a)')), ['https://example.org/a']);
-    assert.deepEqual(renderedLinks(markdownWithSafeLinks('https://en.example.org/wiki/A_(b)), and')), ['https://en.example.org/wiki/A_%28b%29']);
-    assert.deepEqual(renderedLinks(markdownWithSafeLinks('"https://example.org/q?x=1";')), ['https://example.org/q?x=1']);
+    assert.deepEqual(renderedLinks(markdownWithSafeLinks('https://en.example.org/wiki/A_(b)), and')), [
+      'https://en.example.org/wiki/A_%28b%29',
+    ]);
+    assert.deepEqual(renderedLinks(markdownWithSafeLinks('"https://example.org/q?x=1";')), [
+      'https://example.org/q?x=1',
+    ]);
     assert.deepEqual(renderedLinks(markdownWithSafeLinks('<https://example.org/a>')), ['https://example.org/a']);
   });
 
@@ -121,7 +171,13 @@ describe('shared: markdownWithSafeLinks (tooltip text)', () => {
   });
 
   it('is escapeMarkdown where there is no URL', () => {
-    for (const text of ['plain words', '**bold** `code` <img src=x> [x](y)', 'a: b // c', 'ratio 1:2, www\u200b.example.org', 'mailto:a@b.org'])
+    for (const text of [
+      'plain words',
+      '**bold** `code` <img src=x> [x](y)',
+      'a: b // c',
+      'ratio 1:2, www\u200b.example.org',
+      'mailto:a@b.org',
+    ])
       assert.equal(markdownWithSafeLinks(text), escapeMarkdown(text));
     assert.deepEqual(renderedLinks(markdownWithSafeLinks('write to a@example.org or see www.example.org')), []);
   });
@@ -143,6 +199,13 @@ const OWN_INPUTS = (n: number): { name: string; text: string }[] => [
   { name: 'many refused URLs', text: fill('https://u:p@e.org/ ', n) },
 ];
 
-const SCANNERS: Scanner[] = [{ name: 'shared: markdownWithSafeLinks (tooltip text)', families: ['markdown'], extra: OWN_INPUTS, run: (s) => markdownWithSafeLinks(s) }];
+const SCANNERS: Scanner[] = [
+  {
+    name: 'shared: markdownWithSafeLinks (tooltip text)',
+    families: ['markdown'],
+    extra: OWN_INPUTS,
+    run: (s) => markdownWithSafeLinks(s),
+  },
+];
 
 linearTimeSuite('shared: markdownWithSafeLinks in linear time', SCANNERS);

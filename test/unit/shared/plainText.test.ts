@@ -53,7 +53,22 @@ describe('plainText (service and setting text for notifications, prompts, status
   });
 
   it('no random mix of brackets, parentheses, schemes and invisible characters yields a link or an icon', () => {
-    const parts = ['[', ']', '(', ')', 'command:x', 'https://e.x', 'file:/a', '$', ' ', '\n', '\u200b', '\u202e', 'a', '"t"'];
+    const parts = [
+      '[',
+      ']',
+      '(',
+      ')',
+      'command:x',
+      'https://e.x',
+      'file:/a',
+      '$',
+      ' ',
+      '\n',
+      '\u200b',
+      '\u202e',
+      'a',
+      '"t"',
+    ];
     let seed = 7;
     const rnd = (n: number): number => {
       seed = (seed * 1103515245 + 12345) & 0x7fffffff;
@@ -112,7 +127,14 @@ describe('oneLine, clip, noIcons, errorLine (the small text helpers every view s
     assert.equal(errorLine('text thrown'), 'text thrown');
     assert.equal(errorLine(42), '42');
     assert.equal(errorLine(Object.create(null)), '[object Object]');
-    assert.equal(errorLine({ toString: () => { throw new Error('no'); } }), '[object Object]');
+    assert.equal(
+      errorLine({
+        toString: () => {
+          throw new Error('no');
+        },
+      }),
+      '[object Object]',
+    );
     assert.equal(errorLine(new Error('x'.repeat(50)), 10).length, 10);
   });
 });

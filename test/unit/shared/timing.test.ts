@@ -1,5 +1,11 @@
 import * as assert from 'node:assert/strict';
-import { boundedSeconds, MAX_TIMEOUT_MS, MAX_WAIT_BOUNDS, POLL_AFTER_BOUNDS, timeoutMs } from '../../../src/shared/timing';
+import {
+  boundedSeconds,
+  MAX_TIMEOUT_MS,
+  MAX_WAIT_BOUNDS,
+  POLL_AFTER_BOUNDS,
+  timeoutMs,
+} from '../../../src/shared/timing';
 
 describe('bounded waits from service hints', () => {
   it('keeps poll_after_seconds within 1 s .. 5 min, whatever the service sends', () => {

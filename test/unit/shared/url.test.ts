@@ -2,7 +2,13 @@
 // kind are refused, with the reason a caller turns into a sentence; an accepted one comes back in the canonical form
 // that is opened.
 import * as assert from 'node:assert/strict';
-import { checkHttpsUrl, isSafeHttpsUrl, MAX_LINK_LENGTH, safeHttpsUrl, type LinkRefusal } from '../../../src/shared/url';
+import {
+  checkHttpsUrl,
+  isSafeHttpsUrl,
+  MAX_LINK_LENGTH,
+  safeHttpsUrl,
+  type LinkRefusal,
+} from '../../../src/shared/url';
 import { doiUrl } from '../../../src/search/query';
 
 function refusal(url: unknown): LinkRefusal | undefined {
@@ -84,11 +90,53 @@ describe('the one link rule (shared/url: checkHttpsUrl, safeHttpsUrl)', () => {
 
   it('refuses whitespace, control, invisible and bidi characters anywhere, and backslashes', () => {
     const inside = [
-      ' ', '\t', '\n', '\r', '\u0000', '\u0007', '\u001f', '\u007f', '\u0085', '\u009b', '\u00a0', '\u00ad', '\u061c', '\u1680', '\u180e',
-      '\u2000', '\u200a', '\u200b', '\u200c', '\u200d', '\u200e', '\u200f', '\u2028', '\u2029', '\u202a', '\u202e', '\u202f', '\u205f',
-      '\u2060', '\u2066', '\u2067', '\u2068', '\u2069', '\u3000', '\ufeff', '\ufff9', '\ud800', '\udfff', '\ue000', '\\',
+      ' ',
+      '\t',
+      '\n',
+      '\r',
+      '\u0000',
+      '\u0007',
+      '\u001f',
+      '\u007f',
+      '\u0085',
+      '\u009b',
+      '\u00a0',
+      '\u00ad',
+      '\u061c',
+      '\u1680',
+      '\u180e',
+      '\u2000',
+      '\u200a',
+      '\u200b',
+      '\u200c',
+      '\u200d',
+      '\u200e',
+      '\u200f',
+      '\u2028',
+      '\u2029',
+      '\u202a',
+      '\u202e',
+      '\u202f',
+      '\u205f',
+      '\u2060',
+      '\u2066',
+      '\u2067',
+      '\u2068',
+      '\u2069',
+      '\u3000',
+      '\ufeff',
+      '\ufff9',
+      '\ud800',
+      '\udfff',
+      '\ue000',
+      '\\',
     ];
-    const urls = inside.flatMap((c) => [`https://example.org/a${c}b`, `https://exa${c}mple.org/`, `https://example.org/${c}`, `https://example.org${c}.evil.example/`]);
+    const urls = inside.flatMap((c) => [
+      `https://example.org/a${c}b`,
+      `https://exa${c}mple.org/`,
+      `https://example.org/${c}`,
+      `https://example.org${c}.evil.example/`,
+    ]);
     assertRefused(urls, 'characters');
     // The parser would drop a tab or newline (`https://exa\tmple.org` opens example.org) and read `\` as `/`, so a
     // link could read as one site and open another.
@@ -103,7 +151,18 @@ describe('the one link rule (shared/url: checkHttpsUrl, safeHttpsUrl)', () => {
 
   it('refuses single-label and malformed hosts, and ports the parser refuses', () => {
     assertRefused(['https://intranet/', 'https://localhost/', 'https://user/', 'https://localhost:8443/x'], 'host');
-    assertRefused(['https://', 'https://:443/', 'https://example.org:99999/', 'https://example.org:0x50/', 'https://exa%00mple.org/', 'https://[::1/', 'https://a b.org/'.replace(' ', '%20')], 'malformed');
+    assertRefused(
+      [
+        'https://',
+        'https://:443/',
+        'https://example.org:99999/',
+        'https://example.org:0x50/',
+        'https://exa%00mple.org/',
+        'https://[::1/',
+        'https://a b.org/'.replace(' ', '%20'),
+      ],
+      'malformed',
+    );
   });
 
   it('keeps ports, dropping the default one', () => {
@@ -140,7 +199,10 @@ describe('the one link rule (shared/url: checkHttpsUrl, safeHttpsUrl)', () => {
   it('builds DOI links through the same rule', () => {
     assert.equal(doiUrl('10.1000/xyz.1'), 'https://doi.org/10.1000/xyz.1');
     assert.equal(doiUrl('doi: 10.1000/a@b'), 'https://doi.org/10.1000/a%40b');
-    assert.equal(doiUrl('https://doi.org/10.1000/javascript:alert(1)'), 'https://doi.org/10.1000/javascript%3Aalert(1)');
+    assert.equal(
+      doiUrl('https://doi.org/10.1000/javascript:alert(1)'),
+      'https://doi.org/10.1000/javascript%3Aalert(1)',
+    );
     assert.equal(doiUrl('10.1000/a\u202eb'), 'https://doi.org/10.1000/a%E2%80%AEb');
     assert.equal(doiUrl(`10.1000/${'a'.repeat(MAX_LINK_LENGTH)}`), undefined);
   });

@@ -7,12 +7,18 @@ describe('threads listing: one item per thread id', () => {
   it('keeps the first (newest) of a thread listed twice on one page', () => {
     const page = [t('a', 'new title'), t('b'), t('a', 'old title'), t('c'), t('b')];
     const out = uniqueThreads(page);
-    assert.deepEqual(out.map((x) => x.thread_id), ['a', 'b', 'c']);
+    assert.deepEqual(
+      out.map((x) => x.thread_id),
+      ['a', 'b', 'c'],
+    );
     assert.equal(out[0]?.title, 'new title');
   });
 
   it('leaves out threads already shown (Load More after the list moved)', () => {
-    assert.deepEqual(uniqueThreads([t('c'), t('d'), t('d')], new Set(['a', 'c'])).map((x) => x.thread_id), ['d']);
+    assert.deepEqual(
+      uniqueThreads([t('c'), t('d'), t('d')], new Set(['a', 'c'])).map((x) => x.thread_id),
+      ['d'],
+    );
   });
 
   it('does not change the set it is given', () => {
