@@ -31,7 +31,7 @@ import { failed, isWritingDocument, type CitationCommandResult } from './command
 import { declarablePath, declarationEdit, relativePath } from './declare';
 import type { Inserter } from './insert';
 import { PaperPicker, type CitePickItem } from './quickPick';
-import { citePaperOf } from './recentPapers';
+import { asCitePaper, citePaperOf } from './recentPapers';
 import { TidyCommand } from './tidyCommand';
 import type { CitePaper, LoadedBibliography, RecentPapers } from './types';
 
@@ -48,35 +48,6 @@ export interface CitationCommandsDeps {
 
 /** Quiet time after a document becomes active before its bibliography is prepared. */
 const PREPARE_DELAY_MS = 400;
-
-/** Only the known fields of a CitePaper given as a command argument, each with its type (webview / other callers). */
-export function asCitePaper(v: unknown): CitePaper | undefined {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return undefined;
-  const r = v as Record<string, unknown>;
-  if ('kind' in r) return undefined;
-  const out: Record<string, unknown> = {};
-  const strs = [
-    'title',
-    'journal_name',
-    'volume',
-    'pages',
-    'doi',
-    'url',
-    'publisher_name',
-    'study_type',
-    'takeaway',
-    'publish_date',
-    'id',
-    'key',
-  ];
-  for (const f of strs) if (typeof r[f] === 'string') out[f] = r[f];
-  for (const f of ['publish_year', 'sjr_best_quartile'])
-    if (typeof r[f] === 'number' && Number.isFinite(r[f])) out[f] = r[f];
-  if (typeof r['is_preprint'] === 'boolean') out['is_preprint'] = r['is_preprint'];
-  if (Array.isArray(r['authors'])) out['authors'] = r['authors'].filter((a): a is string => typeof a === 'string');
-  if (!out['title'] && !out['doi'] && !out['key']) return undefined;
-  return out;
-}
 
 type PaperNode = Extract<ResultNode, { paper: Paper }>;
 const isResultNode = (v: unknown): v is PaperNode =>

@@ -29,6 +29,7 @@ import type { Logger } from '../platform/logger';
 import { citationSettings } from '../platform/settings';
 import { CitationError } from './errors';
 import { byline, EntryIndex, entryInfo, matchRank, predictKey, type EntryInfo, type MatchInfo } from './citeMatch';
+import { asCitePaper } from './recentPapers';
 import type { BibliographyEntry, BibliographyService, CitePaper, RecentPapers } from './types';
 
 export interface CiteAssistOptions {
@@ -292,34 +293,8 @@ function parseArgs(arg: unknown): AddToBibliographyArgs | undefined {
     typeof a['character'] !== 'number'
   )
     return undefined;
-  const paper = citePaperArg(a['paper']);
-  if (!paper) return undefined;
+  // A paper to write needs a title or a DOI; a key alone names an entry that exists.
+  const paper = asCitePaper(a['paper']);
+  if (!paper || (!paper.title && !paper.doi)) return undefined;
   return { uri: a['uri'], key: a['key'], line: a['line'], character: a['character'], paper };
-}
-
-const STRING_FIELDS = [
-  'id',
-  'title',
-  'journal_name',
-  'volume',
-  'pages',
-  'doi',
-  'url',
-  'publisher_name',
-  'study_type',
-  'takeaway',
-  'publish_date',
-] as const;
-const NUMBER_FIELDS = ['publish_year', 'sjr_best_quartile'] as const;
-
-/** The paper of a command argument, with only the fields a citation uses, each of the right type. */
-function citePaperArg(value: unknown): CitePaper | undefined {
-  if (!value || typeof value !== 'object') return undefined;
-  const v = value as Record<string, unknown>;
-  const out: Record<string, unknown> = {};
-  for (const f of STRING_FIELDS) if (typeof v[f] === 'string') out[f] = v[f];
-  for (const f of NUMBER_FIELDS) if (typeof v[f] === 'number' && Number.isFinite(v[f])) out[f] = v[f];
-  if (typeof v['is_preprint'] === 'boolean') out['is_preprint'] = v['is_preprint'];
-  if (Array.isArray(v['authors'])) out['authors'] = v['authors'].filter((x): x is string => typeof x === 'string');
-  return typeof out['title'] === 'string' || typeof out['doi'] === 'string' ? out : undefined;
 }

@@ -43,6 +43,38 @@ export function citePaperOf(p: Paper): CitePaper {
   return out;
 }
 
+/**
+ * Only the known, own fields of a CitePaper given as a command argument, each with its type (the webview, another
+ * extension, a keybinding). A results-tree node (`kind`) is not a paper.
+ */
+export function asCitePaper(v: unknown): CitePaper | undefined {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return undefined;
+  if ('kind' in v) return undefined;
+  const r: Record<string, unknown> = Object.fromEntries(Object.entries(v));
+  const out: Record<string, unknown> = {};
+  const strs = [
+    'title',
+    'journal_name',
+    'volume',
+    'pages',
+    'doi',
+    'url',
+    'publisher_name',
+    'study_type',
+    'takeaway',
+    'publish_date',
+    'id',
+    'key',
+  ];
+  for (const f of strs) if (typeof r[f] === 'string') out[f] = r[f];
+  for (const f of ['publish_year', 'sjr_best_quartile'])
+    if (typeof r[f] === 'number' && Number.isFinite(r[f])) out[f] = r[f];
+  if (typeof r['is_preprint'] === 'boolean') out['is_preprint'] = r['is_preprint'];
+  if (Array.isArray(r['authors'])) out['authors'] = r['authors'].filter((a): a is string => typeof a === 'string');
+  if (!out['title'] && !out['doi'] && !out['key']) return undefined;
+  return out;
+}
+
 interface Identity extends PaperFacts {
   id?: string;
   doi?: string;

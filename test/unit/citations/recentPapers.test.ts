@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import type { Paper } from '../../../src/api/index';
-import { RecentPapersList, type ShownResults } from '../../../src/citations/recentPapers';
+import { asCitePaper, RecentPapersList, type ShownResults } from '../../../src/citations/recentPapers';
 import type { ResultsModel } from '../../../src/search/resultsModel';
 
 /** A results view as followResults sees it: the model it shows, and its change event. */
@@ -100,5 +100,23 @@ describe('citations/recentPapers', () => {
     following.dispose();
     view.show(3, ['z']);
     assert.equal(r.byId('z'), undefined, 'no longer following');
+  });
+
+  it('asCitePaper: a command argument keeps only the known fields of the right type', () => {
+    const arg = {
+      title: 'Sleep',
+      authors: ['A. Smith', 7, null],
+      publish_year: 2020,
+      sjr_best_quartile: Infinity,
+      doi: 42,
+      is_preprint: 'yes',
+      constructor: 'x',
+      __proto__: { url: 'https://inherited.example' },
+      extra: 'dropped',
+    };
+    assert.deepEqual(asCitePaper(arg), { title: 'Sleep', authors: ['A. Smith'], publish_year: 2020 });
+    assert.deepEqual(asCitePaper({ key: 'smith2020' }), { key: 'smith2020' }, 'a key alone names an entry');
+    for (const v of [null, 'Sleep', ['Sleep'], { kind: 'paper', title: 'Sleep' }, { volume: '3' }])
+      assert.equal(asCitePaper(v), undefined, JSON.stringify(v));
   });
 });
