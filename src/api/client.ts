@@ -5,15 +5,7 @@
  */
 import type * as z from 'zod/mini';
 import { callsForSearch } from './budget';
-import {
-  ApiError,
-  errorFromResponse,
-  isApiError,
-  scrubError,
-  validationError,
-  type ApiErrorKind,
-  type ValidationIssue,
-} from './errors';
+import { ApiError, errorFromResponse, isApiError, scrubError, throwIfInvalid } from './errors';
 import {
   listQueryString,
   searchQueryString,
@@ -26,7 +18,14 @@ import {
   validateThreadRequest,
   type SearchParams,
 } from './params';
-import { confirmCreatedThread, matchCreatedThread, matchNewInteraction, type Outcome } from './reconcile';
+import {
+  confirmCreatedThread,
+  matchCreatedThread,
+  matchNewInteraction,
+  tryRead,
+  uncertain,
+  type Outcome,
+} from './reconcile';
 import { backoffMs, parseRetryAfter, shouldRetry } from './retry';
 import { realClock, Scheduler, type Priority, type RateClass } from './scheduler';
 import {
@@ -45,9 +44,9 @@ import {
   type ThreadDispatch,
   type ThreadList,
 } from './schemas';
+import { TRANSIENT, waitForThread } from './polling';
 import { Transport, type RawResponse } from './transport';
 import type { Client, ClientOptions, GetThreadOptions, ListThreadsOptions, Logger } from './clientContract';
-import { boundedSeconds, MAX_WAIT_BOUNDS, POLL_AFTER_BOUNDS } from '../shared/timing';
 import { QUICK_SEARCH_REMOVAL_DATE, type ThreadMode } from './vocab';
 
 interface Call<S extends z.ZodMiniType> {
@@ -67,16 +66,9 @@ interface Call<S extends z.ZodMiniType> {
   billable?: boolean;
 }
 
-/** Poll interval a caller may choose (see `WaitForThreadOptions.pollAfterSeconds`). */
-const POLL_OPTION_SECONDS = { ...POLL_AFTER_BOUNDS, min: 0.1 } as const;
 /** Said of a search that failed after it may have been charged: the writer decides whether to try again. */
 const MAY_HAVE_COST =
   'The search may already have been charged (a call from the monthly pool): searching again may cost another call.';
-const TRANSIENT: ReadonlySet<ApiErrorKind> = new Set(['server', 'network', 'timeout', 'rate_limited']);
-
-function check(issues: ValidationIssue[]): void {
-  if (issues.length) throw validationError(issues);
-}
 
 export function createClient(options: ClientOptions): Client {
   const transport = new Transport({
@@ -239,7 +231,7 @@ export function createClient(options: ClientOptions): Client {
   }
 
   async function doSearch(path: string, params: SearchParams, signal?: AbortSignal): Promise<SearchResponse> {
-    check(validateSearchParams(params));
+    throwIfInvalid(validateSearchParams(params));
     const data = await call({
       method: 'GET',
       path,
@@ -260,7 +252,7 @@ export function createClient(options: ClientOptions): Client {
   }
 
   async function getThread(threadId: string, o: GetThreadOptions & { priority?: Priority } = {}): Promise<Thread> {
-    check([...validateThreadId(threadId), ...validateInteractionId(o.interactionId)]);
+    throwIfInvalid([...validateThreadId(threadId), ...validateInteractionId(o.interactionId)]);
     return call({
       method: 'GET',
       path: `/v1/threads/${threadId}`,
@@ -274,7 +266,7 @@ export function createClient(options: ClientOptions): Client {
 
   async function listThreads(o: ListThreadsOptions = {}): Promise<ThreadList> {
     const params = { query: o.query, limit: o.limit, offset: o.offset };
-    check(validateListParams(params));
+    throwIfInvalid(validateListParams(params));
     return call({
       method: 'GET',
       path: '/v1/threads',
@@ -305,26 +297,6 @@ export function createClient(options: ClientOptions): Client {
       title: thread.title,
       reconciled: true,
     };
-  }
-
-  /** Reads done during reconciliation: an abort propagates, any other failure means "cannot tell". */
-  async function tryRead<T>(read: () => Promise<T>): Promise<T | ApiError> {
-    try {
-      return await read();
-    } catch (e) {
-      if (isApiError(e) && e.kind === 'aborted') throw e;
-      return isApiError(e) ? e : new ApiError('network', 'read failed');
-    }
-  }
-
-  function uncertain(what: string, cause: ApiError, reason: string, threadId?: string): ApiError {
-    const kind =
-      cause.kind === 'timeout' || cause.kind === 'server' || cause.kind === 'invalid_response' ? cause.kind : 'network';
-    return new ApiError(
-      kind,
-      `${what} failed (${cause.message.replace(/\.$/, '')}) and the client could not tell whether it took effect (${reason}). It may have been created: check the threads list before trying again.`,
-      { status: cause.status, threadId, mayHaveTakenEffect: true },
-    );
   }
 
   /** Send a thread POST; on an ambiguous failure reconcile, retry once only when positively not created. */
@@ -390,7 +362,7 @@ export function createClient(options: ClientOptions): Client {
     },
 
     async createThread(body, o = {}) {
-      check(validateThreadRequest(body));
+      throwIfInvalid(validateThreadRequest(body));
       const json = JSON.stringify(threadRequestJson(body));
       const signal = o.signal;
       // Snapshot first (listing is free of the monthly pool): after an ambiguous failure, a thread id
@@ -430,7 +402,7 @@ export function createClient(options: ClientOptions): Client {
       getThread(threadId, { includeTrace: o.includeTrace, interactionId: o.interactionId, signal: o.signal }),
 
     async addInteraction(threadId, body, o = {}) {
-      check([...validateThreadId(threadId), ...validateThreadRequest(body)]);
+      throwIfInvalid([...validateThreadId(threadId), ...validateThreadRequest(body)]);
       const json = JSON.stringify(threadRequestJson(body));
       const signal = o.signal;
       // Snapshot first (polling is free of the monthly pool) so an ambiguous failure can be reconciled.
@@ -467,54 +439,8 @@ export function createClient(options: ClientOptions): Client {
     async waitForThread(thread, o = {}) {
       const dispatch = typeof thread === 'string' ? undefined : thread;
       const threadId = typeof thread === 'string' ? thread : thread.thread_id;
-      check(validateThreadId(threadId));
-      // Bounded here too: a dispatch may come from storage rather than from the parser.
-      const pollAfter =
-        o.pollAfterSeconds !== undefined
-          ? boundedSeconds(o.pollAfterSeconds, POLL_OPTION_SECONDS)
-          : boundedSeconds(dispatch?.poll_after_seconds, POLL_AFTER_BOUNDS);
-      const askedMax = boundedSeconds(o.maxWaitSeconds ?? dispatch?.max_wait_seconds, {
-        ...MAX_WAIT_BOUNDS,
-        fallback: NaN,
-      });
-      let maxWait = Number.isNaN(askedMax) ? undefined : askedMax;
-      const start = clock.now();
-      for (;;) {
-        let polled: Thread | undefined;
-        try {
-          polled = await getThread(threadId, { signal: o.signal, priority: 'background' });
-        } catch (e) {
-          // A transient failure (after the GET's own retries) does not end the wait; anything else does.
-          if (!isApiError(e) || !TRANSIENT.has(e.kind)) throw e;
-          log.warn(`waitForThread ${threadId}: poll failed (${e.kind}); polling on`);
-        }
-        if (polled) {
-          o.onUpdate?.(polled);
-          // Given a dispatch, the answer is only final once the thread shows that interaction.
-          const known =
-            !dispatch ||
-            !polled.interactions.length ||
-            polled.interactions.some((i) => i.interaction_id === dispatch.interaction_id);
-          if (polled.status !== 'running' && known) return polled;
-          maxWait ??= defaultMaxWaitSeconds(polled.interactions.at(-1)?.mode);
-        }
-        const remaining = start + (maxWait ?? 600) * 1000 - clock.now();
-        if (remaining <= 0)
-          throw new ApiError(
-            'timeout',
-            `Thread ${threadId} is still running after ${maxWait ?? 600} s, the suggested polling ceiling. It keeps running on the service: check it again later or open it from the threads list.`,
-            { threadId },
-          );
-        try {
-          await clock.sleep(Math.min(pollAfter * 1000, remaining), o.signal);
-        } catch {
-          throw new ApiError(
-            'aborted',
-            `Waiting for thread ${threadId} was cancelled (the thread keeps running on the service).`,
-            { threadId },
-          );
-        }
-      }
+      throwIfInvalid(validateThreadId(threadId));
+      return waitForThread({ getThread, clock, log }, threadId, dispatch, o);
     },
 
     close: () => transport.close(),

@@ -252,6 +252,11 @@ export function validationError(issues: ValidationIssue[]): ApiError {
   return new ApiError('validation', `Invalid request, not sent: ${describeIssues(issues)}`, { detail: issues });
 }
 
+/** Throws the validation error of `issues`, if any: a request bound to fail is never sent. */
+export function throwIfInvalid(issues: ValidationIssue[]): void {
+  if (issues.length) throw validationError(issues);
+}
+
 export interface ResponseContext {
   method: string;
   /** Path without query (e.g. `/v1/search`), for the message. */

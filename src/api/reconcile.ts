@@ -8,6 +8,7 @@
  * service generates them. A wrong `absent` would bill a duplicate, so every doubt is `unknown`.
  */
 import { type Interaction, type Thread, type ThreadList, type ThreadSummary } from './schemas';
+import { ApiError, isApiError } from './errors';
 
 export type Outcome<T> = { kind: 'found'; value: T } | { kind: 'absent' } | { kind: 'unknown'; reason: string };
 
@@ -90,4 +91,25 @@ export function matchNewInteraction(before: Thread, after: Thread): Outcome<Inte
   if (added.length > 1) return { kind: 'unknown', reason: `${added.length} new interactions appeared` };
   if (after.status !== 'running' && after.interactions.every((i) => i.status !== 'running')) return { kind: 'absent' };
   return { kind: 'unknown', reason: 'the thread is running without a new interaction' };
+}
+
+/** Reads done during reconciliation: an abort propagates, any other failure means "cannot tell". */
+export async function tryRead<T>(read: () => Promise<T>): Promise<T | ApiError> {
+  try {
+    return await read();
+  } catch (e) {
+    if (isApiError(e) && e.kind === 'aborted') throw e;
+    return isApiError(e) ? e : new ApiError('network', 'read failed');
+  }
+}
+
+/** The error of a thread POST whose effect reconciliation could not establish: the writer checks before retrying. */
+export function uncertain(what: string, cause: ApiError, reason: string, threadId?: string): ApiError {
+  const kind =
+    cause.kind === 'timeout' || cause.kind === 'server' || cause.kind === 'invalid_response' ? cause.kind : 'network';
+  return new ApiError(
+    kind,
+    `${what} failed (${cause.message.replace(/\.$/, '')}) and the client could not tell whether it took effect (${reason}). It may have been created: check the threads list before trying again.`,
+    { status: cause.status, threadId, mayHaveTakenEffect: true },
+  );
 }
