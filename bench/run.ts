@@ -30,7 +30,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Agent, request } from 'undici';
 import { createClient, type SearchParams } from '../src/api';
-import { searchQueryString } from '../src/api/params';
+import { searchQueryString } from '../src/api/serialize';
 import { getEngine, sampleQueries, startEmulator } from '../test/emulator';
 import { type BenchResult, median, recordResults, RESULTS_FILE } from './results';
 import { runCiteBench } from './cite';

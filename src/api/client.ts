@@ -6,11 +6,8 @@
 import type * as z from 'zod/mini';
 import { callsForSearch } from './budget';
 import { ApiError, errorFromResponse, isApiError, scrubError, throwIfInvalid } from './errors';
+import { listQueryString, searchQueryString, threadQueryString, threadRequestJson } from './serialize';
 import {
-  listQueryString,
-  searchQueryString,
-  threadQueryString,
-  threadRequestJson,
   validateInteractionId,
   validateListParams,
   validateSearchParams,

@@ -74,7 +74,7 @@ export interface ListThreadsParams {
   offset?: number;
 }
 
-type Rule =
+export type Rule =
   | { t: 'int'; min?: number; max?: number }
   | { t: 'bool' }
   | { t: 'string' }
@@ -84,7 +84,7 @@ type Rule =
   | { t: 'names' };
 
 /** Filter fields in the spec's order (also the serialisation order). */
-const FILTER_RULES: Record<keyof SearchFilters, Rule> = {
+export const FILTER_RULES: Record<keyof SearchFilters, Rule> = {
   year_min: { t: 'int' },
   year_max: { t: 'int' },
   month_min: { t: 'int', min: 1, max: 12 },
@@ -108,7 +108,7 @@ const FILTER_RULES: Record<keyof SearchFilters, Rule> = {
   medical_mode: { t: 'bool' },
 };
 
-const SEARCH_RULES: Record<keyof SearchParams, Rule> = {
+export const SEARCH_RULES: Record<keyof SearchParams, Rule> = {
   query: { t: 'string' },
   ...FILTER_RULES,
   include_semantic_score: { t: 'bool' },
@@ -132,9 +132,9 @@ const COUNTRY = /^[A-Za-z]{2}$/;
 const studyTypeSet = new Set<string>(STUDY_TYPES);
 const domainSet = new Set<string>(DOMAIN_CODES);
 
-const present = (v: unknown): boolean => v !== undefined && v !== null;
+export const present = (v: unknown): boolean => v !== undefined && v !== null;
 /** A list value given as an array or as one comma-separated string, split into trimmed items. */
-const items = (v: unknown): unknown[] | undefined =>
+export const items = (v: unknown): unknown[] | undefined =>
   typeof v === 'string'
     ? v
         .split(',')
@@ -393,69 +393,6 @@ export function validateListParams(params: ListThreadsParams): ValidationIssue[]
   for (const key of ['query', 'limit', 'offset'] as const) {
     const rule = rules[key];
     if (rule && present(params[key])) checkField(rule, params[key], ['query'], key, out);
-  }
-  return out;
-}
-
-// ---- serialisation ----
-
-function scalar(rule: Rule, value: unknown): string {
-  if (rule.t === 'bool') return value ? 'true' : 'false';
-  if (rule.t === 'studyTypes' || rule.t === 'domain' || rule.t === 'country' || rule.t === 'names') {
-    return (items(value) ?? []).map((s) => String(s).trim()).join(',');
-  }
-  return String(value);
-}
-
-const encode = (s: string) => encodeURIComponent(s).replace(/%2C/gi, ',');
-
-/** `key=value&…` in the spec's order; absent/null and empty lists omitted; lists comma-separated. */
-export function toQueryString(rules: Record<string, Rule>, params: object): string {
-  const rec = params as Record<string, unknown>;
-  const parts: string[] = [];
-  for (const [key, rule] of Object.entries(rules)) {
-    const v = rec[key];
-    if (!present(v)) continue;
-    const s = scalar(rule, v);
-    if (s === '' && rule.t !== 'string') continue;
-    parts.push(`${key}=${encode(s)}`);
-  }
-  return parts.join('&');
-}
-
-export const searchQueryString = (p: SearchParams): string => toQueryString(SEARCH_RULES, p);
-
-export const listQueryString = (p: ListThreadsParams): string =>
-  toQueryString({ query: { t: 'string' }, limit: { t: 'int' }, offset: { t: 'int' } }, p);
-
-export const threadQueryString = (p: { includeTrace?: boolean; interactionId?: string }): string =>
-  toQueryString(
-    { include_trace: { t: 'bool' }, interaction_id: { t: 'string' } },
-    { include_trace: p.includeTrace, interaction_id: p.interactionId },
-  );
-
-/** JSON body with filters normalised: study_types as an array, other lists comma-separated strings, absent omitted. */
-export function threadRequestJson(body: ThreadRequest): Record<string, unknown> {
-  const out: Record<string, unknown> = { input_message: body.input_message };
-  if (present(body.mode)) out.mode = body.mode;
-  if (body.filters === null) out.filters = null;
-  else if (body.filters) {
-    const f: Record<string, unknown> = {};
-    for (const [key, rule] of Object.entries(FILTER_RULES)) {
-      const v = (body.filters as Record<string, unknown>)[key];
-      if (!present(v)) continue;
-      if (rule.t === 'studyTypes') f[key] = [...(v as readonly string[])];
-      else if (rule.t === 'domain' || rule.t === 'country' || rule.t === 'names') f[key] = scalar(rule, v);
-      else f[key] = v;
-    }
-    out.filters = f;
-  }
-  if (body.attachments === null) out.attachments = null;
-  else if (body.attachments) {
-    const a: Record<string, unknown> = {};
-    if (present(body.attachments.paper_ids)) a.paper_ids = body.attachments.paper_ids;
-    if (present(body.attachments.collection_ids)) a.collection_ids = body.attachments.collection_ids;
-    out.attachments = a;
   }
   return out;
 }

@@ -3,7 +3,7 @@
  * and braces approximated without the BibTeX library, so 10,000 entries list at once). It reads back at least every
  * form src/bib/texText.ts writes. Pure.
  */
-import { TEX_TABLES } from '../bib/texText';
+import { TEX_TABLES } from '../bib/texTables';
 import { oneLine } from '../shared/plainText';
 
 export const ACCENTS: Record<string, string> = {

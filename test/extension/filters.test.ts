@@ -10,7 +10,7 @@ import type { FilterCommandResult } from '../../src/search/filterCommands';
 import { FilterStore } from '../../src/search/filterStore';
 import type { SearchFilters } from '../../src/search/filterModel';
 import { Commands, Settings } from '../../src/platform/ids';
-import { searchQueryString } from '../../src/api/params';
+import { searchQueryString } from '../../src/api/serialize';
 import type { SearchOutcome } from '../../src/search/searchSession';
 import {
   api,

@@ -9,7 +9,7 @@
 import * as assert from 'node:assert/strict';
 import { pdflatexCannotTypeset, toBibtex, type CitablePaper } from '../../src/bib/bibtex';
 import { loadBibtexLibrary } from '../../src/bib/library';
-import { TEX_TABLES } from '../../src/bib/texText';
+import { TEX_TABLES } from '../../src/bib/texTables';
 import {
   compileBiber,
   compileBibtex,

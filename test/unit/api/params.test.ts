@@ -1,10 +1,7 @@
 /** Every parameter rule of the spec, naming every offending field, and serialisation. */
 import assert from 'node:assert/strict';
+import { listQueryString, searchQueryString, threadQueryString, threadRequestJson } from '../../../src/api/serialize';
 import {
-  listQueryString,
-  searchQueryString,
-  threadQueryString,
-  threadRequestJson,
   validateInteractionId,
   validateListParams,
   validateSearchParams,

@@ -1,7 +1,8 @@
 import * as assert from 'node:assert/strict';
 import { answerMarkup } from '../../../src/bib/markup';
 import { citePlaceholder, escapeLatex, escapeTypst } from '../../../src/bib/markupText';
-import { texText, latexReadsUtf8 } from '../../../src/bib/texText';
+import { latexReadsUtf8 } from '../../../src/bib/texTables';
+import { texText } from '../../../src/bib/texText';
 import { MARKDOWN_LIMIT } from '../../../src/render/escape';
 
 const latex = (md: string): string => answerMarkup(md, 'latex', { cite: (i) => `\\cite{k${i}}` });

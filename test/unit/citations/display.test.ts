@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { displayLatex } from '../../../src/citations/display';
-import { TEX_TABLES, texText } from '../../../src/bib/texText';
+import { TEX_TABLES } from '../../../src/bib/texTables';
+import { texText } from '../../../src/bib/texText';
 
 describe('citations/display', () => {
   it('accents, letter macros, escapes, braces, dashes and math as readable text', () => {
