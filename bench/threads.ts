@@ -1,6 +1,6 @@
 /**
- * Threads and answer-view figures from a real VS Code (called from bench/run.ts; also `npx tsx bench/threads.ts`), through
- * bench/fixtures/threads-entry.js run as an extension-host entry by scripts/vscode/run-ext-tests.ts:
+ * Threads and answer-view figures from a real VS Code (called from bench/run.ts; also `npx tsx bench/threads.ts`),
+ * through bench/fixtures/threads-entry.js run as an extension-host entry by scripts/vscode/run-ext-tests.ts:
  *
  *  - polls per finished thread against the minimum the poll interval allows: three runs of 3, 5 and 7 s
  *    watched together by the ThreadWatcher at poll_after_seconds 2 (the minimum for a run of D seconds is

@@ -1,7 +1,7 @@
 /**
  * Export Answer as Markdown: the interaction an answer panel shows (its text and references, as the pure
- * `exportAnswerMarkdown` writes them) into a file the person picks. Apart from the panel: it is a file operation (a save
- * dialog and a write that never leaves half a file), not part of showing the answer.
+ * `exportAnswerMarkdown` writes them) into a file the person picks. Apart from the panel: it is a file operation (a
+ * save dialog and a write that never leaves half a file), not part of showing the answer.
  */
 import { randomBytes } from 'crypto';
 import * as vscode from 'vscode';
@@ -11,7 +11,9 @@ import { showInfo, statusMessage } from '../platform/notify';
 
 const t = (s: string, ...args: (string | number)[]): string => vscode.l10n.t(s, ...args);
 
-/** Asks where to save (unless `target` is given) and writes the answer there whole; undefined when nothing was written. */
+/**
+ * Asks where to save (unless `target` is given) and writes the answer there whole; undefined when nothing was written.
+ */
 export async function exportAnswer(
   answer: { thread: Thread; interaction: Interaction | undefined } | undefined,
   target?: vscode.Uri,

@@ -66,7 +66,10 @@ export interface WaitForThreadOptions extends RequestOptions {
    * may poll faster than the service may ask (the poll class's 3/s limit still spaces real polls).
    */
   pollAfterSeconds?: number;
-  /** Give up after this many seconds (default: the dispatch's value, else 180 for pro / 600 for deep), bounded to 1..3600. */
+  /**
+   * Give up after this many seconds (default: the dispatch's value, else 180 for pro / 600 for deep), bounded to
+   * 1..3600.
+   */
   maxWaitSeconds?: number;
 }
 

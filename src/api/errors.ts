@@ -94,7 +94,10 @@ export function sanitizeServiceText(text: string, max = 300): string {
 }
 
 const REDACTED = '[redacted]';
-/** Longest form one character of a key can take in the encodings `redact` knows (`&#x0000` + 6 hex digits + `;`, `%25XX` × 4 bytes). */
+/**
+ * Longest form one character of a key can take in the encodings `redact` knows (`&#x0000` + 6 hex digits + `;`, `%25XX`
+ * × 4 bytes).
+ */
 const MAX_ENCODED_CHAR = 24;
 
 const hex = (n: number, width: number) => n.toString(16).padStart(width, '0');
@@ -238,7 +241,10 @@ function serviceIssues(raw: unknown, secret: string | undefined): { issues: Vali
   return { issues, total };
 }
 
-/** One line naming the offending fields, e.g. `query.month_min: …; body.input_message: …` (the first ten, then how many more). */
+/**
+ * One line naming the offending fields, e.g. `query.month_min: …; body.input_message: …` (the first ten, then how many
+ * more).
+ */
 export function describeIssues(issues: ValidationIssue[], total = issues.length): string {
   const named = issues
     .slice(0, ISSUES_IN_MESSAGE)

@@ -1,7 +1,7 @@
 /**
- * zod 4 schemas (the `zod/mini` build: the same checks, a fraction of the bundle) of every response body, lenient where the real service is: unknown fields
- * pass (loose objects), nullable/optional fields may be null or absent, and a paper missing
- * a field the spec calls required still passes (`paperGaps` reports it for the log). A body
+ * zod 4 schemas (the `zod/mini` build: the same checks, a fraction of the bundle) of every response body, lenient where
+ * the real service is: unknown fields pass (loose objects), nullable/optional fields may be null or absent, and a paper
+ * missing a field the spec calls required still passes (`paperGaps` reports it for the log). A body
  * of the wrong shape becomes `ApiError` kind `invalid_response` (`parseBody`).
  * The public response types are inferred from these schemas. Search pages take a zero-copy
  * path (`parseSearchResponse`) that applies the same rules from the same field table.

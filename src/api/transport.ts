@@ -113,7 +113,10 @@ export function normalizeBaseUrl(baseUrl: string): string {
   return `${u.origin}${u.pathname.replace(/\/+$/, '')}`;
 }
 
-/** Whether the environment names a proxy (then `EnvHttpProxyAgent` applies it and NO_PROXY; else a plain Agent, one hop less). */
+/**
+ * Whether the environment names a proxy (then `EnvHttpProxyAgent` applies it and NO_PROXY; else a plain Agent, one hop
+ * less).
+ */
 function proxyFromEnv(): boolean {
   const e = process.env;
   return !!(e.HTTPS_PROXY || e.https_proxy || e.HTTP_PROXY || e.http_proxy);

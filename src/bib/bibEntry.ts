@@ -11,7 +11,9 @@ import { bibtexLibrary } from './library';
 import { asciiFold } from './names';
 import { tellApart, type PaperFacts } from './paperIdentity';
 
-/** The fields the editor decodes (hover, Copy Reference, title comparison); the others are never handed to the library. */
+/**
+ * The fields the editor decodes (hover, Copy Reference, title comparison); the others are never handed to the library.
+ */
 const DECODED_FIELDS = [
   'title',
   'author',

@@ -134,7 +134,8 @@ export function answerMarkup(markdown: string, flavour: MarkupFlavour, options: 
         const content = t.content.endsWith('\n') ? t.content : `${t.content}\n`;
         if (latex) block(latexCode(content));
         else {
-          // Longer than any run of backticks inside (a loop: spreading a million runs into Math.max overflows the stack).
+          // Longer than any run of backticks inside (a loop: spreading a million runs into Math.max overflows the
+          // stack).
           let longest = 2;
           for (const m of content.matchAll(/`+/gu)) longest = Math.max(longest, m[0].length);
           const ticks = '`'.repeat(longest + 1);

@@ -285,8 +285,8 @@ const TYPST_ID_START = /[\p{XID_Start}_]/u;
  * enough) needs so the format reads it as the writer means: a citation of these keys, apart from the words around.
  *
  *   LaTeX   a tie before it after a word or punctuation (`results~\cite{a}`; spaces there become the tie), nothing at
- *           the start of a line, after an opening bracket, a table cell's `&` or `\item` (STARTS_TEXT); a space before a
- *           word that follows.
+ *           the start of a line, after an opening bracket, a table cell's `&` or `\item` (STARTS_TEXT); a space before
+ *           a word that follows.
  *   Pandoc  a space before it after a word or punctuation (`word[@a]` is read, but set glued to the word); a space
  *           after it before a word, and before `(`, `[` and `{` (`[@a](x)`, `[@a][x]` and `[@a]{.c}` are a link, a
  *           reference link and a span, not citations).

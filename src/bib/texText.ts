@@ -34,7 +34,10 @@ export type TexTarget = 'tex' | 'unicode';
 /** The target for a .bib cited from a document of this flavour. */
 export const texTargetFor = (flavour: CiteFlavour): TexTarget => (flavour === 'typst' ? 'unicode' : 'tex');
 
-/** Whether two characters side by side form a TeX ligature or a math delimiter (`--`, ` `` `, `''`, `<<`, `,,`, `!``, `$$`). */
+/**
+ * Whether two characters side by side form a TeX ligature or a math delimiter (`--`, ` `` `, `''`, `<<`, `,,`, `!``,
+ * `$$`).
+ */
 const ligature = (a: string, b: string): boolean =>
   (a === b && "-`'<>,$".includes(a)) || ((a === '!' || a === '?') && b === '`');
 

@@ -78,7 +78,9 @@ export class BibliographyCache {
     return loaded;
   }
 
-  /** The entries of a loaded .bib, each decoded by the library only when its metadata is read (built once per parse). */
+  /**
+   * The entries of a loaded .bib, each decoded by the library only when its metadata is read (built once per parse).
+   */
   entriesOf(loaded: LoadedBibliography): BibliographyEntry[] {
     const record = this.records.get(loaded.uri.toString());
     let list = record?.loaded.file === loaded.file ? record.entries : undefined;

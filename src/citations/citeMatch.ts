@@ -13,7 +13,10 @@ import { asciiFold } from '../bib/names';
 import { displayLatex } from './display';
 import type { BibliographyEntry, CitePaper, LoadedBibliography } from './types';
 
-/** A readable form of a raw BibTeX value for lists (display.ts, shared with the Quick Pick; approximate: the exact one needs the library). */
+/**
+ * A readable form of a raw BibTeX value for lists (display.ts, shared with the Quick Pick; approximate: the exact one
+ * needs the library).
+ */
 export function rawText(raw: string | undefined): string {
   return raw ? displayLatex(raw) : '';
 }
@@ -45,7 +48,10 @@ export interface MatchInfo {
   words?: string[];
 }
 
-/** 0: key starts with the prefix, 1: key contains it, 2: a word of the title/authors starts with it; undefined: no match. */
+/**
+ * 0: key starts with the prefix, 1: key contains it, 2: a word of the title/authors starts with it; undefined: no
+ * match.
+ */
 export function matchRank(prefix: string, info: MatchInfo): number | undefined {
   if (!prefix) return 0;
   const p = prefix.toLowerCase();
@@ -122,7 +128,10 @@ export class EntryIndex {
     }
   }
 
-  /** The entry holding `paper` (bibEntry.findEntry's rule: DOI, else title and year that no other field contradicts); needs the library. */
+  /**
+   * The entry holding `paper` (bibEntry.findEntry's rule: DOI, else title and year that no other field contradicts);
+   * needs the library.
+   */
   find(paper: CitePaper): BibliographyEntry | undefined {
     const doi = doiKey(paper.doi);
     if (doi) {

@@ -1,7 +1,7 @@
 /**
  * Cite-key completion, in the core bundle. The entry bundle's adapter (src/citations/providers.ts)
- * calls in here only once its cheap check (src/shared/citeTrigger.ts) saw a cite context, so the core is not loaded while
- * someone types prose.
+ * calls in here only once its cheap check (src/shared/citeTrigger.ts) saw a cite context, so the core is not loaded
+ * while someone types prose.
  *
  * Items, inside `\cite{…}` (after `{` or `,`), after `[@`, `; @`, ` @` / `@` at a line start (Pandoc, Typst) and in
  * Typst's `#cite(<`, never in an e-mail address (src/bib/syntax.ts completionContext):
@@ -63,7 +63,10 @@ interface RecentCandidate extends MatchInfo {
   paper: CitePaper;
 }
 
-/** The index and the recent candidates of the last request, reused while neither the .bib parses nor the recent list change. */
+/**
+ * The index and the recent candidates of the last request, reused while neither the .bib parses nor the recent list
+ * change.
+ */
 interface Prepared {
   files: readonly BibFile[];
   index: EntryIndex;

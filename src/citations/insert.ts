@@ -174,7 +174,8 @@ export class Inserter implements CitationInserter {
         inserted: cite.edit.text,
         extended: cite.extended,
       };
-      // Cited papers are offered again by the Quick Pick and completion (entries picked from the .bib are there already).
+      // Cited papers are offered again by the Quick Pick and completion (entries picked from the .bib are there
+      // already).
       this.recent?.remember(papers.filter((p) => !p.key));
       return flavour === 'plain' && !isBibDoc ? [] : keys;
     }

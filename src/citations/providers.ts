@@ -1,7 +1,7 @@
 /**
  * The entry bundle's side of cite-key completion, hover and links: three providers registered at
- * activation that cost nothing until a citation is near. Each asks src/shared/citeTrigger.ts (one regular expression over
- * a little text) whether the core could have anything to say; only then is dist/core.js loaded and the request
+ * activation that cost nothing until a citation is near. Each asks src/shared/citeTrigger.ts (one regular expression
+ * over a little text) whether the core could have anything to say; only then is dist/core.js loaded and the request
  * handed to it. Once the core is loaded (by a command or an earlier citation), requests go straight to it.
  * No src/bib import here (esbuild.mjs refuses it in the entry bundle).
  */
@@ -43,7 +43,9 @@ export interface CoreAccess {
   get(): CiteAssistant;
 }
 
-/** Languages whose documents get cite-key assistance; a pattern covers .qmd/.Rmd/.typ without their language extension. */
+/**
+ * Languages whose documents get cite-key assistance; a pattern covers .qmd/.Rmd/.typ without their language extension.
+ */
 export const CITE_LANGUAGES = ['latex', 'tex', 'markdown', 'quarto', 'rmd', 'rmarkdown', 'typst'] as const;
 const CITE_PATTERN = '**/*.{qmd,Qmd,QMD,rmd,Rmd,RMD,typ}';
 const SCHEMES = ['file', 'untitled'] as const;

@@ -60,7 +60,9 @@ export interface BibliographyEntry {
 }
 
 export interface BibliographyService extends vscode.Disposable {
-  /** The bibliographies the document declares (or _quarto.yml, or the default setting when that file exists); no prompt. */
+  /**
+   * The bibliographies the document declares (or _quarto.yml, or the default setting when that file exists); no prompt.
+   */
   find(document: vscode.TextDocument): Promise<ResolvedBibliography[]>;
   /** `find`, remembered for a few seconds per document version (for requests on every keystroke or hover). */
   findRecent(document: vscode.TextDocument): Promise<ResolvedBibliography[]>;

@@ -74,7 +74,9 @@ class CoreImpl extends Disposable implements Core {
   readonly citationCommands: CitationCommands;
   /** Citations: the answer view's citation actions and Insert Answer (`last` for tests). */
   readonly answerCitations: AnswerCitations;
-  /** Completing an answer's citations (authors, DOI) from a search, with the writer's consent (`ask`/`last` for tests). */
+  /**
+   * Completing an answer's citations (authors, DOI) from a search, with the writer's consent (`ask`/`last` for tests).
+   */
   readonly paperLookup: PaperLookup;
 
   constructor(private readonly services: CoreServices) {
@@ -342,5 +344,7 @@ export function createCore(services: CoreServices): Core {
   return new CoreImpl(services);
 }
 
-/** The core with its services, as the extension-host tests reach it through the test API (a type: no code of the core). */
+/**
+ * The core with its services, as the extension-host tests reach it through the test API (a type: no code of the core).
+ */
 export type { CoreImpl as CoreInternals };

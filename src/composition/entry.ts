@@ -42,7 +42,9 @@ export interface ResearchDeskTestApi {
   demoKey: Promise<string>;
   /** Runs the demo hand-off again with the given environment (what activation does with process.env). */
   demoHandOff(env: NodeJS.ProcessEnv): Promise<string>;
-  /** Loads the core (as the first command would) and returns it; tests reach its services (filters, usage) through it. */
+  /**
+   * Loads the core (as the first command would) and returns it; tests reach its services (filters, usage) through it.
+   */
   core(): CoreInternals;
   /** Duration of the synchronous part of activate(), in ms. */
   activationMs: number;

@@ -97,13 +97,19 @@ export const Settings = {
   citationsTitleProtection: 'researchDesk.citations.titleProtection',
   /** Citations: Insert Answer puts an answer's quotes in footnotes (Pandoc documents). */
   citationsQuotesAsFootnotes: 'researchDesk.citations.quotesAsFootnotes',
-  /** Citations from an answer lack authors/DOI: 'ask' | 'always' | 'never' look them up with a search (a paid call each). User settings only. */
+  /**
+   * Citations from an answer lack authors/DOI: 'ask' | 'always' | 'never' look them up with a search (a paid call
+   * each). User settings only.
+   */
   citationsLookUpMissingMetadata: 'researchDesk.citations.lookUpMissingMetadata',
 } as const;
 
 /** Settings that decide where the key is sent: read from user settings only. */
 export const KEY_ROUTING_SETTINGS = [Settings.baseUrl, Settings.authScheme] as const;
-/** Settings that choose where files are written: restricted in Restricted Mode (a repository's value is not applied there). */
+/**
+ * Settings that choose where files are written: restricted in Restricted Mode (a repository's value is not applied
+ * there).
+ */
 export const WRITE_LOCATION_SETTINGS = [Settings.citationsDefaultBibliography] as const;
 
 /**

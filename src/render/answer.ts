@@ -34,7 +34,10 @@ export { DEFAULT_LABELS } from './references';
 export { isSafeHttpsUrl, safeHttpsUrl } from '../shared/url';
 
 export interface RenderOptions {
-  /** Prefix of every element id (`[A-Za-z0-9_-]`, other characters dropped), for several answers on one page. Default "". */
+  /**
+   * Prefix of every element id (`[A-Za-z0-9_-]`, other characters dropped), for several answers on one page. Default
+   * "".
+   */
   idPrefix?: string;
   /** Level the answer's top heading is moved to (2..6; default 2: the view's own h1 is the thread title). */
   topHeadingLevel?: number;

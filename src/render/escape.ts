@@ -42,7 +42,10 @@ export function splitForMarkdown(text: string, limit = MARKDOWN_LIMIT): [markdow
   return [text.slice(0, at), text.slice(at)];
 }
 
-/** Plain text's paragraphs (line breaks as `\n`, split at blank lines, trimmed, empty ones dropped): what is shown past the limit. */
+/**
+ * Plain text's paragraphs (line breaks as `\n`, split at blank lines, trimmed, empty ones dropped): what is shown past
+ * the limit.
+ */
 export function plainParagraphs(text: string): string[] {
   return text
     .replace(/\r\n?/g, '\n')

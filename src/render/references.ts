@@ -7,7 +7,9 @@ import { cleanText, escapeHtml } from './escape';
 import { safeHttpsUrl } from '../shared/url';
 
 export interface ReferenceQuote {
-  /** `n.m` without brackets, e.g. "1.2"; undefined when the snippet's marker did not parse or belongs to another paper. */
+  /**
+   * `n.m` without brackets, e.g. "1.2"; undefined when the snippet's marker did not parse or belongs to another paper.
+   */
   marker: string | undefined;
   /** Element id of the quote's list item (anchor target of its markers); undefined without a marker. */
   id: string | undefined;

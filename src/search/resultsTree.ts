@@ -153,7 +153,10 @@ function excerptsOf(p: Paper): { section: string | undefined; passage: string }[
   return (p.full_text_chunks ?? []).filter((c) => typeof c === 'string' && c.trim()).map(splitExcerpt);
 }
 
-/** `Section: <heading> | <passage>`, split on the first pipe (the rule of src/api parseExcerpt, without loading the client). */
+/**
+ * `Section: <heading> | <passage>`, split on the first pipe (the rule of src/api parseExcerpt, without loading the
+ * client).
+ */
 export function splitExcerpt(chunk: string): { section: string | undefined; passage: string } {
   const bar = chunk.indexOf('|');
   if (bar < 0) return { section: undefined, passage: oneLine(chunk) };

@@ -25,7 +25,9 @@ export function boundedSeconds(value: unknown, bounds: { min: number; max: numbe
   return Math.min(Math.max(v, bounds.min), bounds.max);
 }
 
-/** A delay in ms that `setTimeout` honours: 0 for NaN or negative values, at most `MAX_TIMEOUT_MS` (Infinity included). */
+/**
+ * A delay in ms that `setTimeout` honours: 0 for NaN or negative values, at most `MAX_TIMEOUT_MS` (Infinity included).
+ */
 export function timeoutMs(ms: number): number {
   return Number.isNaN(ms) || ms <= 0 ? 0 : Math.min(Math.round(ms), MAX_TIMEOUT_MS);
 }

@@ -4,7 +4,9 @@
  * bug, or a thread that moved between two pages while they were read) must not reach the tree twice.
  */
 
-/** `list` with one entry per `thread_id`: the first listed wins (the list is newest first), ids in `shown` are left out. */
+/**
+ * `list` with one entry per `thread_id`: the first listed wins (the list is newest first), ids in `shown` are left out.
+ */
 export function uniqueThreads<T extends { thread_id: string }>(
   list: readonly T[],
   shown: ReadonlySet<string> = new Set(),

@@ -1,9 +1,9 @@
 /**
  * Sending briefs to the research agent. Every brief goes through here: a new thread (the Ask commands in
  * threadCommands.ts), a follow-up to a thread (the answer view's follow-up box) and Retry of a failed run (the
- * ThreadWatcher's button). A brief is checked before sending (nothing invalid is paid for), deep mode is explained on a free plan
- * instead of sent, a brief that is not sent is kept as a draft, a send that may have reached the service is not
- * repeated behind the writer's back, and a brief is sent once however often Send is clicked while it is on its way
+ * ThreadWatcher's button). A brief is checked before sending (nothing invalid is paid for), deep mode is explained on a
+ * free plan instead of sent, a brief that is not sent is kept as a draft, a send that may have reached the service is
+ * not repeated behind the writer's back, and a brief is sent once however often Send is clicked while it is on its way
  * (every thread is billed). What was sent is handed to the ThreadWatcher, which follows the run.
  */
 import * as vscode from 'vscode';

@@ -219,7 +219,8 @@ export class ThreadWatcher extends Disposable {
           return;
         }
         if (!TRANSIENT.has(kind)) {
-          // No key, a revoked key, billing...: pause, but keep it remembered; a key change or the next start resumes it.
+          // No key, a revoked key, billing...: pause, but keep it remembered; a key change or the next start resumes
+          // it.
           this.deps.log.warn(`Thread ${run.threadId}: polling paused (${kind || 'error'}); it stays remembered.`);
           if (this.watched.get(run.threadId) === w) this.watched.delete(run.threadId);
           this.updateStatus();

@@ -15,7 +15,10 @@ export interface UsageLedgerOptions {
   origin: () => string | undefined;
   /** Injectable clock (tests move the month). */
   now?: () => Date;
-  /** The settings store: the `researchDesk.plan` user value (a workspace's never counts) and when it changes. Without it the plan is 'auto'. */
+  /**
+   * The settings store: the `researchDesk.plan` user value (a workspace's never counts) and when it changes. Without it
+   * the plan is 'auto'.
+   */
   settings?: Pick<SettingsStore, 'plan' | 'onDidChange'>;
 }
 

@@ -223,7 +223,10 @@ export interface EmulatorControl {
   requests(): RequestLogEntry[];
   charges(): ChargeEntry[];
   clearRequests(): void;
-  /** Thread ids per key label (for assertions such as "no duplicate thread was created"), with the planned length of the latest run (`runMs`). */
+  /**
+   * Thread ids per key label (for assertions such as "no duplicate thread was created"), with the planned length of the
+   * latest run (`runMs`).
+   */
   threads(
     key?: string,
   ): { threadId: string; title: string | null; interactions: number; status: string; runMs: number }[];
@@ -763,7 +766,10 @@ export class EmulatorServer {
     finish(o);
   }
 
-  /** The `echo_key` answer: the key the request carried, in one form or all, in the detail, the code and (422) every item field. */
+  /**
+   * The `echo_key` answer: the key the request carried, in one form or all, in the detail, the code and (422) every
+   * item field.
+   */
   private echoKey(req: http.IncomingMessage, status: number, encoding: KeyEncoding | 'all'): Outcome {
     const x = req.headers['x-api-key'];
     const bearer = /^Bearer\s+(\S+)/i.exec(req.headers.authorization ?? '')?.[1];
@@ -785,7 +791,10 @@ export class EmulatorServer {
     return { status, body: { detail: `Request rejected for key ${forms.join(' / ')}.`, code: forms[0] } };
   }
 
-  /** A 200 without Content-Length (chunked) of `bytes` bytes, written as the client reads it and stopped when it goes away. */
+  /**
+   * A 200 without Content-Length (chunked) of `bytes` bytes, written as the client reads it and stopped when it goes
+   * away.
+   */
   private streamOversize(res: http.ServerResponse, bytes: number): void {
     const chunk = Buffer.alloc(1024 * 1024, 'x');
     let sent = 0;

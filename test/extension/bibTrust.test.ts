@@ -126,7 +126,9 @@ export function bibTrustSuite(): void {
         c.bibliographies.clearCache();
       });
 
-      /** Writes the workspace's .vscode/settings.json as a hostile repository would, and waits until VS Code read it. */
+      /**
+       * Writes the workspace's .vscode/settings.json as a hostile repository would, and waits until VS Code read it.
+       */
       async function hostileSetting(value: string): Promise<void> {
         const json = {
           ...(JSON.parse(settingsBefore ?? '{}') as Record<string, unknown>),
@@ -218,7 +220,8 @@ export function bibTrustSuite(): void {
             assert.equal(editor.document.getText(), 'Claim \n');
             assert.deepEqual(questions, []);
           } else {
-            // Restricted Mode: VS Code withholds the repository's value; the writer's own setting applies (a new file: asked).
+            // Restricted Mode: VS Code withholds the repository's value; the writer's own setting applies (a new file:
+            // asked).
             assert.deepEqual(
               questions.map((q) => [q.uri.endsWith('/bib-trust/user-default.bib'), q.why.create, q.why.outside]),
               [[true, true, false]],

@@ -24,7 +24,9 @@ export async function api(): Promise<ResearchDeskTestApi> {
   return exported;
 }
 
-/** Loads the core (as the first command would) and returns it, services and all (filters, usage, threads, citations). */
+/**
+ * Loads the core (as the first command would) and returns it, services and all (filters, usage, threads, citations).
+ */
 export async function testCore(): Promise<CoreInternals> {
   return (await api()).core();
 }
@@ -178,7 +180,10 @@ export async function readDisk(uri: vscode.Uri): Promise<string | undefined> {
   }
 }
 
-/** Writes a document and opens it (not shown); returns it with the position of `|` (removed from the text; else the end). */
+/**
+ * Writes a document and opens it (not shown); returns it with the position of `|` (removed from the text; else the
+ * end).
+ */
 export async function writeAndOpen(
   uri: vscode.Uri,
   textWithCursor: string,
@@ -243,7 +248,9 @@ export interface EmuCharge {
 
 let keyCounter = 0;
 
-/** A fresh key of its own (its requests, threads and charges are this test's only), stored for the emulator's origin. */
+/**
+ * A fresh key of its own (its requests, threads and charges are this test's only), stored for the emulator's origin.
+ */
 export async function provisionedKey(
   prefix: string,
   plan = 'pro',
@@ -268,7 +275,10 @@ export async function chargedTo(label: string): Promise<number> {
 }
 
 export interface SinkRecord {
-  /** The API that received the text (showErrorMessage, setStatusBarMessage, withProgress, showInputBox, showQuickPick...). */
+  /**
+   * The API that received the text (showErrorMessage, setStatusBarMessage, withProgress, showInputBox,
+   * showQuickPick...).
+   */
   sink: string;
   text: string;
 }

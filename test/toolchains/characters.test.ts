@@ -23,7 +23,10 @@ import {
 } from './toolchains';
 import { latexDocument, sameText } from './documents';
 
-/** The characters: ASCII, the Latin blocks, Greek, punctuation and symbols, the math table, and samples of other scripts. */
+/**
+ * The characters: ASCII, the Latin blocks, Greek, punctuation and symbols, the math table, and samples of other
+ * scripts.
+ */
 function characters(): string[] {
   const out = new Set<string>();
   const range = (a: number, b: number): void => {

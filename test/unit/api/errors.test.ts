@@ -152,7 +152,8 @@ describe('api/errors: redaction in every encoding', () => {
     it(`${name}: redacted, the text around it kept`, () => {
       const out = redact(`before ${form} after`, KEY);
       assert.match(out, /^before .*\[redacted\].* after$/);
-      // Nothing long enough to rebuild the key is left: a few boundary characters (of base64 groups shared with the neighbours) at most.
+      // Nothing long enough to rebuild the key is left: a few boundary characters (of base64 groups shared with the
+      // neighbours) at most.
       assert.ok(out.length <= 'before [redacted] after'.length + 6, out);
     });
   }

@@ -5,11 +5,11 @@
  * entries cut short, truncation at every kind of point, 5 MB lines) and every input goes through what the editor
  * does with a .bib: decode, parse, decode the fields of entries (hover), find a paper, append a new entry, tidy.
  *
- * Asserted for each input: nothing throws; the input is handled within a bound of CPU time per MB (no hang); an append is either
- * byte-exact (the file after = the file before + exactly the appended text, and two independent readers modelled on
- * BibTeX and Biber see every entry they saw before plus the new one, last) or refused with a reason that holds; a
- * tidied text keeps every entry it keeps byte for byte. Hostile papers (braces, backslashes, `@`, NUL, lone CR) are
- * appended too. The number of inputs and the slowest time per MB are printed.
+ * Asserted for each input: nothing throws; the input is handled within a bound of CPU time per MB (no hang); an append
+ * is either byte-exact (the file after = the file before + exactly the appended text, and two independent readers
+ * modelled on BibTeX and Biber see every entry they saw before plus the new one, last) or refused with a reason that
+ * holds; a tidied text keeps every entry it keeps byte for byte. Hostile papers (braces, backslashes, `@`, NUL, lone
+ * CR) are appended too. The number of inputs and the slowest time per MB are printed.
  */
 import * as assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
@@ -126,7 +126,10 @@ function corpusFile(r: Rng, papers: readonly CitablePaper[], n: number): string 
 
 const enc = (s: string): Buffer => Buffer.from(s, 'utf8');
 
-/** Positions where a cut is a different kind of damage: after `@`, in a type, after `{`, in a key, after `=`, inside values, inside a UTF-8 sequence, between CR and LF… */
+/**
+ * Positions where a cut is a different kind of damage: after `@`, in a type, after `{`, in a key, after `=`, inside
+ * values, inside a UTF-8 sequence, between CR and LF…
+ */
 function interestingCuts(bytes: Buffer): number[] {
   const cuts = new Set<number>([0, bytes.length]);
   const text = bytes.toString('latin1');

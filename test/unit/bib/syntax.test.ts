@@ -13,7 +13,10 @@ import {
   type CiteOptions,
 } from '../../../src/bib/syntax';
 
-/** Cite `keys` at the `|` one after the other, each joining the citation the previous one wrote (as Insert Citation does). */
+/**
+ * Cite `keys` at the `|` one after the other, each joining the citation the previous one wrote (as Insert Citation
+ * does).
+ */
 function citeAll(doc: string, flavour: CiteFlavour, keys: string[], options: CiteOptions = {}): string {
   let text = doc.replace('|', '');
   let at = doc.indexOf('|');

@@ -6,7 +6,8 @@ import { join } from 'node:path';
 const root = join(__dirname, '..', '..', '..');
 const NOTICES = 'dist/THIRD-PARTY-NOTICES.txt';
 
-// Runs after the build gate of `npm test` (it reads dist/): the VSIX must carry the licence notices of the code it bundles.
+// Runs after the build gate of `npm test` (it reads dist/): the VSIX must carry the licence notices of the code it
+// bundles.
 describe('third-party licence notices', () => {
   before(function () {
     if (!existsSync(join(root, NOTICES)))

@@ -1,5 +1,6 @@
 // Where a search page comes from (SearchPages, split from the session): the cache, a request on its way, or the
-// service; what is reported to the ledger; what answers teach about an account, kept per key. Plain Node, a fake client.
+// service; what is reported to the ledger; what answers teach about an account, kept per key. Plain Node, a fake
+// client.
 import * as assert from 'node:assert/strict';
 import type { Client, SearchParams, SearchResponse } from '../../../src/api/index';
 import type { ServiceSettings } from '../../../src/platform/settings';
