@@ -10,6 +10,7 @@ import {
   FILTER_FIELDS,
   fieldValueText,
   filterProblems,
+  listItems,
   parseFieldInput,
   STUDY_TYPES,
   withValues,
@@ -24,16 +25,6 @@ type Choice<T> = vscode.QuickPickItem & { value: T };
 
 const BACK = Symbol('back');
 type Back = typeof BACK;
-
-const list = (v: unknown): string[] =>
-  typeof v === 'string'
-    ? v
-        .split(',')
-        .map((s) => s.trim())
-        .filter(Boolean)
-    : Array.isArray(v)
-      ? v.map(String)
-      : [];
 
 /**
  * Edit Search Filters: a multi-step Quick Pick. Step 1 lists every filter with its current value
@@ -173,14 +164,14 @@ export class FilterEditor {
         return this.pickMany(
           field,
           STUDY_TYPES.map((s) => ({ label: s, value: s })),
-          list(r[key]),
+          listItems(r[key]),
           (v) => withValues(draft, { [key]: v }),
         );
       case 'domains':
         return this.pickMany(
           field,
           DOMAIN_CODES.map((d) => ({ label: DOMAIN_NAMES[d], description: d, value: d })),
-          list(r[key]),
+          listItems(r[key]),
           (v) => withValues(draft, { [key]: v }),
         );
       case 'countries':
@@ -189,7 +180,7 @@ export class FilterEditor {
           COUNTRY_CODES.map((c) => ({ label: countryName(c), description: c, value: c })).sort((a, b) =>
             a.label.localeCompare(b.label),
           ),
-          list(r[key]).map((c) => c.toUpperCase()),
+          listItems(r[key]).map((c) => c.toUpperCase()),
           (v) => withValues(draft, { [key]: v }),
         );
       default:
@@ -212,7 +203,7 @@ export class FilterEditor {
           ? `${numText(r[field.keys[0]!])}-${numText(r[field.keys[1]!])}`
           : ''
         : field.kind === 'names'
-          ? list(r[field.keys[0]!]).join('; ')
+          ? listItems(r[field.keys[0]!]).join('; ')
           : numText(r[field.keys[0]!]);
     const check = (): ReturnType<typeof parseFieldInput> => {
       const parsed = parseFieldInput(field, ib.value, draft);

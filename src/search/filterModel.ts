@@ -257,7 +257,8 @@ export function withValues(base: SearchFilters, values: Partial<Record<FilterKey
   return out;
 }
 
-const list = (v: unknown): string[] =>
+/** A list filter's value as its items: a comma-separated string (as stored or typed) or an array. */
+export const listItems = (v: unknown): string[] =>
   typeof v === 'string'
     ? v
         .split(',')
@@ -288,9 +289,9 @@ export function fieldValueText(field: FilterField, f: SearchFilters): string {
     case 'studyTypes':
     case 'names':
     case 'countries':
-      return list(v0).join(', ');
+      return listItems(v0).join(', ');
     case 'domains':
-      return list(v0)
+      return listItems(v0)
         .map((d) => DOMAIN_NAMES[d as keyof typeof DOMAIN_NAMES] ?? d)
         .join(', ');
     case 'text':
@@ -322,7 +323,7 @@ export function describeFilters(f: SearchFilters): string {
     if (field.kind === 'bool') parts.push(text === 'yes' ? (short ?? field.id) : `not ${short ?? field.id}`);
     else if (field.kind === 'int') parts.push(`${short ?? field.id} ${text}`);
     else if (field.id === 'study_types') {
-      const types = list((f as Record<string, unknown>).study_types);
+      const types = listItems((f as Record<string, unknown>).study_types);
       parts.push(types.length > 2 ? `${types.length} study types` : types.join(', '));
     } else if (field.id === 'months') parts.push(`months ${text}`);
     else if (field.id === 'duration') parts.push(`${text} days`);

@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { validateSearchParams } from '../../../src/api';
 import {
+  listItems,
   COUNTRY_CODES,
   countryName,
   describeFilters,
@@ -174,5 +175,15 @@ describe('filters/model', () => {
       const r = resolvePreset(p, NOW, i);
       assert.ok(r.ok, r.ok ? '' : r.message);
     });
+  });
+});
+
+describe('filterModel: listItems', () => {
+  it('reads a list filter stored as a comma-separated string or an array, and nothing else', () => {
+    assert.deepEqual(listItems(' rct , meta-analysis,, '), ['rct', 'meta-analysis']);
+    assert.deepEqual(listItems(['US', 'gb']), ['US', 'gb']);
+    assert.deepEqual(listItems(''), []);
+    for (const v of [undefined, null, 3, { a: 1 }])
+      assert.deepEqual(listItems(v), [], JSON.stringify(v) ?? 'undefined');
   });
 });
