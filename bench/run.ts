@@ -17,7 +17,7 @@
  * bench/threads.ts (polls per finished thread, open → answer painted, in a real VS Code), and bench/cite.ts
  * (Insert Citation's pure path with a 1,000–10,000-entry bibliography, growth 1k → 10k).
  *
- * Then the real-VS Code activation benchmark (bench/activation.ts, someone else's) runs as a
+ * Then the real-VS Code activation benchmark (bench/activation.ts) runs as a
  * child process when that file exists and the `.vscode-test/code-server` cache is present. It
  * builds the production bundle and the VSIX and opens VS Code windows (minutes): skip it with
  * `--no-vscode` or RESEARCH_DESK_BENCH_VSCODE=0; force the attempt with `--vscode` or =1.
@@ -174,7 +174,7 @@ async function measureSearch(iterations: number, warmup: number): Promise<BenchR
   ];
 }
 
-/** Run bench/activation.ts (someone else's) in a child process; resolves with its exit code. */
+/** Run bench/activation.ts in a child process (it opens VS Code windows of its own); resolves with its exit code. */
 function runActivation(): Promise<number> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ['--import', 'tsx', join('bench', 'activation.ts')], {
