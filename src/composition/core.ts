@@ -26,6 +26,7 @@ import { UsageStatusBar } from '../usage/statusBar';
 import { UsageLedger } from '../usage/usageLedger';
 import { UsageMenu } from '../usage/usageMenu';
 import { Disposable } from '../shared/disposable';
+import { errorLine } from '../shared/plainText';
 import { Bibliographies } from '../citations/bibliography';
 import { CitationCommands } from '../citations/citationCommands';
 import { AnswerCitations } from '../citations/insertAnswer';
@@ -35,6 +36,8 @@ import { CiteCompletion } from '../citations/completion';
 import { CiteHover } from '../citations/hover';
 import { RecentPapersList } from '../citations/recentPapers';
 import { ClientProvider } from '../service/clientProvider';
+import { ResearchTools } from '../chat/researchTools';
+import type { ToolName } from '../platform/ids';
 import type { Core, CoreServices } from './contract';
 
 class CoreImpl extends Disposable implements Core {
@@ -78,6 +81,8 @@ class CoreImpl extends Disposable implements Core {
    * Completing an answer's citations (authors, DOI) from a search, with the writer's consent (`ask`/`last` for tests).
    */
   readonly paperLookup: PaperLookup;
+  /** The language model tools (search papers, calls left). */
+  readonly tools: ResearchTools;
 
   constructor(private readonly services: CoreServices) {
     super();
@@ -200,6 +205,12 @@ class CoreImpl extends Disposable implements Core {
         log,
       }),
     );
+    this.tools = new ResearchTools({
+      search: (params) => this.search.searchOnce(params),
+      usage: () => this.usage.snapshot(),
+      recent: this.recentPapers,
+      describeError: (err) => describeError(err, { baseUrl: settings.service.baseUrl })?.message ?? errorLine(err),
+    });
     this.paperLookup = new PaperLookup({
       search: (params) => this.search.searchOnce(params),
       recent: this.recentPapers,
@@ -222,6 +233,14 @@ class CoreImpl extends Disposable implements Core {
   /** Whether the core's table has a handler for `command` (the contributions test checks every command has one). */
   handles(command: CommandId): boolean {
     return command in this.handlers;
+  }
+
+  prepareTool(name: ToolName, input: unknown): vscode.PreparedToolInvocation {
+    return this.tools.prepare(name, input);
+  }
+
+  invokeTool(name: ToolName, input: unknown, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResult> {
+    return this.tools.invoke(name, input, token);
   }
 
   restoreAnswerPanel(panel: vscode.WebviewPanel, state: unknown): Promise<void> {

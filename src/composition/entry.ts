@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { registerCiteProviders } from '../citations/providers';
+import { registerResearchTools } from '../chat/toolProviders';
 import { CoreLoader } from './coreLoader';
 import type { CoreInternals } from './core';
 import { Commands, Urls, Views, WebviewTypes, type CommandId } from '../platform/ids';
@@ -165,6 +166,7 @@ export class ResearchDesk extends Disposable {
 
     // Cite-key completion, hover and links: registered here, the core loads only near a citation.
     this.register(registerCiteProviders(this.core, this.log));
+    this.register(registerResearchTools(this.core));
     step('citeProviders');
 
     // Not awaited, and started after activate() has returned (a macrotask later): reading

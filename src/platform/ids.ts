@@ -56,6 +56,13 @@ export const Commands = {
 } as const;
 export type CommandId = (typeof Commands)[keyof typeof Commands];
 
+/** Language model tools (`contributes.languageModelTools`): names models see, so letters, digits and `_` only. */
+export const Tools = {
+  searchPapers: 'researchDesk_searchPapers',
+  monthlyCalls: 'researchDesk_monthlyCalls',
+} as const;
+export type ToolName = (typeof Tools)[keyof typeof Tools];
+
 /** Webview panel types (each has an `onWebviewPanel:` activation event and a serializer). */
 export const WebviewTypes = {
   answer: 'researchDesk.answer',

@@ -24,6 +24,7 @@ import { moneySuite } from './money.test';
 import { searchSuite } from './search.test';
 import { settingsSuite } from './settings.test';
 import { threadsSuite } from './threads.test';
+import { toolsSuite } from './tools.test';
 import { trustSuite } from './trust.test';
 import { untrustedSuite } from './untrusted.test';
 import { usageSuite } from './usage.test';
@@ -52,6 +53,7 @@ export function run(): Promise<void> {
   searchSuite();
   filtersSuite();
   usageSuite();
+  toolsSuite();
   threadsSuite();
   answerSuite();
   citationsSuite();

@@ -52,7 +52,7 @@ let PURE_FILES: string[] = [];
 const LAYERS: [RegExp, number, string][] = [
   [/^src\/(api|bib|render|shared)\//u, 0, 'pure'],
   [/^src\/platform\//u, 1, 'platform'],
-  [/^src\/(service|search|threads|answer|citations|usage)\//u, 2, 'feature'],
+  [/^src\/(service|search|threads|answer|citations|usage|chat)\//u, 2, 'feature'],
   [/^src\/(composition\/|extension\.ts$)/u, 3, 'composition'],
 ];
 const layerOf = (file: string): { rank: number; name: string } => {
