@@ -12,6 +12,7 @@ import { Tools, type ToolName } from '../platform/ids';
 import { citationSettings } from '../platform/settings';
 import type { FetchedPage } from '../search/searchPages';
 import { describeFilters } from '../search/filterModel';
+import { markdownWithSafeLinks } from '../shared/markdown';
 import { plainText } from '../shared/plainText';
 import type { UsageSnapshot } from '../usage/usageLedger';
 import { paperRecords, parseSearchToolInput } from './toolInput';
@@ -48,14 +49,17 @@ export class ResearchTools {
       invocationMessage: vscode.l10n.t('Searching papers for “{0}”', query),
       confirmationMessages: {
         title: vscode.l10n.t('Search papers?'),
+        // Escaped, a URL in the query a link only by the link rule: the query is the model's text.
         message: new vscode.MarkdownString(
-          [
-            vscode.l10n.t('Search for “{0}”, up to {1} papers.', query, parsed.params.page_size ?? 10),
-            filters ? vscode.l10n.t('Filters: {0}.', plainText(filters, 300)) : '',
-            cost,
-          ]
-            .filter(Boolean)
-            .join(' '),
+          markdownWithSafeLinks(
+            [
+              vscode.l10n.t('Search for “{0}”, up to {1} papers.', query, parsed.params.page_size ?? 10),
+              filters ? vscode.l10n.t('Filters: {0}.', plainText(filters, 300)) : '',
+              cost,
+            ]
+              .filter(Boolean)
+              .join(' '),
+          ),
         ),
       },
     };

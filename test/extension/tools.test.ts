@@ -91,6 +91,24 @@ export function toolsSuite(): void {
       );
     });
 
+    test('the confirmation of a search names the query, the filters and the cost; nothing to confirm for the calls left', async () => {
+      await provisionedKey('tool-confirm', 'pro');
+      const tools = (await testCore()).tools;
+      const prepared = tools.prepare(Tools.searchPapers, {
+        query: 'sleep **now** [x](command:y)',
+        study_types: ['rct'],
+      });
+      const message = prepared.confirmationMessages?.message;
+      const text = typeof message === 'string' ? message : (message?.value ?? '');
+      assert.match(text, /sleep/);
+      assert.match(text, /one call of your monthly pool/);
+      assert.match(text, /rct|RCT|randomi[sz]ed/i, text);
+      assert.ok(!text.includes('](command:') && !text.includes('**now**'), `the query is plain text: ${text}`);
+      assert.ok(message instanceof vscode.MarkdownString && !message.isTrusted, 'untrusted Markdown');
+      assert.equal(tools.prepare(Tools.monthlyCalls, {}).confirmationMessages, undefined);
+      assert.equal(tools.prepare(Tools.searchPapers, { limit: 3 }).confirmationMessages, undefined, 'bound to fail');
+    });
+
     test('an invalid input is refused with the field named, and nothing is sent', async () => {
       const { label } = await provisionedKey('tool-invalid', 'pro');
       const bad: [object, RegExp][] = [
