@@ -1,9 +1,10 @@
 import * as vscode from 'vscode';
 import { registerCiteProviders } from '../citations/providers';
 import { registerResearchTools } from '../chat/toolProviders';
+import { ResearchMcpServers } from '../chat/mcpProvider';
 import { CoreLoader } from './coreLoader';
 import type { CoreInternals } from './core';
-import { Commands, Urls, Views, WebviewTypes, type CommandId } from '../platform/ids';
+import { Commands, McpProviders, Urls, Views, WebviewTypes, type CommandId } from '../platform/ids';
 import { applyDemoKey } from '../service/demoKey';
 import { HasKeyContext } from '../service/hasKeyContext';
 import { KeyStore } from '../service/keyStore';
@@ -39,6 +40,8 @@ export interface ResearchDeskTestApi {
   localCommands: readonly string[];
   /** Tree view ids this extension created. */
   registeredViews: readonly string[];
+  /** The MCP server definition provider (tests ask it for definitions as VS Code does). */
+  mcpServers: ResearchMcpServers;
   /** Result of the demo hand-off at activation. */
   demoKey: Promise<string>;
   /** Runs the demo hand-off again with the given environment (what activation does with process.env). */
@@ -64,6 +67,7 @@ export class ResearchDesk extends Disposable {
   readonly log: Logger;
   readonly settings: SettingsStore;
   readonly keys: KeyStore;
+  private readonly mcpServers: ResearchMcpServers;
   readonly hasKey: HasKeyContext;
   readonly ready: Promise<void>;
   readonly demoKey: Promise<string>;
@@ -167,6 +171,8 @@ export class ResearchDesk extends Disposable {
     // Cite-key completion, hover and links: registered here, the core loads only near a citation.
     this.register(registerCiteProviders(this.core, this.log));
     this.register(registerResearchTools(this.core));
+    this.mcpServers = this.register(new ResearchMcpServers(this.settings, this.keys, this.log));
+    this.register(vscode.lm.registerMcpServerDefinitionProvider(McpProviders.research, this.mcpServers));
     step('citeProviders');
 
     // Not awaited, and started after activate() has returned (a macrotask later): reading
@@ -227,6 +233,7 @@ export class ResearchDesk extends Disposable {
       registeredCommands: this.commandIds,
       localCommands: this.localCommandIds,
       registeredViews: this.viewIds,
+      mcpServers: this.mcpServers,
       demoKey: this.demoKey,
       demoHandOff: (env) => applyDemoKey(env, this.settings, this.keys, this.log),
       // dist/core.js's createCore builds a CoreImpl; the loader sees it as the entry bundle's Core.

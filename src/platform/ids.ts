@@ -63,6 +63,11 @@ export const Tools = {
 } as const;
 export type ToolName = (typeof Tools)[keyof typeof Tools];
 
+/** MCP server definition providers (`contributes.mcpServerDefinitionProviders`). */
+export const McpProviders = {
+  research: 'researchDesk.mcp',
+} as const;
+
 /** Webview panel types (each has an `onWebviewPanel:` activation event and a serializer). */
 export const WebviewTypes = {
   answer: 'researchDesk.answer',
@@ -82,6 +87,7 @@ export const Views = {
 export const Settings = {
   section: 'researchDesk',
   baseUrl: 'researchDesk.baseUrl',
+  mcpUrl: 'researchDesk.mcpUrl',
   authScheme: 'researchDesk.authScheme',
   requestTimeoutSeconds: 'researchDesk.requestTimeoutSeconds',
   /** Minutes an identical search is answered from the session cache (0 = off). */
@@ -112,7 +118,7 @@ export const Settings = {
 } as const;
 
 /** Settings that decide where the key is sent: read from user settings only. */
-export const KEY_ROUTING_SETTINGS = [Settings.baseUrl, Settings.authScheme] as const;
+export const KEY_ROUTING_SETTINGS = [Settings.baseUrl, Settings.authScheme, Settings.mcpUrl] as const;
 /**
  * Settings that choose where files are written: restricted in Restricted Mode (a repository's value is not applied
  * there).
@@ -180,6 +186,8 @@ export const EnvVars = {
 
 export const Urls = {
   defaultBaseUrl: 'https://api.consensus.app',
+  /** The service's MCP server (Streamable HTTP at `{mcp_url}/mcp`). */
+  defaultMcpUrl: 'https://mcp.consensus.app/mcp',
   /** Account dashboard where keys are created (API and MCP dashboard, Keys and clients). */
   dashboard: 'https://consensus.app/home/api/',
   /** Billing and plans (a past-due account or a used-up monthly pool is resolved here). */

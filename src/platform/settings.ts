@@ -69,6 +69,26 @@ export class SettingsStore extends Disposable {
     );
   }
 
+  /**
+   * The service's MCP server: the user's URL (a repository's would route the key), checked by the same rules as the
+   * service address; `problem` says why it is unusable.
+   */
+  get mcp(): { url: string; origin: string | undefined; problem: string | undefined } {
+    const url = this.userOnly<string>(Ids.mcpUrl)?.trim() || Urls.defaultMcpUrl;
+    const parsed = parseServiceUrl(url);
+    if (!parsed || (parsed.protocol === 'http:' && !isLoopbackHttpUrl(url)))
+      return {
+        url,
+        origin: undefined,
+        problem: vscode.l10n.t(
+          'The MCP server address "{0}" in the setting {1} must be an https URL (plain http only for this computer).',
+          url,
+          Ids.mcpUrl,
+        ),
+      };
+    return { url, origin: parsed.origin, problem: undefined };
+  }
+
   get service(): ServiceSettings {
     const baseUrl = normalizeBaseUrl(this.userOnly<string>(Ids.baseUrl) ?? Urls.defaultBaseUrl);
     const scheme = this.userOnly<string>(Ids.authScheme);

@@ -5,8 +5,18 @@
  */
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { Settings, Tools } from '../../src/platform/ids';
-import { chargedTo, provisionedKey, requestsOf, setUserSettings, testCore, useEmulatorKeepingKey } from './support';
+import { Settings, Tools, Urls } from '../../src/platform/ids';
+import {
+  api,
+  chargedTo,
+  emulatorUrl,
+  nextEvent,
+  provisionedKey,
+  requestsOf,
+  setUserSettings,
+  testCore,
+  useEmulatorKeepingKey,
+} from './support';
 
 interface SearchToolResult {
   query: string;
@@ -135,6 +145,55 @@ export function toolsSuite(): void {
       const s = (await testCore()).usage.snapshot();
       assert.equal(out.left, s.left ?? 'unknown');
       assert.equal(out.resetDate, s.resetDate);
+    });
+  });
+
+  suite('The MCP server definition (what VS Code is offered)', () => {
+    let restore: (() => Promise<void>) | undefined;
+    suiteSetup(async () => {
+      restore = (await useEmulatorKeepingKey()).restore;
+    });
+    suiteTeardown(async () => restore?.());
+
+    test("trusted: one server at the user's URL, the key added as a bearer header only for the origin it was saved for; Restricted Mode: none", async () => {
+      const mcp = (await api()).mcpServers;
+      const { key } = await provisionedKey('mcp-definition', 'pro');
+      const emulator = new URL(await emulatorUrl());
+      const here = `${emulator.origin}/mcp`;
+      const back = await setUserSettings({ [Settings.mcpUrl]: here });
+      try {
+        const defs = mcp.provideMcpServerDefinitions();
+        if (!vscode.workspace.isTrusted) {
+          assert.deepEqual(defs, [], 'no server in Restricted Mode');
+          assert.equal(
+            await mcp.resolveMcpServerDefinition(new vscode.McpHttpServerDefinition('x', vscode.Uri.parse(here))),
+            undefined,
+          );
+          return;
+        }
+        assert.equal(defs.length, 1);
+        assert.equal(defs[0]!.uri.toString(true), here);
+        assert.deepEqual(defs[0]!.headers ?? {}, {}, 'no key in the definition VS Code keeps');
+        const resolved = await mcp.resolveMcpServerDefinition(defs[0]!);
+        assert.equal(resolved?.headers['Authorization'], `Bearer ${key}`);
+
+        // Another origin (the public server's own) gets no key: VS Code's OAuth flow applies there.
+        const changed = nextEvent(mcp.onDidChangeMcpServerDefinitions, 'a change of the setting');
+        await setUserSettings({ [Settings.mcpUrl]: Urls.defaultMcpUrl });
+        await changed;
+        const [pub] = mcp.provideMcpServerDefinitions();
+        assert.equal(pub?.uri.toString(true), Urls.defaultMcpUrl);
+        const pubResolved = await mcp.resolveMcpServerDefinition(pub);
+        assert.equal(pubResolved?.headers['Authorization'], undefined, 'the key never leaves its origin');
+
+        // A definition that is not the setting's (a stale one) is not started.
+        assert.equal(await mcp.resolveMcpServerDefinition(defs[0]!), undefined);
+        // Plain http elsewhere than this computer is refused.
+        await setUserSettings({ [Settings.mcpUrl]: 'http://mcp.example.org/mcp' });
+        assert.deepEqual(mcp.provideMcpServerDefinitions(), []);
+      } finally {
+        await back();
+      }
     });
   });
 }
