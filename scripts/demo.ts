@@ -101,7 +101,11 @@ async function main(): Promise<number> {
   const emulator = await emu.startEmulator({ port: emuPort, host: '127.0.0.1', speed: o.speed, quiet: true });
   onCleanup(() => void emulator.close());
   const env = { RESEARCH_DESK_DEMO_KEY: demoKey, RESEARCH_DESK_EMULATOR_URL: emulator.url };
-  const userSettings = { ...DEMO_USER_SETTINGS, 'researchDesk.baseUrl': emulator.url };
+  const userSettings = {
+    ...DEMO_USER_SETTINGS,
+    'researchDesk.baseUrl': emulator.url,
+    'researchDesk.mcpUrl': `${emulator.url}/mcp`,
+  };
 
   const code = o.server ? undefined : findCode();
   if (code) {

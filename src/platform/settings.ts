@@ -141,6 +141,10 @@ export class SettingsStore extends Disposable {
     await vscode.workspace.getConfiguration().update(Ids.baseUrl, url, vscode.ConfigurationTarget.Global);
   }
 
+  async setMcpUrl(url: string): Promise<void> {
+    await vscode.workspace.getConfiguration().update(Ids.mcpUrl, url, vscode.ConfigurationTarget.Global);
+  }
+
   /** User (global) value, else the default; workspace and folder values are ignored (and logged once each). */
   userOnly<T>(id: string): T | undefined {
     const { value, ignored } = userSetting<T>(id);

@@ -102,6 +102,8 @@ export class EmulatorCommand {
     const origin = originOf(url);
     if (!origin || !isLoopbackHttpUrl(url)) return { used: false };
     await this.settings.setBaseUrl(url);
+    // The emulator serves the MCP server too, on the same origin, so chat's MCP searches go there with the key.
+    await this.settings.setMcpUrl(`${url}/mcp`);
     const storedDemoKey = (await this.keys.get(origin)) === undefined;
     if (storedDemoKey) await this.keys.set(EMULATOR_DEMO_KEY, origin);
     this.log.info(
@@ -110,9 +112,10 @@ export class EmulatorCommand {
     const test = vscode.l10n.t('Test Connection');
     void showInfo(
       vscode.l10n.t(
-        'Research Desk now uses the emulator at {0}; to return to the real service, reset the setting {1} (your key for it is kept).',
+        'Research Desk now uses the emulator at {0}; to return to the real service, reset the settings {1} and {2} (your key for it is kept).',
         url,
         Settings.baseUrl,
+        Settings.mcpUrl,
       ),
       test,
     ).then((choice) => {

@@ -18,7 +18,7 @@ export function emulatorSuite(): void {
       const savedEnv = process.env[EnvVars.emulatorUrl];
       const savedKey = await desk.keys.get(origin);
       // Start from the real service, with no key stored for the emulator.
-      const restore = await setUserSettings({ [Settings.baseUrl]: undefined });
+      const restore = await setUserSettings({ [Settings.baseUrl]: undefined, [Settings.mcpUrl]: undefined });
       process.env[EnvVars.emulatorUrl] = url; // how the demo runner announces it (same process)
       await desk.keys.delete(origin);
       try {
@@ -32,6 +32,7 @@ export function emulatorSuite(): void {
         );
         assert.equal(desk.settings.service.baseUrl, url);
         assert.equal(await desk.keys.get(origin), EMULATOR_DEMO_KEY);
+        assert.equal(desk.settings.mcp.url, `${url}/mcp`, "chat's MCP server is the emulator's too");
         const check = await vscode.commands.executeCommand<ConnectionResult>(Commands.testConnection);
         assert.equal(check?.outcome, 'connected', check?.message);
       } finally {
