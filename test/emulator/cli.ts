@@ -78,6 +78,7 @@ function main(): void {
       );
       console.log('  demo keys (send as x-api-key; enterprise also as Authorization: Bearer):');
       for (const [name, key] of Object.entries(DEMO_KEYS)) console.log(`    ${name.padEnd(10)} ${key}`);
+      console.log(`  MCP server: ${emu.url}/mcp (no credentials: 3 papers; Authorization: Bearer <any demo key>)`);
       console.log('Press Ctrl+C to stop.');
       const stop = (): void => {
         console.log('\nStopping emulator.');
