@@ -368,7 +368,7 @@ describe('emulator: MCP server', function () {
       assert.match(pastDue.message, /payment_required/);
       const unknown = await refusedWith('not-a-key');
       assert.equal(unknown.code, 401);
-      assert.match(unknown.message, /invalid_api_key/);
+      assert.match(unknown.message, /invalid_token/);
       assert.deepEqual(
         mcpPosts().map((e) => [e.status, e.keyKind]),
         [
@@ -494,25 +494,30 @@ describe('emulator: MCP server', function () {
     });
   });
 
-  it('the REST emulator never loads the SDK; the first /mcp request does', async () => {
+  it('the REST emulator never loads the SDK; /mcp loads it, and express only with the first OAuth request', async () => {
     const script = `
       const { startEmulator } = require(${JSON.stringify(join(__dirname, 'index.ts'))});
-      const sdk = () => Object.keys(require.cache).filter((k) => k.includes('@modelcontextprotocol')).length;
+      const loaded = (name) => Object.keys(require.cache).filter((k) => k.includes('/node_modules/' + name + '/')).length;
+      const both = () => [loaded('@modelcontextprotocol/sdk'), loaded('express')];
       (async () => {
         const emu = await startEmulator({ port: 0, corpusSize: 50 });
         await fetch(emu.url + '/v1/search?query=sleep');
-        const before = sdk();
+        const rest = both();
         await fetch(emu.url + '/mcp', { method: 'POST', headers: { 'content-type': 'application/json',
           accept: 'application/json, text/event-stream' }, body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' });
-        console.log(JSON.stringify([before, sdk()]));
+        const mcp = both();
+        await fetch(emu.url + '/.well-known/oauth-authorization-server');
+        console.log(JSON.stringify([rest, mcp, both()]));
         await emu.close();
       })();`;
     const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '-e', script], {
       timeout: 30_000,
     });
-    const [before, after] = JSON.parse(stdout) as [number, number];
-    assert.equal(before, 0);
-    assert.ok(after > 0);
+    const [rest, mcp, oauth] = JSON.parse(stdout) as [number, number][];
+    assert.deepEqual(rest, [0, 0]);
+    assert.ok(mcp![0] > 0);
+    assert.equal(mcp![1], 0);
+    assert.ok(oauth![1] > 0);
   });
 
   describe('the MCP study types', () => {

@@ -5,8 +5,10 @@ import { type AddressInfo, type Socket } from 'node:net';
 import { previewOf, runAgent, titleFrom, type AgentOutput, type Citation } from './agent';
 import { mulberry32, type Paper } from './corpus';
 import { getEngine, type Hit, SearchEngine } from './engine';
-// Types only: the SDK behind ./mcp loads on the first /mcp request (handleMcp).
+// Types only: the SDK behind ./mcp and ./oauth loads on the first request that needs it.
 import type * as Mcp from './mcp';
+import type * as OAuth from './oauth';
+import { type OAuthGrantInfo, OAuthGrants, type OAuthLifetimes, OAUTH_SCOPES } from './oauthState';
 import { MCP_ANONYMOUS_PAGE_SIZE, MCP_PAGE_SIZE, validateMcpSearch } from './mcpTool';
 import {
   type ThreadBody,
@@ -77,6 +79,8 @@ export interface EmulatorOptions {
   corpusSize?: number;
   /** Request lines on stdout only when explicitly false (the CLI); code is quiet by default. */
   quiet?: boolean;
+  /** Whether /mcp answers requests without credentials (default true, as the spec has it); false: 401 and OAuth. */
+  mcpAnonymous?: boolean;
 }
 
 /** Forms in which the `echo_key` fault writes the key it received back into its answer. */
@@ -188,12 +192,13 @@ export interface RequestLogEntry {
   method: string;
   path: string;
   query: Record<string, string | string[]>;
-  route: RouteName | 'mcp' | 'control' | 'unknown';
+  route: RouteName | 'mcp' | 'oauth' | 'control' | 'unknown';
   /** Plan of the key, or 'none' | 'invalid' | 'revoked' | 'pastDue' — never the key itself. */
   keyKind: string;
   /** Label of the key ('demo:pro', 'key#3', ...) — never the key itself. */
   keyLabel: string | null;
-  auth: 'x-api-key' | 'bearer' | 'none';
+  /** `bearer`: an API key as a bearer token; `oauth`: an access token the emulator issued (/mcp only). */
+  auth: 'x-api-key' | 'bearer' | 'oauth' | 'none';
   status: number;
   charged: number;
   fault: FaultSpec['kind'] | null;
@@ -251,6 +256,13 @@ export interface EmulatorControl {
   ): { threadId: string; title: string | null; interactions: number; status: string; runMs: number }[];
   corpus(): readonly Paper[];
   paper(id: string): Paper | undefined;
+  /** Whether /mcp serves requests without credentials (false: 401 with the OAuth challenge). */
+  setMcpAnonymous(on: boolean): void;
+  /** Grant every OAuth authorization at once to this key's account, without the consent page (null: show the page). */
+  oauthAutoApprove(key: string | null): void;
+  setOAuthLifetimes(l: Partial<OAuthLifetimes>): void;
+  /** The OAuth grants, with the account's label (never a token or a key). */
+  oauthGrants(): OAuthGrantInfo[];
   reset(): void;
 }
 
@@ -328,7 +340,23 @@ const CONTROL_METHODS = new Set([
   'charges',
   'clearRequests',
   'threads',
+  'setMcpAnonymous',
+  'oauthAutoApprove',
+  'setOAuthLifetimes',
+  'oauthGrants',
   'reset',
+]);
+
+/** The OAuth routes (oauth.ts); everything else unknown stays a 404 of the REST API. */
+const OAUTH_PATHS = new Set([
+  '/.well-known/oauth-protected-resource',
+  '/.well-known/oauth-protected-resource/mcp',
+  '/.well-known/oauth-authorization-server',
+  '/authorize',
+  '/authorize/decision',
+  '/token',
+  '/register',
+  '/revoke',
 ]);
 
 export class EmulatorServer {
@@ -350,6 +378,10 @@ export class EmulatorServer {
   private rng = mulberry32(7);
   private keyCounter = 0;
   private readonly sockets = new Set<Socket>();
+  private baseUrl = '';
+  private mcpAnonymous = true;
+  private oauth!: OAuthGrants;
+  private oauthHandler: ((req: http.IncomingMessage, res: http.ServerResponse) => void) | undefined;
   readonly control: EmulatorControl;
 
   constructor(opts: EmulatorOptions) {
@@ -391,7 +423,8 @@ export class EmulatorServer {
       this.server.listen(this.opts.port ?? 0, this.opts.host, () => {
         const a = this.server.address() as AddressInfo;
         const host = a.family === 'IPv6' ? `[${a.address}]` : a.address;
-        resolve(`http://${host}:${a.port}`);
+        this.baseUrl = `http://${host}:${a.port}`;
+        resolve(this.baseUrl);
       });
     });
   }
@@ -420,6 +453,11 @@ export class EmulatorServer {
     this.pendingOutcomes = [];
     this.rng = mulberry32(7);
     this.keyCounter = 0;
+    this.mcpAnonymous = this.opts.mcpAnonymous ?? true;
+    this.oauth = new OAuthGrants(
+      () => this.nowMs(),
+      () => `${this.baseUrl}/mcp`,
+    );
     const month = monthOf(this.nowMs());
     const demo = (name: DemoKeyName, plan: Plan, status: KeyState['status'] = 'active'): void => {
       this.keys.set(DEMO_KEYS[name], {
@@ -656,6 +694,10 @@ export class EmulatorServer {
       await this.handleMcp(req, res, entry, finish);
       return;
     }
+    if (OAUTH_PATHS.has(path)) {
+      this.handleOAuth(req, res, entry);
+      return;
+    }
 
     const r = this.route(method, path);
     if ('error' in r) {
@@ -793,6 +835,38 @@ export class EmulatorServer {
     if (this.log.length > LOG_LIMIT) this.log.splice(0, this.log.length - LOG_LIMIT);
   }
 
+  /**
+   * Logs a request whose answer someone else (the SDK) writes: logged now, before the answer, since a client may read
+   * the log as soon as it has its result; the status is filled in when the head is written.
+   */
+  private recordAnswered(entry: RequestLogEntry, res: http.ServerResponse): void {
+    this.record(entry);
+    const writeHead = res.writeHead.bind(res);
+    res.writeHead = ((...args: Parameters<typeof writeHead>) => {
+      entry.status = args[0];
+      return writeHead(...args);
+    }) as typeof res.writeHead;
+    res.once('finish', () => this.printLine(entry));
+  }
+
+  /** The OAuth routes, answered by oauth.ts (the SDK's authorization-server router over the emulator's state). */
+  private handleOAuth(req: http.IncomingMessage, res: http.ServerResponse, entry: RequestLogEntry): void {
+    entry.route = 'oauth';
+    this.recordAnswered(entry, res);
+    if (!this.oauthHandler) {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const { createOAuthHandler } = require('./oauth') as typeof OAuth;
+      this.oauthHandler = createOAuthHandler({
+        baseUrl: this.baseUrl,
+        host: this.opts.host,
+        grants: () => this.oauth,
+        accounts: () => [...this.keys.values()].map((k) => ({ label: k.label, plan: k.plan, status: k.status })),
+        accountKey: (label) => [...this.keys.values()].find((k) => k.label === label)?.key,
+      });
+    }
+    this.oauthHandler(req, res);
+  }
+
   /** The CLI's line per request (never a key). */
   private printLine(entry: RequestLogEntry): void {
     if (this.opts.quiet !== false) return;
@@ -857,14 +931,7 @@ export class EmulatorServer {
       return;
     }
     entry.rpc = (Array.isArray(body) ? body : [body]).map(describeRpc);
-    // Logged before the answer is written: a client may read the log as soon as it has its result.
-    this.record(entry);
-    const writeHead = res.writeHead.bind(res);
-    res.writeHead = ((...args: Parameters<typeof writeHead>) => {
-      entry.status = args[0];
-      return writeHead(...args);
-    }) as typeof res.writeHead;
-    res.once('finish', () => this.printLine(entry));
+    this.recordAnswered(entry, res);
     const key = auth.key;
     const caller: Mcp.McpCaller = { search: (args, id) => this.mcpSearch(key, args, entry, id) };
     // Required here, not imported at the top: the SDK loads on the first /mcp request only.
@@ -874,15 +941,24 @@ export class EmulatorServer {
   }
 
   /**
-   * MCP credentials: none (anonymous: at most 3 papers, nothing charged) or `Authorization: Bearer <key>` of any plan.
-   * `x-api-key` is not read here: the spec names bearer tokens for MCP clients.
+   * MCP credentials: none (anonymous: at most 3 papers, nothing charged, unless switched off), `Authorization: Bearer
+   * <API key>` of any plan, or `Bearer <access token>` from the OAuth flow (the account it was granted for).
+   * `x-api-key` is not read here: the spec names bearer tokens for MCP clients. Every 401 points at the
+   * protected-resource metadata, where an MCP client starts OAuth (RFC 9728 §5.1).
    */
   private authenticateMcp(req: http.IncomingMessage, entry: RequestLogEntry): { key: KeyState | undefined } | Outcome {
-    const authz = req.headers.authorization;
-    if (authz === undefined) return { key: undefined };
+    const metadata = `${this.baseUrl}/.well-known/oauth-protected-resource/mcp`;
+    const scope = OAUTH_SCOPES.join(' ');
     const challenge = (error: string, description: string): Record<string, string> => ({
-      'www-authenticate': `Bearer error="${error}", error_description="${description}"`,
+      'www-authenticate': `Bearer error="${error}", error_description="${description}", resource_metadata="${metadata}", scope="${scope}"`,
     });
+    const authz = req.headers.authorization;
+    if (authz === undefined) {
+      if (this.mcpAnonymous) return { key: undefined };
+      return err(401, 'Sign in: this server needs an access token or an API key.', 'missing_credentials', {
+        'www-authenticate': `Bearer resource_metadata="${metadata}", scope="${scope}"`,
+      });
+    }
     const m = /^Bearer\s+(\S+)\s*$/i.exec(authz);
     if (!m) {
       entry.keyKind = 'invalid';
@@ -890,10 +966,22 @@ export class EmulatorServer {
       return err(401, d, 'invalid_authorization', challenge('invalid_request', d));
     }
     entry.auth = 'bearer';
-    const k = this.keys.get(m[1]!);
+    let k = this.keys.get(m[1]!);
     if (!k) {
-      entry.keyKind = 'invalid';
-      return err(401, 'Invalid API key.', 'invalid_api_key', challenge('invalid_token', 'Invalid API key.'));
+      const t = this.oauth.verify(m[1]!);
+      if (t === 'expired') {
+        entry.auth = 'oauth';
+        entry.keyKind = 'invalid';
+        const d = 'The access token expired.';
+        return err(401, d, 'token_expired', challenge('invalid_token', d));
+      }
+      k = t && this.keys.get(t.account);
+      if (!k) {
+        entry.keyKind = 'invalid';
+        const d = 'The token is neither an API key nor an access token this server issued.';
+        return err(401, d, 'invalid_token', challenge('invalid_token', d));
+      }
+      entry.auth = 'oauth';
     }
     entry.keyLabel = k.label;
     if (k.status === 'revoked') {
@@ -1562,6 +1650,20 @@ export class EmulatorServer {
       },
       corpus: () => self.engine.papers,
       paper: (id) => self.engine.byId.get(id),
+      setMcpAnonymous(on) {
+        self.mcpAnonymous = on;
+      },
+      oauthAutoApprove(key) {
+        self.oauth.autoApprove = key === null ? undefined : keyOf(key).key;
+      },
+      setOAuthLifetimes(l) {
+        for (const [k, v] of Object.entries(l) as [keyof OAuthLifetimes, unknown][]) {
+          if (!(k in self.oauth.lifetimes) || typeof v !== 'number' || !(v > 0))
+            throw new Error(`Invalid OAuth lifetime: ${String(k)}`);
+          self.oauth.lifetimes[k] = v;
+        }
+      },
+      oauthGrants: () => self.oauth.info((key) => self.keys.get(key)?.label ?? '(unknown)'),
       reset() {
         self.resetState();
       },
