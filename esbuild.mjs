@@ -93,7 +93,8 @@ if (tests) {
     outdir: 'out/test/extension',
     minify: false,
     sourcemap: 'inline',
-    external: ['vscode', 'mocha'],
+    // The emulator's MCP SDK (and express) load from node_modules at run time, only if a test reaches /mcp.
+    external: ['vscode', 'mocha', '@modelcontextprotocol/sdk'],
   });
 }
 

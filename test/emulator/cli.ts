@@ -1,11 +1,11 @@
 // Command line: `npm run emulator -- --port 8787 [--host 127.0.0.1] [--speed 10] [--control]
-// [--no-rate-limits] [--now 2027-01-15T00:00:00Z] [--corpus-size 5000] [--quiet]`.
+// [--no-rate-limits] [--now 2027-01-15T00:00:00Z] [--corpus-size 5000] [--quiet] [--mcp-no-anonymous]`.
 import { DEMO_KEYS, startEmulator } from './index';
 
 function usage(msg?: string): never {
   if (msg) console.error(`emulator: ${msg}`);
   console.error(
-    'usage: npm run emulator -- [--port 8787] [--host 127.0.0.1] [--speed N] [--control] [--no-rate-limits] [--now ISO] [--corpus-size N] [--quiet]',
+    'usage: npm run emulator -- [--port 8787] [--host 127.0.0.1] [--speed N] [--control] [--no-rate-limits] [--now ISO] [--corpus-size N] [--quiet] [--mcp-no-anonymous]',
   );
   process.exit(2);
 }
@@ -57,6 +57,9 @@ function parseArgs(argv: string[]): Parameters<typeof startEmulator>[0] {
       case '--quiet':
         o.quiet = true;
         break;
+      case '--mcp-no-anonymous':
+        o.mcpAnonymous = false;
+        break;
       case '--help':
       case '-h':
         usage();
@@ -78,6 +81,9 @@ function main(): void {
       );
       console.log('  demo keys (send as x-api-key; enterprise also as Authorization: Bearer):');
       for (const [name, key] of Object.entries(DEMO_KEYS)) console.log(`    ${name.padEnd(10)} ${key}`);
+      console.log(
+        `  MCP server: ${emu.url}/mcp (${opts?.mcpAnonymous === false ? 'credentials required' : 'no credentials: 3 papers'}; Authorization: Bearer <any demo key> or OAuth at ${emu.url}/.well-known/oauth-authorization-server)`,
+      );
       console.log('Press Ctrl+C to stop.');
       const stop = (): void => {
         console.log('\nStopping emulator.');

@@ -60,6 +60,8 @@ describe('emulator: faults and robustness', function () {
     assert.equal(a.body.code, 'service_unavailable');
     assert.equal(emu.control.threads(key).length, 0);
 
+    // A run long enough to still be running when listed, and not charged before the search below, on a loaded machine.
+    emu.control.setRunOutcome({ durationMs: 600_000 });
     emu.control.injectFault({ route: 'create_thread', kind: 'status_after' });
     const b = await call(emu.url, '/v1/threads', { key, body: { input_message: 'sleep and memory' } });
     assert.equal(b.status, 500);

@@ -12,6 +12,7 @@ export type {
   DemoKeyName,
   FaultSpec,
   KeyEncoding,
+  McpRpcLogEntry,
   Plan,
   ProvisionOptions,
   RateLimitOption,
@@ -32,6 +33,15 @@ export {
   encodeKey,
 } from './server';
 export { STUDY_TYPES, DOMAINS } from './vocab';
+export {
+  MCP_ANONYMOUS_PAGE_SIZE,
+  MCP_PAGE_SIZE,
+  MCP_SEARCH_PARAMS,
+  MCP_SEARCH_TOOL,
+  MCP_STUDY_TYPES,
+  validateMcpSearch,
+} from './mcpTool';
+export type { McpSearchArgs, McpStudyType } from './mcpTool';
 export { parseStudyTypes } from './validation';
 export { corpusForms, coverageSample, isTitleCase, sameTitleGroups } from './coverage';
 export type { CorpusForm, CoverageSample, SampledPaper } from './coverage';

@@ -5,6 +5,11 @@ import { type AddressInfo, type Socket } from 'node:net';
 import { previewOf, runAgent, titleFrom, type AgentOutput, type Citation } from './agent';
 import { mulberry32, type Paper } from './corpus';
 import { getEngine, type Hit, SearchEngine } from './engine';
+// Types only: the SDK behind ./mcp and ./oauth loads on the first request that needs it.
+import type * as Mcp from './mcp';
+import type * as OAuth from './oauth';
+import { type OAuthGrantInfo, OAuthGrants, type OAuthLifetimes, OAUTH_SCOPES } from './oauthState';
+import { MCP_ANONYMOUS_PAGE_SIZE, MCP_PAGE_SIZE, validateMcpSearch } from './mcpTool';
 import {
   type ThreadBody,
   type ValidationItem,
@@ -74,6 +79,8 @@ export interface EmulatorOptions {
   corpusSize?: number;
   /** Request lines on stdout only when explicitly false (the CLI); code is quiet by default. */
   quiet?: boolean;
+  /** Whether /mcp answers requests without credentials (default true, as the spec has it); false: 401 and OAuth. */
+  mcpAnonymous?: boolean;
 }
 
 /** Forms in which the `echo_key` fault writes the key it received back into its answer. */
@@ -166,26 +173,43 @@ export interface UsageInfo {
   unlimited: boolean;
 }
 
+/** One JSON-RPC message of a POST to /mcp, as the request log shows it. */
+export interface McpRpcLogEntry {
+  /** `initialize`, `notifications/initialized`, `tools/list`, `tools/call`, ... (or `invalid` for a non-request). */
+  method: string;
+  /** The JSON-RPC id (absent for notifications). */
+  id?: string | number;
+  /** tools/call: the tool's name and its arguments as sent. */
+  tool?: string;
+  arguments?: unknown;
+  /** tools/call of `search`: whether the result was a tool error, and its text. */
+  isError?: boolean;
+  error?: string;
+}
+
 export interface RequestLogEntry {
   at: string;
   method: string;
   path: string;
   query: Record<string, string | string[]>;
-  route: RouteName | 'control' | 'unknown';
+  route: RouteName | 'mcp' | 'oauth' | 'control' | 'unknown';
   /** Plan of the key, or 'none' | 'invalid' | 'revoked' | 'pastDue' — never the key itself. */
   keyKind: string;
   /** Label of the key ('demo:pro', 'key#3', ...) — never the key itself. */
   keyLabel: string | null;
-  auth: 'x-api-key' | 'bearer' | 'none';
+  /** `bearer`: an API key as a bearer token; `oauth`: an access token the emulator issued (/mcp only). */
+  auth: 'x-api-key' | 'bearer' | 'oauth' | 'none';
   status: number;
   charged: number;
   fault: FaultSpec['kind'] | null;
+  /** /mcp only: the JSON-RPC messages of the POST. */
+  rpc?: McpRpcLogEntry[];
 }
 
 export interface ChargeEntry {
   at: string;
   keyLabel: string;
-  reason: 'search' | 'quick_search' | 'thread';
+  reason: 'search' | 'quick_search' | 'thread' | 'mcp';
   calls: number;
   threadId?: string;
   interactionId?: string;
@@ -232,6 +256,13 @@ export interface EmulatorControl {
   ): { threadId: string; title: string | null; interactions: number; status: string; runMs: number }[];
   corpus(): readonly Paper[];
   paper(id: string): Paper | undefined;
+  /** Whether /mcp serves requests without credentials (false: 401 with the OAuth challenge). */
+  setMcpAnonymous(on: boolean): void;
+  /** Grant every OAuth authorization at once to this key's account, without the consent page (null: show the page). */
+  oauthAutoApprove(key: string | null): void;
+  setOAuthLifetimes(l: Partial<OAuthLifetimes>): void;
+  /** The OAuth grants, with the account's label (never a token or a key). */
+  oauthGrants(): OAuthGrantInfo[];
   reset(): void;
 }
 
@@ -309,7 +340,23 @@ const CONTROL_METHODS = new Set([
   'charges',
   'clearRequests',
   'threads',
+  'setMcpAnonymous',
+  'oauthAutoApprove',
+  'setOAuthLifetimes',
+  'oauthGrants',
   'reset',
+]);
+
+/** The OAuth routes (oauth.ts); everything else unknown stays a 404 of the REST API. */
+const OAUTH_PATHS = new Set([
+  '/.well-known/oauth-protected-resource',
+  '/.well-known/oauth-protected-resource/mcp',
+  '/.well-known/oauth-authorization-server',
+  '/authorize',
+  '/authorize/decision',
+  '/token',
+  '/register',
+  '/revoke',
 ]);
 
 export class EmulatorServer {
@@ -331,6 +378,10 @@ export class EmulatorServer {
   private rng = mulberry32(7);
   private keyCounter = 0;
   private readonly sockets = new Set<Socket>();
+  private baseUrl = '';
+  private mcpAnonymous = true;
+  private oauth!: OAuthGrants;
+  private oauthHandler: ((req: http.IncomingMessage, res: http.ServerResponse) => void) | undefined;
   readonly control: EmulatorControl;
 
   constructor(opts: EmulatorOptions) {
@@ -372,7 +423,8 @@ export class EmulatorServer {
       this.server.listen(this.opts.port ?? 0, this.opts.host, () => {
         const a = this.server.address() as AddressInfo;
         const host = a.family === 'IPv6' ? `[${a.address}]` : a.address;
-        resolve(`http://${host}:${a.port}`);
+        this.baseUrl = `http://${host}:${a.port}`;
+        resolve(this.baseUrl);
       });
     });
   }
@@ -401,6 +453,11 @@ export class EmulatorServer {
     this.pendingOutcomes = [];
     this.rng = mulberry32(7);
     this.keyCounter = 0;
+    this.mcpAnonymous = this.opts.mcpAnonymous ?? true;
+    this.oauth = new OAuthGrants(
+      () => this.nowMs(),
+      () => `${this.baseUrl}/mcp`,
+    );
     const month = monthOf(this.nowMs());
     const demo = (name: DemoKeyName, plan: Plan, status: KeyState['status'] = 'active'): void => {
       this.keys.set(DEMO_KEYS[name], {
@@ -616,10 +673,8 @@ export class EmulatorServer {
     };
     const finish = (o: Outcome): void => {
       entry.status = o.status;
-      this.log.push(entry);
-      if (this.log.length > LOG_LIMIT) this.log.splice(0, this.log.length - LOG_LIMIT);
-      if (this.opts.quiet === false)
-        console.log(`${entry.at} ${method} ${path} → ${o.status}${entry.charged ? ` (charged ${entry.charged})` : ''}`);
+      this.record(entry);
+      this.printLine(entry);
     };
 
     if (path.startsWith('/_emulator/') || path === '/_emulator') {
@@ -632,6 +687,15 @@ export class EmulatorServer {
       const body = method === 'POST' ? await this.readBody(req) : { text: '' };
       const o = this.handleControl(method, path, 'text' in body ? body.text : '');
       this.send(res, o);
+      return;
+    }
+
+    if (path === '/mcp') {
+      await this.handleMcp(req, res, entry, finish);
+      return;
+    }
+    if (OAUTH_PATHS.has(path)) {
+      this.handleOAuth(req, res, entry);
       return;
     }
 
@@ -764,6 +828,225 @@ export class EmulatorServer {
     if (method === 'HEAD') res.writeHead(o.status).end();
     else this.send(res, o);
     finish(o);
+  }
+
+  private record(entry: RequestLogEntry): void {
+    this.log.push(entry);
+    if (this.log.length > LOG_LIMIT) this.log.splice(0, this.log.length - LOG_LIMIT);
+  }
+
+  /**
+   * Logs a request whose answer someone else (the SDK) writes: logged now, before the answer, since a client may read
+   * the log as soon as it has its result; the status is filled in when the head is written.
+   */
+  private recordAnswered(entry: RequestLogEntry, res: http.ServerResponse): void {
+    this.record(entry);
+    const writeHead = res.writeHead.bind(res);
+    res.writeHead = ((...args: Parameters<typeof writeHead>) => {
+      entry.status = args[0];
+      return writeHead(...args);
+    }) as typeof res.writeHead;
+    res.once('finish', () => this.printLine(entry));
+  }
+
+  /** The OAuth routes, answered by oauth.ts (the SDK's authorization-server router over the emulator's state). */
+  private handleOAuth(req: http.IncomingMessage, res: http.ServerResponse, entry: RequestLogEntry): void {
+    entry.route = 'oauth';
+    this.recordAnswered(entry, res);
+    if (!this.oauthHandler) {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const { createOAuthHandler } = require('./oauth') as typeof OAuth;
+      this.oauthHandler = createOAuthHandler({
+        baseUrl: this.baseUrl,
+        host: this.opts.host,
+        grants: () => this.oauth,
+        accounts: () => [...this.keys.values()].map((k) => ({ label: k.label, plan: k.plan, status: k.status })),
+        accountKey: (label) => [...this.keys.values()].find((k) => k.label === label)?.key,
+      });
+    }
+    this.oauthHandler(req, res);
+  }
+
+  /** The CLI's line per request (never a key). */
+  private printLine(entry: RequestLogEntry): void {
+    if (this.opts.quiet !== false) return;
+    const rpc = entry.rpc
+      ? ` ${entry.rpc.map((r) => (r.tool !== undefined ? `${r.method} ${r.tool.slice(0, 40)}` : r.method)).join(', ')}`
+      : '';
+    console.log(
+      `${entry.at} ${entry.method} ${entry.path}${rpc} → ${entry.status}${entry.charged ? ` (charged ${entry.charged})` : ''}`,
+    );
+  }
+
+  // ---------------------------------------------------------------- MCP
+
+  /**
+   * POST /mcp: the MCP server (Streamable HTTP, stateless). Order of checks as on the REST routes: method (405) → body
+   * size (413) → authentication (401, then 402) → JSON (400) → the protocol; the per-second limit, validation, the
+   * feature check and the monthly pool apply inside a `search` call, where they come back as tool errors.
+   */
+  private async handleMcp(
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    entry: RequestLogEntry,
+    finish: (o: Outcome) => void,
+  ): Promise<void> {
+    entry.route = 'mcp';
+    if (entry.method !== 'POST') {
+      // Stateless: no stream to offer on GET and no session to DELETE; the MCP spec allows 405 for both.
+      const o = err(405, 'Method Not Allowed', 'method_not_allowed', { allow: 'POST' });
+      if (entry.method === 'HEAD') res.writeHead(o.status, o.headers).end();
+      else this.send(res, o);
+      finish(o);
+      return;
+    }
+    const b = await this.readBody(req);
+    if ('aborted' in b) {
+      finish({ status: 0, body: null });
+      return;
+    }
+    if ('tooLarge' in b) {
+      const o = err(413, `Request body too large (limit ${BODY_LIMIT} bytes).`, 'payload_too_large', {
+        connection: 'close',
+      });
+      this.send(res, o);
+      finish(o);
+      return;
+    }
+    this.settle();
+    const auth = this.authenticateMcp(req, entry);
+    if (!('key' in auth)) {
+      this.send(res, auth);
+      finish(auth);
+      return;
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(b.text) as unknown;
+    } catch {
+      // The SDK's own answer to a body that is not JSON.
+      const o = { status: 400, body: { jsonrpc: '2.0', error: { code: -32700, message: 'Parse error' }, id: null } };
+      this.send(res, o);
+      finish(o);
+      return;
+    }
+    entry.rpc = (Array.isArray(body) ? body : [body]).map(describeRpc);
+    this.recordAnswered(entry, res);
+    const key = auth.key;
+    const caller: Mcp.McpCaller = { search: (args, id) => this.mcpSearch(key, args, entry, id) };
+    // Required here, not imported at the top: the SDK loads on the first /mcp request only.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { serveMcp } = require('./mcp') as typeof Mcp;
+    await serveMcp(req, res, body, caller);
+  }
+
+  /**
+   * MCP credentials: none (anonymous: at most 3 papers, nothing charged, unless switched off), `Authorization: Bearer
+   * <API key>` of any plan, or `Bearer <access token>` from the OAuth flow (the account it was granted for).
+   * `x-api-key` is not read here: the spec names bearer tokens for MCP clients. Every 401 points at the
+   * protected-resource metadata, where an MCP client starts OAuth (RFC 9728 §5.1).
+   */
+  private authenticateMcp(req: http.IncomingMessage, entry: RequestLogEntry): { key: KeyState | undefined } | Outcome {
+    const metadata = `${this.baseUrl}/.well-known/oauth-protected-resource/mcp`;
+    const scope = OAUTH_SCOPES.join(' ');
+    const challenge = (error: string, description: string): Record<string, string> => ({
+      'www-authenticate': `Bearer error="${error}", error_description="${description}", resource_metadata="${metadata}", scope="${scope}"`,
+    });
+    const authz = req.headers.authorization;
+    if (authz === undefined) {
+      if (this.mcpAnonymous) return { key: undefined };
+      return err(401, 'Sign in: this server needs an access token or an API key.', 'missing_credentials', {
+        'www-authenticate': `Bearer resource_metadata="${metadata}", scope="${scope}"`,
+      });
+    }
+    const m = /^Bearer\s+(\S+)\s*$/i.exec(authz);
+    if (!m) {
+      entry.keyKind = 'invalid';
+      const d = 'Send the token as Authorization: Bearer <token>.';
+      return err(401, d, 'invalid_authorization', challenge('invalid_request', d));
+    }
+    entry.auth = 'bearer';
+    let k = this.keys.get(m[1]!);
+    if (!k) {
+      const t = this.oauth.verify(m[1]!);
+      if (t === 'expired') {
+        entry.auth = 'oauth';
+        entry.keyKind = 'invalid';
+        const d = 'The access token expired.';
+        return err(401, d, 'token_expired', challenge('invalid_token', d));
+      }
+      k = t && this.keys.get(t.account);
+      if (!k) {
+        entry.keyKind = 'invalid';
+        const d = 'The token is neither an API key nor an access token this server issued.';
+        return err(401, d, 'invalid_token', challenge('invalid_token', d));
+      }
+      entry.auth = 'oauth';
+    }
+    entry.keyLabel = k.label;
+    if (k.status === 'revoked') {
+      entry.keyKind = 'revoked';
+      const d = 'This API key has been revoked. Create a new key in the dashboard.';
+      return err(401, d, 'revoked_api_key', challenge('invalid_token', d));
+    }
+    if (k.status === 'pastDue') {
+      entry.keyKind = 'pastDue';
+      return err(402, 'Billing is past due. API calls are paused until payment is resolved.', 'payment_required');
+    }
+    entry.keyKind = k.plan;
+    return { key: k };
+  }
+
+  /**
+   * The `search` tool: the per-second limit → validation → the excerpt feature → the monthly pool → the same ranking
+   * and result records as GET /v1/search. Refusals are tool errors whose text is the REST answer's (the two 429s word
+   * for word), so a model can tell the writer; nothing refused is charged.
+   */
+  private mcpSearch(
+    k: KeyState | undefined,
+    args: unknown,
+    entry: RequestLogEntry,
+    id: string | number,
+  ): ReturnType<Mcp.McpCaller['search']> {
+    const rpc = entry.rpc?.find((r) => r.method === 'tools/call' && r.id === id);
+    const fail = (text: string): ReturnType<Mcp.McpCaller['search']> => {
+      if (rpc) {
+        rpc.isError = true;
+        rpc.error = text;
+      }
+      return { content: [{ type: 'text', text }], isError: true };
+    };
+    if (k) {
+      const limited = this.rateLimit(k, 'search');
+      if (limited) return fail(RATE_MESSAGE);
+    }
+    const v = validateMcpSearch(args);
+    if (!v.ok) return fail(`Invalid arguments for the search tool:\n${v.problems.join('\n')}`);
+    const a = v.args;
+    if (a.includeFullTextChunks && (!k || k.plan === 'free'))
+      return fail('include_full_text_chunks: full-text excerpts are available on paid plans only.');
+    if (k) {
+      const refused = this.poolExhausted(k);
+      if (refused) return fail((refused.body as { detail: string }).detail);
+    }
+    const cap = k ? (k.maxPageSize ?? PLANS[k.plan].maxPageSize) : MCP_ANONYMOUS_PAGE_SIZE;
+    const page = this.engine.search(a.query, a.filters).slice(0, Math.min(MCP_PAGE_SIZE, cap));
+    const excerpts = a.includeFullTextChunks
+      ? this.engine.excerpts(
+          a.query,
+          page.map((h) => h.paper),
+        )
+      : undefined;
+    const paid = k !== undefined && k.plan !== 'free';
+    const results = page.map((h, i) => this.result(h, i, paid, false, excerpts));
+    if (k) {
+      const calls = Math.max(1, Math.ceil(results.length / 100));
+      this.charge(k, calls, 'mcp');
+      entry.charged += calls;
+    }
+    if (rpc) rpc.isError = false;
+    const body = { results };
+    return { content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body };
   }
 
   /**
@@ -1344,7 +1627,7 @@ export class EmulatorServer {
         }
         self.settle();
       },
-      requests: () => self.log.map((e) => ({ ...e })),
+      requests: () => self.log.map((e) => (e.rpc ? { ...e, rpc: e.rpc.map((r) => ({ ...r })) } : { ...e })),
       charges: () => {
         self.settle();
         return self.chargeLog.map((c) => ({ ...c }));
@@ -1367,6 +1650,20 @@ export class EmulatorServer {
       },
       corpus: () => self.engine.papers,
       paper: (id) => self.engine.byId.get(id),
+      setMcpAnonymous(on) {
+        self.mcpAnonymous = on;
+      },
+      oauthAutoApprove(key) {
+        self.oauth.autoApprove = key === null ? undefined : keyOf(key).key;
+      },
+      setOAuthLifetimes(l) {
+        for (const [k, v] of Object.entries(l) as [keyof OAuthLifetimes, unknown][]) {
+          if (!(k in self.oauth.lifetimes) || typeof v !== 'number' || !(v > 0))
+            throw new Error(`Invalid OAuth lifetime: ${String(k)}`);
+          self.oauth.lifetimes[k] = v;
+        }
+      },
+      oauthGrants: () => self.oauth.info((key) => self.keys.get(key)?.label ?? '(unknown)'),
       reset() {
         self.resetState();
       },
@@ -1399,3 +1696,17 @@ export class EmulatorServer {
 
 export { SearchEngine };
 export type { Citation };
+
+/** A JSON-RPC message of an MCP POST, for the request log. */
+function describeRpc(m: unknown): McpRpcLogEntry {
+  if (typeof m !== 'object' || m === null || typeof (m as { method?: unknown }).method !== 'string')
+    return { method: 'invalid' };
+  const r = m as { method: string; id?: unknown; params?: { name?: unknown; arguments?: unknown } };
+  const out: McpRpcLogEntry = { method: r.method.slice(0, 100) };
+  if (typeof r.id === 'string' || typeof r.id === 'number') out.id = r.id;
+  if (r.method === 'tools/call' && typeof r.params === 'object' && r.params !== null) {
+    if (typeof r.params.name === 'string') out.tool = r.params.name;
+    out.arguments = r.params.arguments;
+  }
+  return out;
+}
