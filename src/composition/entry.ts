@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { registerCiteProviders } from '../citations/providers';
-import { registerResearchTools } from '../chat/toolProviders';
+import { registerResearchParticipant, registerResearchTools } from '../chat/chatProviders';
 import { ResearchMcpServers } from '../chat/mcpProvider';
 import { CoreLoader } from './coreLoader';
 import type { CoreInternals } from './core';
@@ -171,6 +171,7 @@ export class ResearchDesk extends Disposable {
     // Cite-key completion, hover and links: registered here, the core loads only near a citation.
     this.register(registerCiteProviders(this.core, this.log));
     this.register(registerResearchTools(this.core));
+    this.register(registerResearchParticipant(this.core, context.extensionUri));
     this.mcpServers = this.register(new ResearchMcpServers(this.settings, this.keys, this.log));
     this.register(vscode.lm.registerMcpServerDefinitionProvider(McpProviders.research, this.mcpServers));
     step('citeProviders');
