@@ -179,10 +179,18 @@ export function answerRecord(
   if (thread.url) record.url = plainText(thread.url, 300);
   if (turn?.response) {
     // Plain per line: the Markdown's structure (lists, headings, markers) stays; invisible and control characters go.
-    const lines = turn.response.split(/\r\n|\r|\n/).map((l) => plainText(l, ANSWER_MAX));
+    // Lines are read until the share is full; one more character than the share tells that the answer was cut.
+    const lines: string[] = [];
+    let length = 0;
+    for (const line of turn.response.split(/\r\n|\r|\n/)) {
+      if (length > ANSWER_MAX) break;
+      const plain = plainText(line, ANSWER_MAX + 1);
+      lines.push(plain);
+      length += plain.length + 1;
+    }
     const text = lines.join('\n');
     record.answer = clip(text, ANSWER_MAX);
-    if (record.answer.length < text.length) record.answerCut = true;
+    if (text.length > ANSWER_MAX) record.answerCut = true;
   }
   if (turn?.citations?.length)
     record.papers = turn.citations.slice(0, 100).map((c) => {
