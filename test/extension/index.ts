@@ -25,6 +25,7 @@ import { searchSuite } from './search.test';
 import { settingsSuite } from './settings.test';
 import { threadsSuite } from './threads.test';
 import { toolsSuite } from './tools.test';
+import { chatSuite } from './chat.test';
 import { trustSuite } from './trust.test';
 import { untrustedSuite } from './untrusted.test';
 import { usageSuite } from './usage.test';
@@ -54,6 +55,7 @@ export function run(): Promise<void> {
   filtersSuite();
   usageSuite();
   toolsSuite();
+  chatSuite();
   threadsSuite();
   answerSuite();
   citationsSuite();
