@@ -6,7 +6,7 @@
  * images) or `escapeHtml`.
  */
 import * as vscode from 'vscode';
-import type { Interaction, Thread } from '../api/index';
+import { isApiError, type Interaction, type Thread } from '../api/index';
 import { renderAnswerDetailed, safeHttpsUrl, type ReferenceEntry, type RenderedAnswer } from '../render/answer';
 import { escapeHtml } from '../render/escape';
 import type { ResearchClient } from '../service/clientProvider';
@@ -57,6 +57,8 @@ export interface AnswerPanelsOptions {
   log: LogSink;
   /** Shows an error as one sentence with its buttons (the ErrorPresenter). */
   showError: (err: unknown, context: string, retry?: () => unknown) => void;
+  /** Fires when the API key changes: a panel that waited for a key loads then. */
+  onKeyChange?: vscode.Event<unknown>;
   /** The citation actions; absent = no citation buttons. */
   citations?: () => AnswerCitationActions | undefined;
   /**
@@ -77,6 +79,8 @@ interface PanelEntry {
   nonce: string;
   /** State the webview last saved (draft, mode) seeded into a fresh page. */
   seed: AnswerViewState | undefined;
+  /** The last load found no key to send: the panel loads again when one is set. */
+  waitingForKey?: boolean;
   disposables: vscode.Disposable[];
   disposed: boolean;
 }
@@ -99,6 +103,13 @@ export class AnswerPanels extends Disposable {
         for (const e of [...this.panels.values()]) e.panel.dispose();
       },
     });
+    // Panels restored before a key was set (a fresh window, a cleared key) load once one is.
+    if (o.onKeyChange)
+      this.register(
+        o.onKeyChange(() => {
+          for (const e of this.panels.values()) if (!e.thread && e.waitingForKey) void this.load(e);
+        }),
+      );
     const fixture = process.env[UI_FIXTURE_ENV];
     if (fixture) void this.showFixture(fixture);
   }
@@ -271,8 +282,22 @@ export class AnswerPanels extends Disposable {
       if (entry.disposed) return;
       this.paint(entry, thread);
     } catch (err) {
+      if (entry.disposed) return;
+      // No key to send (nothing was sent): the panel says so and loads when a key is set; no error notification.
+      entry.waitingForKey = isApiError(err) && err.kind === 'unauthorized' && err.status === undefined;
+      if (entry.waitingForKey) {
+        if (!entry.thread)
+          entry.panel.webview.html = answerPage(
+            entry.panel.webview,
+            this.o.extensionUri,
+            (entry.nonce = randomNonce()),
+            `<p role="status">${escapeHtml(t('Set your API key (Research Desk: Set API Key) to load this answer; it loads as soon as the key is set.'))}</p>`,
+            false,
+          );
+        return;
+      }
       this.o.showError(err, 'Open Answer', () => this.load(entry));
-      if (!entry.thread && !entry.disposed)
+      if (!entry.thread)
         entry.panel.webview.html = answerPage(
           entry.panel.webview,
           this.o.extensionUri,

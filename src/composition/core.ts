@@ -165,6 +165,7 @@ class CoreImpl extends Disposable implements Core {
         client: () => clients.get().client,
         log,
         showError: (err, context, retry) => void this.presenter.show(err, { context, retry }),
+        onKeyChange: keys.onDidChange,
         sendFollowUp: (threadId, text, mode) => this.threads.followUp(threadId, text, mode),
       }),
     );
