@@ -115,9 +115,9 @@ class CoreImpl extends Disposable implements Core {
     this.filterCommands = new FilterCommands(this.filters, () => this.usage.isFreePlan());
     this.usageMenu = new UsageMenu(this.usage, settings);
     if (this.filters.defaultsProblem) void showWarning(this.filters.defaultsProblem);
-    const keyCommands = new KeyCommands(keys, settings, log, this.presenter);
     const tester = new ConnectionTester(clients, keys, log, this.presenter);
-    const emulator = new EmulatorCommand(keys, settings, log);
+    const keyCommands = new KeyCommands(keys, settings, log, this.presenter, tester);
+    const emulator = new EmulatorCommand(keys, settings, log, tester);
     // Search: session, its commands, paper actions.
     this.search = this.register(
       new SearchSession({
