@@ -8,7 +8,6 @@
 import * as vscode from 'vscode';
 import { isApiError, type Interaction, type Thread } from '../api/index';
 import { renderAnswerDetailed, safeHttpsUrl, type ReferenceEntry, type RenderedAnswer } from '../render/answer';
-import { escapeHtml } from '../render/escape';
 import type { ResearchClient } from '../service/clientProvider';
 import type { LogSink } from '../platform/logger';
 import { WebviewTypes } from '../platform/ids';
@@ -16,9 +15,9 @@ import { showWarning, statusMessage } from '../platform/notify';
 import { Disposable } from '../shared/disposable';
 import { exportAnswer } from './export';
 import { sendFollowUp, type SendFollowUp } from './followUp';
-import { answerBody, answerPage, randomNonce } from './page';
+import { answerBody, answerPage, notePage, randomNonce } from './page';
+import { uiFixture } from './uiFixture';
 import {
-  isThreadId,
   parseViewState,
   parseWebviewMessage,
   type AnswerViewState,
@@ -29,7 +28,6 @@ import {
 } from './protocol';
 
 export const ANSWER_VIEW_TYPE = WebviewTypes.answer;
-const UI_FIXTURE_ENV = 'RESEARCH_DESK_UI_FIXTURE';
 
 /**
  * The citations issue's side of the view (src/citations/insertAnswer.ts): per-reference actions and Insert Answer.
@@ -110,25 +108,7 @@ export class AnswerPanels extends Disposable {
           for (const e of this.panels.values()) if (!e.thread && e.waitingForKey) void this.load(e);
         }),
       );
-    const fixture = process.env[UI_FIXTURE_ENV];
-    if (fixture) void this.showFixture(fixture);
-  }
-
-  /**
-   * UI flows only (the browser cannot reach the test API): RESEARCH_DESK_UI_FIXTURE names a JSON
-   * Thread file in the workspace folder, shown through `showThreadObject` when the core loads.
-   */
-  private async showFixture(relative: string): Promise<void> {
-    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
-    if (!folder || /(^|[\\/])\.\.([\\/]|$)/.test(relative)) return;
-    try {
-      const raw = JSON.parse(
-        new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.joinPath(folder, relative))),
-      ) as Thread;
-      if (isThreadId(raw.thread_id) && Array.isArray(raw.interactions)) this.showThreadObject(raw);
-    } catch (err) {
-      this.o.log.warn(`Answer view: UI fixture not shown (${err instanceof Error ? err.message : String(err)}).`);
-    }
+    void uiFixture(o.log).then((thread) => thread && this.showThreadObject(thread));
   }
 
   /** Opens (or reveals) the thread's panel, fetches the thread with getThread and renders it. */
@@ -160,12 +140,11 @@ export class AnswerPanels extends Disposable {
     const s = parseViewState(state);
     panel.webview.options = this.webviewOptions();
     if (!s) {
-      panel.webview.html = answerPage(
+      panel.webview.html = notePage(
         panel.webview,
         this.o.extensionUri,
         randomNonce(),
-        `<p>${escapeHtml(t('This answer could not be restored. Open it again from the Threads view.'))}</p>`,
-        false,
+        t('This answer could not be restored. Open it again from the Threads view.'),
       );
       return;
     }
@@ -267,14 +246,7 @@ export class AnswerPanels extends Disposable {
   }
 
   private async load(entry: PanelEntry): Promise<void> {
-    if (!entry.thread)
-      entry.panel.webview.html = answerPage(
-        entry.panel.webview,
-        this.o.extensionUri,
-        (entry.nonce = randomNonce()),
-        `<p role="status">${escapeHtml(t('Loading the answer…'))}</p>`,
-        false,
-      );
+    if (!entry.thread) this.note(entry, t('Loading the answer…'));
     try {
       const thread = await this.o
         .client()
@@ -287,24 +259,15 @@ export class AnswerPanels extends Disposable {
       entry.waitingForKey = isApiError(err) && err.kind === 'unauthorized' && err.status === undefined;
       if (entry.waitingForKey) {
         if (!entry.thread)
-          entry.panel.webview.html = answerPage(
-            entry.panel.webview,
-            this.o.extensionUri,
-            (entry.nonce = randomNonce()),
-            `<p role="status">${escapeHtml(t('Set your API key (Research Desk: Set API Key) to load this answer; it loads as soon as the key is set.'))}</p>`,
-            false,
+          this.note(
+            entry,
+            t('Set your API key (Research Desk: Set API Key) to load this answer; it loads as soon as the key is set.'),
           );
         return;
       }
       this.o.showError(err, 'Open Answer', () => this.load(entry));
       if (!entry.thread)
-        entry.panel.webview.html = answerPage(
-          entry.panel.webview,
-          this.o.extensionUri,
-          (entry.nonce = randomNonce()),
-          `<p role="alert">${escapeHtml(t('The answer could not be loaded. See the notification for details.'))}</p>`,
-          false,
-        );
+        this.note(entry, t('The answer could not be loaded. See the notification for details.'), 'alert');
     }
   }
 
@@ -351,6 +314,17 @@ export class AnswerPanels extends Disposable {
     });
     entry.seed = undefined;
     entry.panel.webview.html = answerPage(entry.panel.webview, this.o.extensionUri, entry.nonce, body);
+  }
+
+  /** A page with one sentence in place of the answer (loading, waiting for a key, a failure). */
+  private note(entry: PanelEntry, text: string, role: 'status' | 'alert' = 'status'): void {
+    entry.panel.webview.html = notePage(
+      entry.panel.webview,
+      this.o.extensionUri,
+      (entry.nonce = randomNonce()),
+      text,
+      role,
+    );
   }
 
   private post(entry: PanelEntry, m: HostMessage): void {
