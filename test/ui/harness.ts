@@ -8,6 +8,7 @@
  * ones); a screenshot `<flow>-FAILED.png` is saved. `shot(name)` saves
  * test-results/ui/<flow>-<name>.png.
  */
+import type { ScriptedLogLine } from '../fixtures/scripted-model/types';
 import type { WorkbenchDriver } from './driver';
 
 export interface FlowEmulator {
@@ -27,14 +28,19 @@ export interface FlowContext {
   extensionId: string;
   check: (title: string, fn: () => Promise<void> | void) => Promise<void>;
   shot: (name: string) => Promise<string>;
+  /** What the scripted model (test/fixtures/scripted-model, installed in every window) logged so far. */
+  scriptedModelLog: () => ScriptedLogLine[];
 }
 
 export interface UiFlow {
   name: string;
   /** Trusted workspace (default) or Restricted Mode. */
   trusted?: boolean;
-  /** Extra user settings for the window (researchDesk.baseUrl = emulator is always set). */
-  userSettings?: Record<string, unknown>;
+  /**
+   * Extra user settings for the window (researchDesk.baseUrl = emulator is always set); a function gets the emulator's
+   * URL.
+   */
+  userSettings?: Record<string, unknown> | ((emulatorUrl: string) => Record<string, unknown>);
   /** Extra environment for the server / extension host. */
   env?: Record<string, string>;
   /** Files to create in the workspace folder (relative path -> content). */
