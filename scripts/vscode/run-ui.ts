@@ -107,8 +107,8 @@ export async function runFlow(
           throw new FlowAborted(title);
         }
       },
-      async shot(name) {
-        const file = await d.screenshot(`${flow.name}-${name}`);
+      async shot(name, page) {
+        const file = await (page ? new WorkbenchDriver(page, SHOTS_DIR) : d).screenshot(`${flow.name}-${name}`);
         result.screenshots.push(relative(REPO_ROOT, file));
         return file;
       },

@@ -8,6 +8,7 @@
  * ones); a screenshot `<flow>-FAILED.png` is saved. `shot(name)` saves
  * test-results/ui/<flow>-<name>.png.
  */
+import type { Page } from '../../scripts/vscode/pw-types';
 import type { ScriptedLogLine } from '../fixtures/scripted-model/types';
 import type { WorkbenchDriver } from './driver';
 
@@ -27,7 +28,8 @@ export interface FlowContext {
   /** Our extension's id, e.g. "research-desk.research-desk". */
   extensionId: string;
   check: (title: string, fn: () => Promise<void> | void) => Promise<void>;
-  shot: (name: string) => Promise<string>;
+  /** Saves test-results/ui/<flow>-<name>.png of the workbench, or of another window of the browser (`page`). */
+  shot: (name: string, page?: Page) => Promise<string>;
   /** What the scripted model (test/fixtures/scripted-model, installed in every window) logged so far. */
   scriptedModelLog: () => ScriptedLogLine[];
 }
