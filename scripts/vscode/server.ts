@@ -17,7 +17,10 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { type VsCodeCache, cleanNpmEnv, ensureCache } from './cache';
 import { type KeyPartProxy, startKeyPartProxy } from './keyPartProxy';
-import { UserFacingError, freePort, killTree, log, onCleanup, sleep, spawnTracked } from './util';
+import { REPO_ROOT, UserFacingError, freePort, killTree, log, onCleanup, sleep, spawnTracked } from './util';
+
+/** The test-only scripted language model (never packaged), installed into test windows. */
+export const SCRIPTED_MODEL_DIR = join(REPO_ROOT, 'test', 'fixtures', 'scripted-model');
 
 export interface ServerOptions {
   /** Trusted workspace (`--disable-workspace-trust`) or Restricted Mode. Default true. */

@@ -20,7 +20,9 @@ import { errorsSuite } from './errors.test';
 import { filtersSuite } from './filters.test';
 import { insertAnswerSuite } from './insertAnswer.test';
 import { keysSuite } from './keys.test';
+import { mcpSuite } from './mcp.test';
 import { moneySuite } from './money.test';
+import { scriptedModelSuite } from './scriptedModel.test';
 import { searchSuite } from './search.test';
 import { settingsSuite } from './settings.test';
 import { threadsSuite } from './threads.test';
@@ -56,6 +58,8 @@ export function run(): Promise<void> {
   usageSuite();
   toolsSuite();
   chatSuite();
+  scriptedModelSuite();
+  mcpSuite();
   threadsSuite();
   answerSuite();
   citationsSuite();
