@@ -27,7 +27,7 @@ import { searchSuite } from './search.test';
 import { settingsSuite } from './settings.test';
 import { threadsSuite } from './threads.test';
 import { toolsSuite } from './tools.test';
-import { chatSuite } from './chat.test';
+import { chatSuite, chatViewSuite } from './chat.test';
 import { trustSuite } from './trust.test';
 import { untrustedSuite } from './untrusted.test';
 import { usageSuite } from './usage.test';
@@ -60,6 +60,7 @@ export function run(): Promise<void> {
   chatSuite();
   scriptedModelSuite();
   mcpSuite();
+  chatViewSuite();
   threadsSuite();
   answerSuite();
   citationsSuite();
