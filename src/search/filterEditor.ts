@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { studyTypeLabel } from '../shared/studyTypes';
 import type { FilterStore } from './filterStore';
 import {
   COUNTRY_CODES,
@@ -163,7 +164,7 @@ export class FilterEditor {
       case 'studyTypes':
         return this.pickMany(
           field,
-          STUDY_TYPES.map((s) => ({ label: s, value: s })),
+          STUDY_TYPES.map((s) => ({ label: vscode.l10n.t(studyTypeLabel(s)), value: s })),
           listItems(r[key]),
           (v) => withValues(draft, { [key]: v }),
         );

@@ -5,6 +5,7 @@
  * to the year at apply time).
  */
 import { DOMAIN_CODES, STUDY_TYPES, validateSearchParams, type SearchParams } from '../api';
+import { studyTypeLabel } from '../shared/studyTypes';
 
 /** Every filter the search accepts, plus the two response options (semantic scores, excerpts). */
 export type SearchFilters = Omit<SearchParams, 'query' | 'page' | 'page_size'>;
@@ -287,6 +288,7 @@ export function fieldValueText(field: FilterField, f: SearchFilters): string {
     case 'int':
       return typeof v0 === 'number' ? `≥ ${v0}` : '';
     case 'studyTypes':
+      return listItems(v0).map(studyTypeLabel).join(', ');
     case 'names':
     case 'countries':
       return listItems(v0).join(', ');
@@ -324,7 +326,7 @@ export function describeFilters(f: SearchFilters): string {
     else if (field.kind === 'int') parts.push(`${short ?? field.id} ${text}`);
     else if (field.id === 'study_types') {
       const types = listItems((f as Record<string, unknown>).study_types);
-      parts.push(types.length > 2 ? `${types.length} study types` : types.join(', '));
+      parts.push(types.length > 2 ? `${types.length} study types` : types.map(studyTypeLabel).join(', '));
     } else if (field.id === 'months') parts.push(`months ${text}`);
     else if (field.id === 'duration') parts.push(`${text} days`);
     else if (field.kind === 'countries' || field.kind === 'domains' || field.kind === 'names') {

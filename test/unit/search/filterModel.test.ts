@@ -128,7 +128,7 @@ describe('filters/model', () => {
     assert.equal(fieldValueText(field('open_access'), f), 'no');
     assert.equal(
       describeFilters(f),
-      '2021+ · rct, meta-analysis · human · Q1 · cited ≥ 10 · not open access · Medicine, Psychology',
+      '2021+ · Randomized controlled trial (RCT), Meta-analysis · human · Q1 · cited ≥ 10 · not open access · Medicine, Psychology',
     );
     assert.equal(describeFilters({}), '');
     assert.equal(describeFilters({ study_types: ['rct', 'meta-analysis', 'cohort study'] }), '3 study types');
