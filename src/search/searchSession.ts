@@ -271,6 +271,13 @@ export class SearchSession extends Disposable {
   }
 
   /** Runs the current query again with the active filters, asking the service (not the cache). */
+  /** The shown search again under the current filters (new filters: new results; the session cache may answer). */
+  async rerun(): Promise<SearchOutcome> {
+    const run = this.run;
+    if (!run) return { outcome: 'none', shown: 0, fetched: 0, requests: 0, more: false };
+    return this.search(run.query);
+  }
+
   async refresh(): Promise<SearchOutcome> {
     const run = this.run;
     if (!run) return { outcome: 'none', shown: 0, fetched: 0, requests: 0, more: false };
