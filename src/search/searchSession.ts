@@ -380,7 +380,9 @@ export class SearchSession extends Disposable {
         ? vscode.l10n.t('no results')
         : this.hasMore(run)
           ? vscode.l10n.t('{0} shown, more available', run.shown)
-          : vscode.l10n.t('{0} results', run.shown);
+          : run.shown === 1
+            ? vscode.l10n.t('1 result')
+            : vscode.l10n.t('{0} results', run.shown);
     const parts = [`“${plainText(run.query, 50)}”`, count];
     const filters = this.describeFilters();
     if (filters) parts.push(filters);
