@@ -22,6 +22,7 @@ import { insertAnswerSuite } from './insertAnswer.test';
 import { keysSuite } from './keys.test';
 import { moneySuite } from './money.test';
 import { searchSuite } from './search.test';
+import { tableSuite } from './table.test';
 import { settingsSuite } from './settings.test';
 import { threadsSuite } from './threads.test';
 import { toolsSuite } from './tools.test';
@@ -53,6 +54,7 @@ export function run(): Promise<void> {
   trustSuite();
   searchSuite();
   filtersSuite();
+  tableSuite();
   usageSuite();
   toolsSuite();
   chatSuite();

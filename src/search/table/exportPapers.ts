@@ -126,12 +126,12 @@ export class PaperExporter {
   private async pickTarget(format: ExportFormat): Promise<vscode.Uri | undefined> {
     const ext = EXPORT_EXTENSIONS[format];
     const query = this.deps.shown()?.query ?? '';
-    const base =
-      query
-        .replace(/[^\p{L}\p{N} _-]+/gu, '')
-        .trim()
-        .replace(/\s+/gu, '-')
-        .slice(0, 60) || 'papers';
+    const slug = query
+      .replace(/[^\p{L}\p{N} _-]+/gu, '')
+      .trim()
+      .replace(/\s+/gu, '-');
+    // At most 60 characters, cut between words.
+    const base = (slug.length <= 60 ? slug : slug.slice(0, 61).replace(/-[^-]*$/u, '')) || 'papers';
     const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
     const names: Record<ExportFormat, string> = { bibtex: 'BibTeX', ris: 'RIS', 'csl-json': 'CSL-JSON' };
     return vscode.window.showSaveDialog({

@@ -93,6 +93,7 @@ export function tableBody(o: { hidden: readonly ColumnId[]; sort: SortSpec | nul
 <label class="check"><input type="checkbox" id="f-peer"> ${e(t('Peer-reviewed only'))}</label>
 <button type="button" id="f-clear" class="secondary">${e(t('Clear Filters'))}</button>
 <details id="columns"><summary>${e(t('Columns'))}</summary><div class="column-choices">${columnChoices}</div></details>
+<details id="keys"><summary>${e(t('Keyboard'))}</summary><p class="help" id="help">${e(t('Arrow keys move between cells, Space selects a row, Shift+Space or Shift+arrow selects a range, Ctrl+A selects every shown paper, Escape clears the selection, Enter opens the paper, a header sorts.'))}</p></details>
 </div>
 <div class="actions" role="toolbar" aria-label="${e(t('Selected papers'))}">
 <span id="selection" aria-live="polite"></span>
@@ -102,11 +103,10 @@ export function tableBody(o: { hidden: readonly ColumnId[]; sort: SortSpec | nul
 <label class="export">${e(t('Export as'))} <select id="export-format">${option('bibtex', 'BibTeX')}${option('ris', 'RIS')}${option('csl-json', 'CSL-JSON')}</select></label>
 <button type="button" id="a-export" class="secondary" disabled>${e(t('Export…'))}</button>
 </div>
-<p class="help" id="help">${e(t('Arrow keys move between cells, Space selects a row, Shift+Space or Shift+arrow selects a range, Ctrl+A selects every shown paper, Enter opens the paper, a header sorts.'))}</p>
 </header>
 <main id="table-root" data-init="${e(JSON.stringify(init))}">
 <p id="empty" role="status" hidden></p>
-<div class="scroll">
+<div class="scroll" id="scroll">
 <table id="grid" role="grid" aria-multiselectable="true" aria-labelledby="caption" aria-describedby="help" class="${hideClasses}">
 <colgroup><col class="c-select">${colgroup}</colgroup>
 <thead><tr role="row" aria-rowindex="1"><th scope="col" class="c-select"><input type="checkbox" id="select-all" tabindex="-1" aria-label="${e(t('Select every shown paper'))}"></th>${head}</tr></thead>

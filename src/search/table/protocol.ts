@@ -11,6 +11,9 @@ import type { FilterSpec, SortSpec } from './sortFilter';
 /** The most results a search can show (page × page size ≤ 1,000): the largest id is one less. */
 export const MAX_ROWS = 1000;
 
+/** The longest time a page reports (ms): ten minutes. */
+const MAX_MS = 600_000;
+
 /** What the selected rows can be given to: the commands of the results view, run with these papers. */
 export type TableAction = 'insertCitation' | 'copyBibtex' | 'askAgent';
 export const TABLE_ACTIONS: readonly TableAction[] = ['insertCitation', 'copyBibtex', 'askAgent'];
@@ -19,10 +22,13 @@ const FORMATS: readonly ExportFormat[] = ['bibtex', 'ris', 'csl-json'];
 /** Webview → host. */
 export type TableMessage =
   | { type: 'ready' }
-  /** The rows of `generation` are on screen (`rows` of them). */
-  | { type: 'shown'; generation: number; rows: number }
-  /** The order changed (null: the service's order); `shown` rows are in it. The host keeps it for the next table. */
-  | { type: 'sorted'; sort: SortSpec | null; shown: number }
+  /**
+   * The rows of `generation` are on screen (`rows` of them), `ms` after the page received them (to the frame that shows
+   * them: what the bench reports as the page's share).
+   */
+  | { type: 'shown'; generation: number; rows: number; ms: number }
+  /** The order changed (null: the service's order), `shown` rows in it, in `ms`. The host keeps it for the next table. */
+  | { type: 'sorted'; sort: SortSpec | null; shown: number; ms: number }
   /** The hidden columns changed; the host keeps them for the next table. */
   | { type: 'columns'; hidden: ColumnId[] }
   | { type: TableAction; generation: number; ids: number[] }
@@ -109,13 +115,19 @@ export function parseTableMessage(raw: unknown): { message: TableMessage } | { p
     case 'searchPapers':
       return only(raw, ['type']) ? { message: { type: t } } : { problem: `${t}: unexpected fields` };
     case 'shown':
-      return only(raw, ['type', 'generation', 'rows']) && isGeneration(raw.generation) && isCount(raw.rows, MAX_ROWS)
-        ? { message: { type: t, generation: raw.generation, rows: raw.rows } }
+      return only(raw, ['type', 'generation', 'rows', 'ms']) &&
+        isGeneration(raw.generation) &&
+        isCount(raw.rows, MAX_ROWS) &&
+        isCount(raw.ms, MAX_MS)
+        ? { message: { type: t, generation: raw.generation, rows: raw.rows, ms: raw.ms } }
         : { problem: 'shown: bad fields' };
     case 'sorted': {
       const sort = parseSort(raw.sort);
-      return only(raw, ['type', 'sort', 'shown']) && sort !== undefined && isCount(raw.shown, MAX_ROWS)
-        ? { message: { type: t, sort, shown: raw.shown } }
+      return only(raw, ['type', 'sort', 'shown', 'ms']) &&
+        sort !== undefined &&
+        isCount(raw.shown, MAX_ROWS) &&
+        isCount(raw.ms, MAX_MS)
+        ? { message: { type: t, sort, shown: raw.shown, ms: raw.ms } }
         : { problem: 'sorted: bad fields' };
     }
     case 'columns': {

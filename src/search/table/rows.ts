@@ -59,8 +59,8 @@ export interface TableRow {
   authors: string;
   /** The study type as the service wrote it (the study-type filter's value); '' when none. */
   studyType: string;
-  /** What the filter box searches: the columns' text and every author, folded (`fold`). */
-  haystack: string;
+  /** The paper has no title (the title cell shows a placeholder the filter does not search). */
+  untitled?: true;
   /** Whether the paper has a link the host may open (it checks the link rule again before opening). */
   link: boolean;
 }
@@ -163,16 +163,31 @@ export function tableRow(p: Paper, index: number, o: RowOptions = {}): TableRow 
   ];
   const value = [index + 1, null, null, year, null, null, sample, null, days, quartile, citations, open ? 1 : null];
   value.push(preprint === null ? null : preprint ? 1 : 0, null);
-  const all = authors.map((a) => cellText(a, 200)).join('; ');
-  return {
+  const row: TableRow = {
     id: index,
     text,
     value,
-    authors: cellText(all, 2000),
+    authors: cellText(authors.map((a) => cellText(a, 200)).join('; '), 2000),
     studyType,
-    haystack: fold([title, ...text.slice(2), all].join('\n')),
     link: typeof p.url === 'string' && /^https:\/\//iu.test(p.url.trim()),
   };
+  if (!title) row.untitled = true;
+  return row;
+}
+
+const haystacks = new WeakMap<TableRow, string>();
+
+/**
+ * What the filter box searches in a row: every column's text and every author, folded (`fold`). Made where it is
+ * first needed (the webview, on the first filtering) and kept, so the rows the host posts stay small.
+ */
+export function rowHaystack(row: TableRow): string {
+  let h = haystacks.get(row);
+  if (h === undefined) {
+    h = fold([row.untitled ? '' : row.text[1], ...row.text.slice(2), row.authors].join('\n'));
+    haystacks.set(row, h);
+  }
+  return h;
 }
 
 /** The rows of `papers` from index `start` on. */

@@ -2,7 +2,7 @@
  * Sorting and filtering the evidence table's rows, in the webview (no round trip, no call spent) and in the tests and
  * the bench. Pure: no DOM, no vscode.
  */
-import { COLUMN_KIND, columnIndex, fold, type ColumnId, type TableRow } from './rows';
+import { COLUMN_KIND, columnIndex, fold, rowHaystack, type ColumnId, type TableRow } from './rows';
 
 export interface SortSpec {
   column: ColumnId;
@@ -71,7 +71,9 @@ export function rowMatches(row: TableRow, spec: FilterSpec, words: readonly stri
   if (spec.peerReviewed && row.value[PREPRINT] === 1) return false;
   if (spec.minYear !== undefined && !((row.value[YEAR] ?? -Infinity) >= spec.minYear)) return false;
   if (spec.minSample !== undefined && !((row.value[SAMPLE] ?? -Infinity) >= spec.minSample)) return false;
-  for (const w of words) if (!row.haystack.includes(w)) return false;
+  if (words.length === 0) return true;
+  const haystack = rowHaystack(row);
+  for (const w of words) if (!haystack.includes(w)) return false;
   return true;
 }
 

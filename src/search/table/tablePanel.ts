@@ -1,5 +1,5 @@
 /**
- * The evidence table: one WebviewPanel showing the results of the search session as rows to screen (page.ts builds
+ * The evidence table: one WebviewPanel, beside the document being written (Insert Citation goes there), showing the results of the search session as rows to screen (page.ts builds
  * its HTML, webview/main.ts its script). It follows the results as they change (a new search replaces the rows, Load
  * More appends), validates every message of the webview (protocol.ts) and gives selected papers to the commands that
  * already do the work: Insert Citation, Copy BibTeX, Ask the Research Agent about Selected Papers, Open Paper, and
@@ -81,7 +81,7 @@ export class TablePanel extends Disposable {
 
   /** Opens the table (or reveals it) on the current results; `sort` orders it as a click on a header would. */
   show(arg?: unknown): void {
-    const sort = parseSort((arg as { sort?: unknown } | undefined)?.sort ?? undefined);
+    const sort = typeof arg === 'object' && arg !== null && 'sort' in arg ? parseSort(arg.sort) : undefined;
     if (this.panel) {
       this.panel.reveal(undefined, false);
       if (sort !== undefined) this.sortBy(sort);
@@ -90,7 +90,7 @@ export class TablePanel extends Disposable {
     const panel = vscode.window.createWebviewPanel(
       WebviewTypes.evidenceTable,
       t('Evidence Table'),
-      vscode.ViewColumn.Active,
+      vscode.ViewColumn.Beside,
       {
         enableScripts: true,
         enableCommandUris: false,

@@ -36,6 +36,7 @@ const table = $<HTMLTableElement>('grid');
 const grid = new Grid(
   table,
   $<HTMLTableSectionElement>('rows'),
+  $('scroll'),
   { notReported: L.notReported ?? '' },
   {
     selection: () => showSelection(),
@@ -128,10 +129,14 @@ function paint(then?: () => void): void {
   if (then) requestAnimationFrame(() => setTimeout(then, 0));
 }
 
+/** Milliseconds since `t0`, whole. */
+const since = (t0: number): number => Math.min(600_000, Math.round(performance.now() - t0));
+
 function applySort(next: SortSpec | null): void {
+  const t0 = performance.now();
   sort = next;
   order = sortedIds(rows, sort, compare);
-  paint(() => vscode.postMessage({ type: 'sorted', sort, shown: grid.shownIds.length }));
+  paint(() => vscode.postMessage({ type: 'sorted', sort, shown: grid.shownIds.length, ms: since(t0) }));
 }
 
 const fText = $<HTMLInputElement>('f-text');
@@ -196,6 +201,7 @@ for (const box of document.querySelectorAll<HTMLInputElement>('#columns input[da
 
 // ---- the host's messages ------------------------------------------------------------------------------------
 window.addEventListener('message', (ev: MessageEvent<TableHostMessage>) => {
+  const t0 = performance.now();
   const m = ev.data;
   if (m.type === 'sortBy') {
     applySort(m.sort);
@@ -222,7 +228,7 @@ window.addEventListener('message', (ev: MessageEvent<TableHostMessage>) => {
   studyTypeOptions();
   order = sortedIds(rows, sort, compare);
   if (restore.length) grid.select(restore, true);
-  paint(() => vscode.postMessage({ type: 'shown', generation, rows: grid.shownIds.length }));
+  paint(() => vscode.postMessage({ type: 'shown', generation, rows: grid.shownIds.length, ms: since(t0) }));
 });
 
 showFilter();
