@@ -18,7 +18,7 @@ export const PURE_FILES = [
   'src/chat/{answerMarkdown,chatMarkdown,seenPapers,threadToolInput,toolInput}.ts',
   'src/citations/{citeMatch,declare,display,errors,incrementalParse,recentPapers}.ts',
   'src/platform/ids.ts',
-  'src/search/{cache,filterModel,paging,query,resultsModel,searchPages,studyTypes}.ts',
+  'src/search/{cache,filterModel,paging,query,resultsModel,searchPages}.ts',
   'src/search/table/{protocol,rows,sortFilter}.ts',
   'src/search/table/webview/**/*.ts',
   'src/service/{clientProvider,demoKey}.ts',

@@ -35,7 +35,7 @@ import { createClient, type SearchParams } from '../src/api';
 import { searchQueryString } from '../src/api/serialize';
 import { getEngine, sampleQueries, startEmulator } from '../test/emulator';
 import { type BenchResult, median, recordResults, RESULTS_FILE } from './results';
-import { runChatBench } from './chat';
+import { measureAgentTask, runChatBench } from './chat';
 import { runCiteBench } from './cite';
 import { runRenderBench } from './render';
 import { measureResultsView, measureSearchPlan } from './search';
@@ -237,7 +237,7 @@ async function main(): Promise<void> {
   );
   recordResults(await runCiteBench());
   console.log('\nChat (bench/chat.ts): what the tools hand a model, against the service records of the same run');
-  recordResults(await runChatBench());
+  recordResults([...(await runChatBench()), ...measureAgentTask()]);
   console.log('\nEvidence table (bench/table.ts): rows and ordering in Node; show and sort 1,000 results in VS Code');
   recordResults(runTableBench());
 

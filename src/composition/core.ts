@@ -118,12 +118,15 @@ class CoreImpl extends Disposable implements Core {
         services.context.globalState,
       ),
     );
-    this.filterCommands = new FilterCommands(this.filters, () => this.usage.isFreePlan());
+    this.filterCommands = new FilterCommands(this.filters, () => this.usage.isFreePlan(), {
+      shownQuery: () => services.results.current?.query,
+      rerun: () => this.search.rerun(),
+    });
     this.usageMenu = new UsageMenu(this.usage, settings);
     if (this.filters.defaultsProblem) void showWarning(this.filters.defaultsProblem);
-    const keyCommands = new KeyCommands(keys, settings, log, this.presenter);
     const tester = new ConnectionTester(clients, keys, log, this.presenter);
-    const emulator = new EmulatorCommand(keys, settings, log);
+    const keyCommands = new KeyCommands(keys, settings, log, this.presenter, tester);
+    const emulator = new EmulatorCommand(keys, settings, log, tester);
     // Search: session, its commands, paper actions.
     this.search = this.register(
       new SearchSession({
@@ -171,6 +174,7 @@ class CoreImpl extends Disposable implements Core {
         client: () => clients.get().client,
         log,
         showError: (err, context, retry) => void this.presenter.show(err, { context, retry }),
+        onKeyChange: keys.onDidChange,
         sendFollowUp: (threadId, text, mode) => this.threads.followUp(threadId, text, mode),
       }),
     );

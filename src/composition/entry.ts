@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { registerCiteProviders } from '../citations/providers';
+import { showIconLegend } from '../search/legend';
 import { registerResearchParticipant, registerResearchTools } from '../chat/chatProviders';
 import { ResearchMcpServers } from '../chat/mcpProvider';
 import { CoreLoader } from './coreLoader';
@@ -147,6 +148,7 @@ export class ResearchDesk extends Disposable {
 
     const local: LocalHandlers = {
       [Commands.showLog]: () => this.log.show(),
+      [Commands.showIconLegend]: () => showIconLegend(),
       [Commands.getKey]: () => vscode.env.openExternal(vscode.Uri.parse(Urls.dashboard)),
     };
     for (const id of Object.values(Commands)) {

@@ -13,6 +13,7 @@ export const Commands = {
   useEmulator: 'researchDesk.useEmulator',
   getKey: 'researchDesk.getKey',
   showLog: 'researchDesk.showLog',
+  showIconLegend: 'researchDesk.showIconLegend',
   // Search
   searchPapers: 'researchDesk.searchPapers',
   searchSelection: 'researchDesk.searchSelection',

@@ -271,6 +271,13 @@ export class SearchSession extends Disposable {
   }
 
   /** Runs the current query again with the active filters, asking the service (not the cache). */
+  /** The shown search again under the current filters (new filters: new results; the session cache may answer). */
+  async rerun(): Promise<SearchOutcome> {
+    const run = this.run;
+    if (!run) return { outcome: 'none', shown: 0, fetched: 0, requests: 0, more: false };
+    return this.search(run.query);
+  }
+
   async refresh(): Promise<SearchOutcome> {
     const run = this.run;
     if (!run) return { outcome: 'none', shown: 0, fetched: 0, requests: 0, more: false };
@@ -384,8 +391,8 @@ export class SearchSession extends Disposable {
       more: this.hasMore(run),
       fetched: run.papers.length,
       description: parts.join(' · '),
-      // Also above the tree: a container with a single view hides the pane header (and its description).
-      message: run.papers.length === 0 ? this.emptyMessage(run.query, run.filters) : parts.join(' · '),
+      // Above the tree only what the header does not say already: why nothing was found, or a note on the run.
+      message: run.papers.length === 0 ? this.emptyMessage(run.query, run.filters) : run.note,
       openAccess: run.filters.open_access === true,
       generation: run.generation,
     };

@@ -22,6 +22,7 @@ import {
   workspaceDir,
   writeFile,
 } from './support';
+import { modelRequests, setScript } from './scriptedModel.test';
 
 const invoke = (name: string, input: object): Thenable<vscode.LanguageModelToolResult> =>
   vscode.lm.invokeTool(name, { input, toolInvocationToken: undefined });
@@ -331,6 +332,119 @@ export function chatSuite(): void {
       await c.participant.handle(chatRequest('ask', '  '), noHistory, empty.asStream(), none);
       assert.match(empty.text, /after \/ask/u);
       assert.equal(await threadsCreated(label), 1);
+    });
+  });
+}
+
+/** Sends a prompt to the chat view as a person would (the chat picks its model; the scripted one here). */
+async function sendToChat(query: string): Promise<void> {
+  await vscode.commands.executeCommand('workbench.action.chat.open', { query, isPartialQuery: false });
+}
+
+/**
+ * The participant's result for the next request that lands, within a time limit. With `allow`, a tool call waiting
+ * for the writer's confirmation in the chat is allowed, as a person clicks Allow (the chat's own command).
+ */
+async function nextResult(
+  c: Awaited<ReturnType<typeof testCore>>,
+  before: unknown,
+  what: string,
+  allow = false,
+): Promise<vscode.ChatResult> {
+  const started = Date.now();
+  while (Date.now() - started < 25_000) {
+    if (c.participant.lastResult && c.participant.lastResult !== before) return c.participant.lastResult;
+    if (allow) await vscode.commands.executeCommand('workbench.action.chat.acceptTool');
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`No response of @research to ${what} within 25 s.`);
+}
+
+export function chatViewSuite(): void {
+  suite('Chat: @research in the real chat view (the scripted model)', () => {
+    let restore: (() => Promise<void>) | undefined;
+    suiteSetup(async function () {
+      // The chat needs a model, and the scripted one needs VS Code 1.104.
+      if (Number(vscode.version.split('.')[1]) < 104) this.skip();
+      this.timeout(120_000);
+      // A request sent before the chat has resolved its models is dropped: send a free one until it is answered.
+      const c = await testCore();
+      let answered = false;
+      for (let i = 0; i < 10 && !answered; i++) {
+        const before = c.participant.lastResult;
+        await sendToChat('@research /budget');
+        for (let t = 0; t < 40 && !answered; t++) {
+          await new Promise((r) => setTimeout(r, 250));
+          answered = c.participant.lastResult !== before;
+        }
+      }
+      assert.ok(answered, 'the chat view never passed a request to @research');
+      const s = await useEmulatorKeepingKey();
+      const back = await setUserSettings({ [Settings.searchCacheMinutes]: 30 });
+      restore = async () => {
+        await back();
+        await s.restore();
+      };
+    });
+    suiteTeardown(async () => {
+      await setScript([]);
+      await restore?.();
+    });
+
+    test('a prompt reaches the model with our tools; its tool call runs through VS Code (one search, one call) and the papers are shown', async () => {
+      const { label } = await provisionedKey('chat-view-model', 'pro');
+      const c = await testCore();
+      const input = { query: 'creatine supplementation memory', limit: 4, study_types: ['rct'] };
+      await setScript([{ toolCall: { name: Tools.searchPapers, input } }, { echo: 'Found: ' }]);
+      const before = c.participant.lastResult;
+      await sendToChat('@research find randomized trials on creatine and memory');
+      const result = await nextResult(c, before, 'a free prompt', true);
+      assert.equal(result.errorDetails, undefined, result.errorDetails?.message);
+      const meta = result.metadata as ResearchChatMetadata;
+      const seen = await modelRequests();
+      assert.equal(meta.command, 'model');
+      assert.ok(
+        meta.papers && meta.papers.length > 0 && meta.papers.length <= 4,
+        `${JSON.stringify(meta)}; the model answered ${JSON.stringify(seen.map((r) => r.response))}, tool results ${JSON.stringify(seen.flatMap((r) => r.messages.flatMap((m) => m.toolResults))).slice(0, 800)}`,
+      );
+      const sent = await requestsOf(label, 'search');
+      assert.equal(sent.length, 1, 'one search');
+      assert.equal(sent[0]!.query['study_types'], 'rct');
+      assert.equal(await chargedTo(label), 1);
+      assert.equal(seen.length, 2, 'the model was asked twice: for the tool call, then with its result');
+      assert.ok(seen[0]!.tools.includes(Tools.searchPapers) && seen[0]!.tools.includes(Tools.insertCitations));
+      assert.ok(
+        !seen[0]!.tools.some((t) => !t.startsWith('researchDesk_')),
+        `only our tools: ${seen[0]!.tools.join(', ')}`,
+      );
+      const results = seen[1]!.messages.flatMap((m) => m.toolResults);
+      assert.equal(results.length, 1);
+      assert.match(results[0]!.text, /"citeKey"/);
+    });
+
+    test('/ask in the chat view, then a plain prompt: a follow-up to the same thread (its history carries it)', async () => {
+      const { label } = await provisionedKey('chat-view-followup', 'pro');
+      const c = await testCore();
+      let before = c.participant.lastResult;
+      await sendToChat('@research /ask Does creatine improve memory in vegetarians?');
+      while ((await threadsCreated(label)) === 0) await new Promise((r) => setTimeout(r, 200));
+      await control('completeRuns');
+      const asked = await nextResult(c, before, '/ask');
+      assert.equal(asked.errorDetails, undefined, asked.errorDetails?.message);
+      const threadId = (asked.metadata as ResearchChatMetadata).threadId;
+      assert.match(threadId ?? '', /^[\w-]+$/u);
+
+      before = asked;
+      await sendToChat('@research And in older adults?');
+      const started = Date.now();
+      while ((await requestsOf(label, 'add_interaction')).length === 0 && Date.now() - started < 30_000)
+        await new Promise((r) => setTimeout(r, 200));
+      await control('completeRuns');
+      const followed = await nextResult(c, before, 'the follow-up');
+      assert.equal(followed.errorDetails, undefined, followed.errorDetails?.message);
+      assert.equal((followed.metadata as ResearchChatMetadata).threadId, threadId, 'the same thread');
+      assert.equal(await threadsCreated(label), 1, 'no second thread');
+      assert.equal((await requestsOf(label, 'add_interaction')).length, 1, 'one follow-up');
     });
   });
 }

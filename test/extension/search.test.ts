@@ -11,6 +11,7 @@ import {
   api,
   control,
   emulatorUrl,
+  eventually,
   setUserSettings,
   testCore,
   useEmulatorKeepingKey,
@@ -111,13 +112,21 @@ export function searchSuite(): void {
       assert.equal(nodes.at(-1)?.kind, 'more', 'no Load More node after the last result');
       const first = papers[0]!;
       const item = desk.results.getTreeItem(first);
-      assert.equal(item.label, plainText(first.paper.title));
-      const author = first.paper.authors?.[0];
+      // Who and when lead the row (the description is cut first in a narrow sidebar); journal and design follow.
+      const rowLabel = typeof item.label === 'string' ? item.label : (item.label?.label ?? '');
+      const family = (first.paper.authors?.[0] ?? '').trim().split(/\s+/).at(-1) ?? '';
+      assert.ok(rowLabel.startsWith(family), `label: ${rowLabel}`);
+      assert.ok(rowLabel.includes(String(first.paper.publish_year)), `label: ${rowLabel}`);
+      assert.ok(rowLabel.endsWith(plainText(first.paper.title)), `label: ${rowLabel}`);
       assert.ok(
-        typeof item.description === 'string' && author && item.description.startsWith(author),
+        !first.paper.journal_name || String(item.description).startsWith(plainText(first.paper.journal_name)),
         `description: ${String(item.description)}`,
       );
-      assert.ok(String(item.description).includes(String(first.paper.publish_year)));
+      for (const p of papers) {
+        const d = String(desk.results.getTreeItem(p).description);
+        if (p.paper.study_type === 'rct') assert.match(d, /Randomized controlled trial/, d);
+        if (p.paper.study_type) assert.ok(!d.endsWith(` ${p.paper.study_type}`) || p.paper.study_type === 'other', d);
+      }
       assert.ok(item.iconPath instanceof vscode.ThemeIcon);
       const icons = new Set(papers.map((p) => (desk.results.getTreeItem(p).iconPath as vscode.ThemeIcon).id));
       for (const p of papers) {
@@ -151,6 +160,13 @@ export function searchSuite(): void {
         if (p.institutions?.length) assert.ok(tip.value.includes('Institutions'));
         if (p.sample_size === null || p.sample_size === undefined)
           assert.ok(!tip.value.includes('Sample size'), 'an absent field shown');
+        // Authors, year and journal as a reference reads, and the DOI.
+        const one = (x: string): string => x.replace(/\s+/g, ' ').trim().slice(0, 30);
+        const shown = tip.value.replace(/\\(.)/g, '$1').replace(/&lt;/g, '<').replace(/&amp;/g, '&');
+        if (p.authors?.[0]) assert.ok(shown.includes(one(p.authors[0])), `no first author: ${shown.slice(0, 300)}`);
+        if (p.publish_year) assert.ok(shown.includes(`(${p.publish_year})`), 'no year');
+        if (p.journal_name) assert.ok(shown.includes(one(p.journal_name)), `no journal: ${shown.slice(0, 600)}`);
+        if (p.doi) assert.ok(shown.includes(one(p.doi)), 'no DOI');
       }
       // Hostile service text stays text.
       const hostile = {
@@ -481,10 +497,14 @@ export function searchSuite(): void {
           ...node.paper,
           title: 'T [x](command:workbench.action.quit)',
           abstract: '<script>alert(1)</script> ![i](https://e.x/p.png) # not a heading',
+          takeaway: 'Data at https://user:pass@evil.example/data and https://example.org/code.',
         },
       };
       const abs = await run<PaperActionResult>(Commands.showAbstract, hostile);
       const text = abs?.value ?? '';
+      // Rendered as a preview, which links bare URLs itself: only the one the link rule allows may stay linkable.
+      assert.ok(!/https:\/\/user/.test(text), text);
+      assert.ok(text.includes('(<https://example.org/code>)'), text);
       assert.ok(!text.includes('](command:'), text);
       assert.ok(!text.includes('<script>'), text);
       assert.ok(!text.includes('![i]('), text);
@@ -627,9 +647,16 @@ export function searchSuite(): void {
       const text = abs.value ?? '';
       assert.ok(text.startsWith('# '));
       assert.ok(text.includes('## Abstract'));
-      const active = vscode.window.activeTextEditor?.document;
-      assert.equal(active?.uri.scheme, 'research-desk-paper');
-      assert.equal(active?.languageId, 'markdown');
+      // A rendered preview whose tab is named after the paper, over the Markdown document.
+      const shown = vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'research-desk-paper');
+      assert.equal(shown?.languageId, 'markdown');
+      const words = (b.paper.title ?? '').replace(/\s+/g, ' ').trim().split(' ').slice(0, 3).join(' ');
+      const tabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs.map((t) => t.label));
+      await eventually(
+        () => vscode.window.tabGroups.all.some((g) => g.tabs.some((t) => t.label.includes(words))),
+        `a tab named after the paper (tabs: ${tabs.join(' | ')})`,
+      );
+      assert.ok(!tabs.some((t) => /^[0-9a-f]{32}\.md$/.test(t)), 'no tab named by the paper id');
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
       const similar = await run<SearchOutcome>(Commands.findSimilar, b);
       assert.equal(similar?.query, b.paper.title?.replace(/\s+/g, ' ').trim());

@@ -11,7 +11,7 @@ import { EXPORT_EXTENSIONS, EXPORT_FORMATS, exportPapers, type ExportFormat } fr
 import { citationSettings } from '../../platform/settings';
 import { showInfo, statusMessage } from '../../platform/notify';
 import type { ResultNode } from '../resultsTree';
-import { studyTypeLabel } from '../studyTypes';
+import { studyTypeLabel } from '../../shared/studyTypes';
 
 const t = (s: string, ...args: (string | number)[]): string => vscode.l10n.t(s, ...args);
 
@@ -85,7 +85,7 @@ export class PaperExporter {
     const text = exportPapers(papers, format, {
       keyScheme: settings.keyScheme,
       protectTitle: settings.titleProtection,
-      studyTypeLabel: (s) => studyTypeLabel(s, (english) => vscode.l10n.t(english)),
+      studyTypeLabel: (s) => vscode.l10n.t(studyTypeLabel(s)),
     });
     await writeWhole(uri, text);
     const where = vscode.workspace.asRelativePath(uri);

@@ -4,7 +4,10 @@
  * `textContent`, never as markup). Pure: the host passes its translator and number format.
  */
 import type { Paper } from '../../api/index';
-import { studyTypeLabel, type Translate } from '../studyTypes';
+import { studyTypeLabel } from '../../shared/studyTypes';
+
+/** A translator: the English text in, the display language's text out. */
+export type Translate = (english: string) => string;
 
 /** The columns, in the order they are shown; `rank` is the service's order (relevance). */
 export const COLUMNS = [
@@ -151,7 +154,7 @@ export function tableRow(p: Paper, index: number, o: RowOptions = {}): TableRow 
     cellText(authors[0], 200),
     year === null ? '' : String(year),
     cellText(p.journal_name, 200),
-    studyTypeLabel(studyType, t),
+    studyType ? t(studyTypeLabel(studyType)) : '',
     sample === null ? '' : format(sample),
     population(cellText(p.population_type, 100), t),
     days === null ? '' : duration(days, t),
