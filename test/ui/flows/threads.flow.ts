@@ -11,6 +11,7 @@ import { defineFlow } from '../harness';
 interface Control {
   setRunOutcome(o: { durationMs?: number; outcome?: 'idle' | 'failed' }): void;
   completeRuns(): void;
+  injectFault(f: { route: string; kind: string; maxWaitSeconds?: number }): void;
   threads(key?: string): { threadId: string; title: string | null; status: string; interactions: number }[];
 }
 
@@ -57,6 +58,9 @@ export const flow = defineFlow({
     await check('Ask the Research Agent about Selection starts a thread; the status bar shows it running', async () => {
       // Long enough to reload the window in the middle of the run.
       control.setRunOutcome({ durationMs: 600_000 });
+      // The service's polling ceiling as it is at speed 1 (180 s), not the emulator's sped-up 4 s: the window reloads
+      // in the middle, which takes 10-20 s on a loaded machine, and a ceiling reached meanwhile ends the following.
+      control.injectFault({ route: 'create_thread', kind: 'hints', maxWaitSeconds: 180 });
       await driver.runCommand('Research Desk: Ask the Research Agent about Selection');
       // No extra instructions: Enter. The mode pick follows in the same quick input.
       await driver.quickInputBox().waitFor({ state: 'visible', timeout: driver.timeoutMs });
