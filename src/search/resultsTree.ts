@@ -105,15 +105,17 @@ export class ResultsTreeProvider extends Disposable implements vscode.TreeDataPr
       case 'paper': {
         const p = node.paper;
         const title = plainText(p.title, 300) || vscode.l10n.t('(untitled paper)');
-        // Who and when lead the row: at the sidebar's default width the description is cut away first.
+        // Who and when lead the row: at the sidebar's default width the description is cut away first. The design
+        // ends the label, not the description: the view's filter (Ctrl+Alt+F) reads labels only, so "randomi" finds
+        // the trials.
         const lead = plainText(paperLead(p), 80);
         const design = p.study_type ? vscode.l10n.t(studyTypeLabel(p.study_type)) : '';
         const item = new vscode.TreeItem(
-          lead ? `${lead} · ${title}` : title,
+          [lead, title, design].filter(Boolean).join(' · '),
           excerptsOf(p).length ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
         );
         item.id = `${node.generation}/${node.index}`;
-        item.description = plainText([p.journal_name?.trim(), design].filter(Boolean).join(' · '), 300);
+        item.description = plainText(p.journal_name, 300);
         item.iconPath = new vscode.ThemeIcon(studyTypeIcon(p.study_type));
         item.contextValue = p.doi ? PAPER_WITH_DOI_CONTEXT : PAPER_CONTEXT;
         item.accessibilityInformation = {

@@ -128,6 +128,38 @@ export const flow = defineFlow({
       await page.mouse.move(5, 5);
     });
 
+    await check("the view's filter finds the randomized trials by their design, written out", async () => {
+      const before = await driver.treeItems(VIEW);
+      const trials = before.filter((r) => /Randomized controlled trial \(RCT\)/.test(r));
+      assert.ok(trials.length > 0 && trials.length < before.length, `rows: ${before.length}, trials: ${trials.length}`);
+      assert.ok(!before.some((r) => /· rct\b/.test(r)), 'a raw design code shows');
+      await pane.locator('.monaco-list-row').first().click();
+      await page.keyboard.press('Control+Alt+F');
+      await page.keyboard.type('randomi');
+      // Filter mode (not only highlight), and contiguous letters rather than fuzzy ones.
+      await page.locator('.monaco-custom-toggle.codicon-list-filter').first().click();
+      await page.locator('.monaco-custom-toggle.codicon-search-fuzzy').first().click();
+      const kept = await driver.waitUntil('only the trials (and titles saying randomized)', async () => {
+        const r = await driver.treeItems(VIEW);
+        return r.length < before.length ? r : undefined;
+      });
+      assert.ok(
+        kept.every((r) => /randomi/i.test(r)),
+        kept.join(' | '),
+      );
+      assert.ok(
+        trials.every((t) => kept.includes(t)),
+        'a trial was filtered out',
+      );
+      await shot('03a-filter-randomi');
+      // Close the filter: the whole list again.
+      await page.locator('.monaco-custom-toggle.codicon-list-filter').first().click();
+      await page.keyboard.press('Escape');
+      await driver.waitUntil('the whole list again', async () =>
+        (await driver.treeItems(VIEW)).length === before.length ? true : undefined,
+      );
+    });
+
     await check('Load More adds the next 20 papers', async () => {
       const more = pane.locator('.monaco-list-row', { hasText: 'Load More Results' }).first();
       await pane.locator('.monaco-list').first().hover();
