@@ -175,16 +175,24 @@ export class CitationCommands extends Disposable {
     const bibName = last?.bib ? vscode.workspace.asRelativePath(last.bib) : undefined;
     const flavour = flavourOf(editor.document.languageId, editor.document.fileName);
     const inBib = editor.document.languageId === 'bibtex' || /\.(bib|bibtex)$/iu.test(editor.document.uri.path);
+    const added = last?.added ?? 0;
+    const bibText = bibName ?? '';
     const message = inBib
-      ? vscode.l10n.t('{0} entry(ies) added to {1} ({2}).', last?.added ?? 0, bibName ?? '', keys.join(', '))
+      ? added === 1
+        ? vscode.l10n.t('1 entry added to {0} ({1}).', bibText, keys.join(', '))
+        : vscode.l10n.t('{0} entries added to {1} ({2}).', added, bibText, keys.join(', '))
       : flavour === 'plain'
-        ? vscode.l10n.t(
-            'Inserted {0} reference(s) (this document has no citation syntax, so no bibliography was used).',
-            papers.length,
-          )
-        : last?.added
-          ? vscode.l10n.t('Cited {0}; {1} entry(ies) added to {2}.', keys.join(', '), last.added, bibName ?? '')
-          : vscode.l10n.t('Cited {0} (already in {1}).', keys.join(', '), bibName ?? '');
+        ? papers.length === 1
+          ? vscode.l10n.t('Inserted 1 reference (this document has no citation syntax, so no bibliography was used).')
+          : vscode.l10n.t(
+              'Inserted {0} references (this document has no citation syntax, so no bibliography was used).',
+              papers.length,
+            )
+        : added === 1
+          ? vscode.l10n.t('Cited {0}; 1 entry added to {1}.', keys.join(', '), bibText)
+          : added
+            ? vscode.l10n.t('Cited {0}; {1} entries added to {2}.', keys.join(', '), added, bibText)
+            : vscode.l10n.t('Cited {0} (already in {1}).', keys.join(', '), bibText);
     statusMessage(message, 6000);
     if (!inBib && last?.bib && (last.source === 'default' || last.source === 'chosen'))
       this.offerDeclaration(editor.document, last.bib);
@@ -278,7 +286,10 @@ export class CitationCommands extends Disposable {
     });
     const value = `${texts.join('\n\n')}\n`;
     await vscode.env.clipboard.writeText(value);
-    const message = vscode.l10n.t('Copied the BibTeX of {0} paper(s).', papers.length);
+    const message =
+      papers.length === 1
+        ? vscode.l10n.t('Copied the BibTeX of 1 paper.')
+        : vscode.l10n.t('Copied the BibTeX of {0} papers.', papers.length);
     statusMessage(message, 4000);
     return { done: true, value, message };
   }
@@ -289,7 +300,10 @@ export class CitationCommands extends Disposable {
       return papers ? failed(vscode.l10n.t('Select a paper first.')) : { done: false, message: 'cancelled' };
     const value = papers.map((p) => formatReference(p, 'text')).join('\n');
     await vscode.env.clipboard.writeText(value);
-    const message = vscode.l10n.t('Copied the reference of {0} paper(s).', papers.length);
+    const message =
+      papers.length === 1
+        ? vscode.l10n.t('Copied the reference of 1 paper.')
+        : vscode.l10n.t('Copied the references of {0} papers.', papers.length);
     statusMessage(message, 4000);
     return { done: true, value, message };
   }

@@ -128,7 +128,7 @@ export class ThreadWatcher extends Disposable {
       this.start({ ...run, startedAt: Date.now() }, origin, true);
       n++;
     }
-    if (n) this.deps.log.info(`Resumed polling of ${n} running thread(s).`);
+    if (n) this.deps.log.info(`Resumed polling of ${n} running ${n === 1 ? 'thread' : 'threads'}.`);
     return n;
   }
 
@@ -267,8 +267,9 @@ export class ThreadWatcher extends Disposable {
   private async finish(w: Watched, status: 'idle' | 'failed'): Promise<void> {
     const { run } = w;
     await this.forget(w);
+    const polls = this.polls.get(run.threadId) ?? 0;
     this.deps.log.info(
-      `Thread ${run.threadId}: run ${run.interactionId} ended ${status} after ${this.polls.get(run.threadId) ?? 0} poll(s).`,
+      `Thread ${run.threadId}: run ${run.interactionId} ended ${status} after ${polls} ${polls === 1 ? 'poll' : 'polls'}.`,
     );
     this.finished.fire({ threadId: run.threadId, status });
     const answers = this.deps.answers?.();

@@ -174,7 +174,11 @@ export class ThreadsTreeProvider extends Disposable implements vscode.TreeDataPr
         const parts = [statusLabel(r.status)];
         if (r.mode) parts.push(r.mode);
         if (r.stats && typeof r.stats.included === 'number')
-          parts.push(vscode.l10n.t('{0} papers included', r.stats.included));
+          parts.push(
+            r.stats.included === 1
+              ? vscode.l10n.t('1 paper included')
+              : vscode.l10n.t('{0} papers included', r.stats.included),
+          );
         item.description = parts.join(' · ');
         item.contextValue = INTERACTION_CONTEXT;
         item.command = { command: Commands.openThread, title: vscode.l10n.t('Open'), arguments: [node] };
