@@ -11,6 +11,7 @@ import type { Interaction, Thread } from '../api/index';
 import type { RenderedAnswer } from '../render/answer';
 import { escapeHtml } from '../render/escape';
 import type { AnswerViewState } from './protocol';
+import { statusLabel } from '../threads/statusWords';
 
 const t = (s: string, ...args: (string | number)[]): string => vscode.l10n.t(s, ...args);
 
@@ -36,7 +37,7 @@ export function answerBody(o: AnswerBodyInput): string {
   const num = (v: number | null | undefined) => (typeof v === 'number' && Number.isFinite(v) ? String(v) : '–');
   const options = thread.interactions
     .map((i, k) => {
-      const label = t('Interaction {0} ({1})', k + 1, String(i.status));
+      const label = t('Interaction {0} ({1})', k + 1, statusLabel(i.status));
       return `<option value="${e(i.interaction_id)}"${i === interaction ? ' selected' : ''}>${e(label)}</option>`;
     })
     .join('');
@@ -64,7 +65,7 @@ export function answerBody(o: AnswerBodyInput): string {
 <h1 id="thread-title">${e(thread.title ?? t('Research Answer'))}</h1>
 <dl class="meta">
 <div><dt>${e(t('Mode'))}</dt><dd>${e(String(interaction?.mode ?? '–'))}</dd></div>
-<div><dt>${e(t('Status'))}</dt><dd class="status status-${e(String(status))}">${e(String(status))}</dd></div>
+<div><dt>${e(t('Status'))}</dt><dd class="status status-${e(String(status))}">${e(statusLabel(status))}</dd></div>
 <div><dt>${e(t('Retrieved'))}</dt><dd>${num(stats?.retrieved)}</dd></div>
 <div><dt>${e(t('Screened'))}</dt><dd>${num(stats?.screened)}</dd></div>
 <div><dt>${e(t('Included'))}</dt><dd>${num(stats?.included)}</dd></div>

@@ -11,6 +11,7 @@ import { Commands } from '../platform/ids';
 import { Disposable } from '../shared/disposable';
 import { markdownWithSafeLinks } from '../shared/markdown';
 import { clip, oneLine, plainText } from '../shared/plainText';
+import { statusLabel } from './statusWords';
 
 export type ThreadStatusName = 'running' | 'idle' | 'failed';
 
@@ -225,19 +226,6 @@ export function statusIcon(status: ThreadStatusName | undefined): vscode.ThemeIc
       return new vscode.ThemeIcon('error', new vscode.ThemeColor('testing.iconFailed'));
     default:
       return new vscode.ThemeIcon('circle-outline');
-  }
-}
-
-function statusLabel(status: ThreadStatusName | undefined): string {
-  switch (status) {
-    case 'running':
-      return vscode.l10n.t('running');
-    case 'idle':
-      return vscode.l10n.t('answered');
-    case 'failed':
-      return vscode.l10n.t('failed');
-    default:
-      return vscode.l10n.t('status not known yet');
   }
 }
 

@@ -122,7 +122,9 @@ export function answerSuite(): void {
       checkPage(page.html, page.nonce);
       // The service's generated title, not the brief.
       assert.match(page.html, new RegExp(`<h1 id="thread-title">${htmlPattern(await threadTitle(key, id))}</h1>`));
-      assert.match(page.html, /class="status status-idle">idle</);
+      // The service's "idle" in the words the Threads view uses.
+      assert.match(page.html, /class="status status-idle">answered</);
+      assert.ok(!/>idle</.test(page.html), 'the raw status is shown');
       assert.match(
         page.html,
         /<a class="cite" href="#cite-\d+(-\d+)?" data-marker="\d+(\.\d+)?"/,
