@@ -158,6 +158,15 @@ export function threadsSuite(): void {
       assert.ok(doc);
       assert.equal(doc.uri.toString(), opened.uri);
       assert.ok(doc.getText().includes(brief), 'the draft was not restored into the brief');
+      // VS Code names an untitled tab after its first line: a readable heading, not the header comment.
+      assert.equal(doc.lineAt(0).text, '# Research brief');
+      const tabLabel = (): string =>
+        vscode.window.tabGroups.all
+          .flatMap((g) => g.tabs)
+          .find((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === doc.uri.toString())
+          ?.label ?? '';
+      await eventually(() => /Research brief/.test(tabLabel()), 'the tab is titled by the heading');
+      assert.ok(!tabLabel().includes('<!--'), tabLabel());
       const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', doc.uri);
       const send = lenses.find(
         (l) =>
@@ -234,6 +243,41 @@ export function threadsSuite(): void {
         assert.match(log, /filters: year_min=2010, study_types=rct/);
       } finally {
         await c.filters.clear();
+      }
+    });
+
+    test('text typed in the selected-papers box survives Escape: kept as the draft, offered again in the box; nothing sent', async () => {
+      const { label } = await freshKey();
+      const c = await testCore();
+      await c.threads.drafts.clear();
+      try {
+        const pending = run<AskOutcome>(Commands.askAboutPapers, { attachPapers: ['paper-a', 'paper-b'] });
+        await eventually(() => c.threads.briefInput !== undefined, 'the brief box');
+        const typed = 'Which of these trials measured memory after six months?';
+        c.threads.briefInput!.value = typed;
+        c.threads.briefInput!.hide();
+        const out = await pending;
+        assert.equal(out?.outcome, 'cancelled');
+        assert.equal(out.draftKept, true);
+        assert.equal(c.threads.draft()?.input_message, typed);
+        assert.deepEqual(c.threads.draft()?.attachments?.paper_ids, ['paper-a', 'paper-b']);
+        // The next brief box offers it again, and says so.
+        const again = run<AskOutcome>(Commands.askAboutPapers, { attachPapers: ['paper-a'] });
+        await eventually(() => c.threads.briefInput !== undefined, 'the brief box again');
+        assert.equal(c.threads.briefInput!.value, typed);
+        assert.match(c.threads.briefInput!.prompt ?? '', /restored/);
+        c.threads.briefInput!.hide();
+        assert.equal((await again)?.outcome, 'cancelled');
+        // A box closed empty keeps nothing.
+        await c.threads.drafts.clear();
+        const empty = run<AskOutcome>(Commands.askAboutPapers, { attachPapers: ['paper-a'] });
+        await eventually(() => c.threads.briefInput !== undefined, 'the empty brief box');
+        c.threads.briefInput!.hide();
+        assert.equal((await empty)?.draftKept, undefined);
+        assert.equal(c.threads.draft(), undefined);
+        assert.equal((await requests(label, 'create_thread')).length, 0, 'something was sent');
+      } finally {
+        await c.threads.drafts.clear();
       }
     });
 
