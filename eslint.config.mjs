@@ -20,7 +20,7 @@ export const PURE_FILES = [
   'src/platform/ids.ts',
   'src/search/{cache,filterModel,paging,query,resultsModel,searchPages}.ts',
   'src/service/{clientProvider,demoKey}.ts',
-  'src/threads/threadList.ts',
+  'src/threads/{briefGist,threadList}.ts',
 ];
 
 export default tseslint.config(

@@ -167,6 +167,7 @@ class CoreImpl extends Disposable implements Core {
         showError: (err, context, retry) => void this.presenter.show(err, { context, retry }),
         onKeyChange: keys.onDidChange,
         sendFollowUp: (threadId, text, mode) => this.threads.followUp(threadId, text, mode),
+        sent: this.threads.sent,
       }),
     );
     this.threadsModel = this.register(
@@ -175,6 +176,7 @@ class CoreImpl extends Disposable implements Core {
         watcher: this.threadWatcher,
         log,
         describeError: (err) => describeError(err, { baseUrl: settings.service.baseUrl })?.message ?? '',
+        sent: this.threads.sent,
       }),
     );
     this.register(

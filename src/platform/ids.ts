@@ -169,6 +169,8 @@ export const StorageKeys = {
   runningThreadsPrefix: 'researchDesk.threads.running/',
   /** Unsent briefs and follow-ups, per target (globalState). */
   threadDrafts: 'researchDesk.threads.drafts',
+  /** What was sent per thread turn (question, gist, filters), newest last, bounded (globalState). */
+  sentTurns: 'researchDesk.threads.sent',
 } as const;
 
 /** Status bar item ids (VS Code lists them by id in the status bar's context menu). */

@@ -49,19 +49,26 @@ export class BriefCodeLensProvider implements vscode.CodeLensProvider {
     if (!isBriefDocument(doc)) return [];
     const at = new vscode.Range(0, 0, 0, 0);
     const uri = doc.uri.toString();
+    // With search filters active, the plain lenses say that they send without them (the last lens sends with them).
+    const f = this.filters();
     const lenses = [
       new vscode.CodeLens(at, {
-        title: vscode.l10n.t('$(send) Send to the Research Agent (pro)'),
+        title: f
+          ? vscode.l10n.t('$(send) Send to the Research Agent (pro, no filters)')
+          : vscode.l10n.t('$(send) Send to the Research Agent (pro)'),
         command: Commands.sendBrief,
         arguments: [{ uri, mode: 'pro' }],
       }),
       new vscode.CodeLens(at, {
-        title: this.isFreePlan() ? vscode.l10n.t('Deep mode (needs a paid plan)') : vscode.l10n.t('Send in deep mode'),
+        title: this.isFreePlan()
+          ? vscode.l10n.t('Deep mode (needs a paid plan)')
+          : f
+            ? vscode.l10n.t('Send in deep mode (no filters)')
+            : vscode.l10n.t('Send in deep mode'),
         command: Commands.sendBrief,
         arguments: [{ uri, mode: 'deep' }],
       }),
     ];
-    const f = this.filters();
     if (f)
       lenses.push(
         new vscode.CodeLens(at, {

@@ -9,7 +9,9 @@ import type { Paper, ThreadRequest } from '../api/index';
 import { briefText, isBriefDocument, openBriefDocument } from './briefDocument';
 import { type DraftStore, NEW_THREAD } from './drafts';
 import type { RunningThread, SentRequest, ThreadModeName } from './persisted';
+import type { SentLog } from './sentLog';
 import { askModeAndFilters, briefBox } from './briefPrompts';
+import { selectionBrief } from './briefGist';
 import { threadFilters, ThreadSender, type AskOutcome, type ThreadSenderDeps } from './threadSender';
 import { showInfo, showWarning, statusMessage } from '../platform/notify';
 
@@ -46,19 +48,13 @@ export function paperIdOf(p: { url?: string | null; paper_id?: unknown }): strin
   }
 }
 
-export function selectionBrief(selection: string, instructions?: string): string {
-  const quoted = selection.trim();
-  const ask = instructions?.trim();
-  return ask
-    ? `${ask}\n\nThe passage from my draft:\n"""\n${quoted}\n"""`
-    : `What does the research say about this passage from my draft? Say which claims the evidence supports, which it contradicts, and how strong the evidence is.\n\n"""\n${quoted}\n"""`;
-}
-
 export class ThreadCommands {
   /** Sends every brief these commands collect (and follow-ups, and the ThreadWatcher's Retry). */
   private readonly sender: ThreadSender;
   /** The unsent briefs, per target (a new thread, or a thread's follow-up). */
   readonly drafts: DraftStore;
+  /** What was sent per turn (question, gist, filters). */
+  readonly sent: SentLog;
   /** Send Brief per brief document: the second click waits for the first, so the brief is sent and closed once. */
   private readonly briefSends = new Map<string, Promise<AskOutcome>>();
   /** The brief box on screen (Ask about Selected Papers); tests use it to type and to close it. */
@@ -67,6 +63,7 @@ export class ThreadCommands {
   constructor(private readonly deps: ThreadCommandsDeps) {
     this.sender = new ThreadSender(deps);
     this.drafts = this.sender.drafts;
+    this.sent = this.sender.sent;
   }
 
   /** Ask the Research Agent: a brief from the argument, or asked for (the saved draft is offered first). */

@@ -144,6 +144,45 @@ export function answerSuite(): void {
       assert.equal(tabs.length, 1, 'one tab for the thread');
     });
 
+    test("a thread whose data carries no question (the spec's shape) shows the question sent from here, escaped, above its answer", async () => {
+      const c = await testCore();
+      const threadId = `spec-shaped-${Date.now()}`;
+      const question = 'Does <script>alert(1)</script> "spacing" help?\nSecond line & more.';
+      await c.threads.sent.record({
+        threadId,
+        interactionId: 'int-1',
+        question,
+        gist: 'Does spacing help?',
+        filters: { study_types: ['rct'] },
+      });
+      const thread = {
+        thread_id: threadId,
+        title: 'Spacing and retention',
+        status: 'idle',
+        url: 'https://consensus.app/threads/x',
+        interactions: [
+          { interaction_id: 'int-1', status: 'idle', mode: 'pro', response: 'It helps [1].', citations: [] },
+        ],
+      } as unknown as Thread;
+      const a = await answers();
+      a.showThreadObject(thread);
+      const page = a.inspect(threadId)!;
+      checkPage(page.html, page.nonce);
+      assert.match(
+        page.html,
+        /<p class="question-text">Does &lt;script&gt;alert\(1\)&lt;\/script&gt; &quot;spacing&quot; help\?\nSecond line &amp; more\.<\/p>/,
+      );
+      assert.ok(!page.html.includes('<script>alert'), 'the question reached the page as markup');
+      assert.match(page.html, /<dd class="filters">Randomized controlled trial \(RCT\)<\/dd>/);
+      // The service's title names it (it does not echo a selection brief's instruction).
+      assert.match(page.html, /<h1 id="thread-title">Spacing and retention<\/h1>/);
+      // A turn not sent from here: no question, no filters line (nothing is made up).
+      a.showThreadObject({ ...thread, thread_id: `${threadId}-other` });
+      const other = a.inspect(`${threadId}-other`)!.html;
+      assert.ok(!other.includes('class="question'), 'a question was made up');
+      assert.ok(!other.includes('class="filters"'), 'filters were made up');
+    });
+
     test('messages from the webview are validated: unknown types and wrong fields are refused; Copy Quote copies the checked quote', async () => {
       const id = await finishedThread(key, 'Is mindfulness training effective for reducing anxiety in adolescents?');
       const a = await answers();
