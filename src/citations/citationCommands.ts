@@ -154,13 +154,26 @@ export class CitationCommands extends Disposable {
     return this.picker.active;
   }
 
-  async insertCitation(...args: unknown[]): Promise<CitationCommandResult> {
+  /** Insert Citation: the papers given, else the Quick Pick, where a click cites one paper (its button: several). */
+  insertCitation(...args: unknown[]): Promise<CitationCommandResult> {
+    return this.insert(args, false);
+  }
+
+  /** Insert Citations: the Quick Pick with ticks, to cite several papers at once. */
+  insertCitations(...args: unknown[]): Promise<CitationCommandResult> {
+    return this.insert(args, true);
+  }
+
+  private async insert(args: readonly unknown[], many: boolean): Promise<CitationCommandResult> {
     const editor = await this.targetEditor();
     if (!editor)
       return failed(vscode.l10n.t('Open the document to cite into (a text editor) first, then run Insert Citation.'));
     let papers = this.papersFrom(args);
     // No paper given (the palette, a keybinding, the editor's context menu, which passes the document's URI): pick.
-    papers ??= await this.picker.pickPapers(editor.document, { many: true, title: vscode.l10n.t('Insert Citation') });
+    papers ??= await this.picker.pickPapers(editor.document, {
+      many,
+      title: many ? vscode.l10n.t('Insert Citations') : vscode.l10n.t('Insert Citation'),
+    });
     if (!papers) return { done: false, message: 'cancelled' };
     if (!papers.length) return failed(vscode.l10n.t('Select a paper to cite first.'));
     let keys: string[] | undefined;

@@ -49,6 +49,8 @@ export const Commands = {
   addToBibliography: 'researchDesk.addToBibliography',
   // Citations
   insertCitation: 'researchDesk.insertCitation',
+  /** The Insert Citation picker with ticks, for several papers at once. */
+  insertCitations: 'researchDesk.insertCitations',
   copyBibtex: 'researchDesk.copyBibtex',
   copyReference: 'researchDesk.copyReference',
   tidyBibliography: 'researchDesk.tidyBibliography',

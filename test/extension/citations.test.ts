@@ -674,7 +674,36 @@ export function citationsSuite(): void {
       assert.match(r.message ?? '', /Open the document to cite into/u);
     });
 
-    test('the palette Quick Pick: recent results and bibliography entries, multi-select; a bibliography entry is cited by its key', async () => {
+    test('the palette Insert Citation: one click (Enter) on a row cites that paper; a title button offers several', async () => {
+      const c = await testCore();
+      c.recentPapers.remember([PAPER_B, PAPER_C]);
+      const dir = freshDir();
+      const editor = await openDoc(vscode.Uri.joinPath(dir, 'one.md'), '---\nbibliography: one.bib\n---\nO |\n');
+      const pending = run<CitationCommandResult>(Commands.insertCitation);
+      await eventually(
+        () => c.citationCommands.active !== undefined && c.citationCommands.active.items.length > 0,
+        'the Quick Pick',
+      );
+      const qp = c.citationCommands.active!;
+      assert.equal(qp.canSelectMany, false, 'a click only ticks a row');
+      assert.deepEqual(
+        qp.buttons.map((b) => b.tooltip),
+        ['Select Several Papers'],
+      );
+      const paper = qp.items.find((i) => i.label === PAPER_C.title)!;
+      qp.activeItems = [paper];
+      let settled = false;
+      void Promise.resolve(pending).finally(() => (settled = true));
+      await acceptUntil(() => settled, 'accept the highlighted paper');
+      const r = await pending;
+      assert.equal(r?.done, true, r?.message);
+      assert.deepEqual(r.keys, ['garcia2022dna']);
+      assert.equal(editor.document.lineAt(3).text, 'O [@garcia2022dna]');
+      // One entry, in the singular.
+      assert.match(r.message ?? '', /; 1 entry added to /u);
+    });
+
+    test('Insert Citations (several): recent results and bibliography entries with ticks; a bibliography entry is cited by its key', async () => {
       const c = await testCore();
       c.recentPapers.remember([PAPER_B, PAPER_C]);
       const dir = freshDir();
@@ -684,13 +713,14 @@ export function citationsSuite(): void {
         '@book{knuth1984,\n  title = {The {\\TeX}book},\n  author = {Knuth, Donald E.},\n  year = {1984}\n}\n',
       );
       const editor = await openDoc(vscode.Uri.joinPath(dir, 'q.tex'), '\\bibliography{q}\nQ |\n');
-      const pending = run<CitationCommandResult>(Commands.insertCitation);
+      const pending = run<CitationCommandResult>(Commands.insertCitations);
       await eventually(
         () => c.citationCommands.active !== undefined && c.citationCommands.active.items.length > 0,
         'the Quick Pick',
       );
       const qp = c.citationCommands.active!;
       assert.equal(qp.canSelectMany, true);
+      assert.equal(qp.buttons.length, 0);
       const labels = qp.items.map((i) => i.label);
       assert.ok(labels.includes(PAPER_B.title!), 'a recent result is missing');
       const knuth = qp.items.find((i) => i.paper?.key === 'knuth1984');
@@ -706,6 +736,8 @@ export function citationsSuite(): void {
       assert.deepEqual([...(r.keys ?? [])].sort(), ['garcia2022dna', 'knuth1984']);
       assert.equal(editor.document.lineAt(1).text, `Q~\\cite{${r.keys!.join(',')}}`);
       assert.equal(entryCount(await bibText(bib)), 2, 'the picked entry was written again');
+      // One new entry of the two cited, in the singular.
+      assert.match(r.message ?? '', /; 1 entry added to /u);
     });
 
     test('from the editor context menu (the document URI as argument): the Quick Pick; Escape cites nothing', async () => {
