@@ -14,7 +14,7 @@ export const PURE_FILES = [
   'src/render/**/*.ts',
   'src/shared/**/*.ts',
   'src/answer/webview/**/*.ts',
-  'src/answer/protocol.ts',
+  'src/answer/{exportName,protocol}.ts',
   'src/chat/{answerMarkdown,chatMarkdown,seenPapers,threadToolInput,toolInput}.ts',
   'src/citations/{citeMatch,declare,display,errors,incrementalParse,recentPapers}.ts',
   'src/platform/ids.ts',

@@ -490,6 +490,55 @@ export function answerSuite(): void {
       console.log(`[bench] answer view: open → painted (script ready) ${a.readyAt.get(id)! - t0} ms`);
     });
 
+    test('Export as Markdown proposes a free name cut between words, then says where it wrote, with Open', async () => {
+      const a = await answers();
+      const threadId = `export-name-${Date.now()}`;
+      const title = 'Does spaced repetition improve long-term retention of pharmacology knowledge: a/b "trials"?';
+      a.showThreadObject({
+        thread_id: threadId,
+        title,
+        status: 'idle',
+        url: 'https://consensus.app/threads/x',
+        interactions: [{ interaction_id: 'int-1', status: 'idle', mode: 'pro', response: 'Yes [1].', citations: [] }],
+      } as unknown as Thread);
+      const folder = vscode.workspace.workspaceFolders![0]!.uri;
+      const base = 'Does spaced repetition improve long-term retention of';
+      // A file of that name exists: accepting the proposed name must not replace it.
+      const existing = vscode.Uri.joinPath(folder, `${base}.md`);
+      await vscode.workspace.fs.writeFile(existing, new TextEncoder().encode('mine'));
+      const w = vscode.window as { showSaveDialog: typeof vscode.window.showSaveDialog };
+      const saved = w.showSaveDialog;
+      let proposed: vscode.Uri | undefined;
+      w.showSaveDialog = (options) => {
+        proposed = options?.defaultUri;
+        return Promise.resolve(proposed);
+      };
+      const sinks = observeSinks((sink, message, items) =>
+        sink === 'showInformationMessage' && /exported/.test(message) ? items.find((i) => i === 'Open') : undefined,
+      );
+      try {
+        const written = await a.exportMarkdown(threadId);
+        assert.equal(proposed?.path.split('/').pop(), `${base} (2).md`);
+        assert.equal(written?.toString(), proposed?.toString());
+        assert.equal(new TextDecoder().decode(await vscode.workspace.fs.readFile(existing)), 'mine');
+        const told = sinks.records.find((r) => r.sink === 'showInformationMessage');
+        assert.match(told?.text ?? '', new RegExp(`Answer exported to ${base} \\(2\\)\\.md\\.`));
+        assert.ok(sinks.records.some((r) => r.sink === 'showInformationMessage:button' && r.text === 'Open'));
+        // Open: the exported file in an editor.
+        await eventually(
+          () => vscode.window.activeTextEditor?.document.uri.toString() === written?.toString(),
+          'the exported file open',
+        );
+        assert.match(vscode.window.activeTextEditor!.document.getText(), /^# Does spaced repetition/);
+      } finally {
+        w.showSaveDialog = saved;
+        sinks.dispose();
+        await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+        await vscode.workspace.fs.delete(existing);
+        if (proposed) await Promise.resolve(vscode.workspace.fs.delete(proposed)).catch(() => undefined);
+      }
+    });
+
     test('Export Answer command with no answer open explains itself and writes nothing', async () => {
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
       await eventually(async () => (await answers()).openThreads().length === 0, 'panels closed');
