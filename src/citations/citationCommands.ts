@@ -16,19 +16,18 @@ import { entryByKey, entryKeys } from '../bib/bibFile';
 import { toBibtex } from '../bib/bibtex';
 import { citeKey } from '../bib/keys';
 import { loadBibtexLibrary } from '../bib/library';
-import { locateBibliographies } from '../bib/locate';
 import { formatReference } from '../bib/reference';
 import { flavourOf } from '../bib/syntax';
 import { texTargetFor } from '../bib/texText';
 import type { Logger } from '../platform/logger';
-import { showWarning, statusMessage } from '../platform/notify';
+import { statusMessage } from '../platform/notify';
 import type { ResultNode } from '../search/resultsTree';
 import { Disposable } from '../shared/disposable';
 import type { Bibliographies } from './bibliography';
 import { citationSettings } from '../platform/settings';
 import { CitationError } from './errors';
 import { failed, isWritingDocument, type CitationCommandResult } from './commandSupport';
-import { declarablePath, declarationEdit, relativePath } from './declare';
+import { DeclarationOffers } from './declarationOffer';
 import type { Inserter } from './insert';
 import { PaperPicker, type CitePickItem } from './quickPick';
 import { asCitePaper, citePaperOf } from './recentPapers';
@@ -55,14 +54,15 @@ const isResultNode = (v: unknown): v is PaperNode =>
 
 export class CitationCommands extends Disposable {
   private lastEditor: vscode.TextEditor | undefined;
-  /** Documents already offered to declare their bibliography this session. */
-  private readonly offered = new Set<string>();
+  /** The offer to declare a bibliography the document does not declare (notification, status bar, command). */
+  readonly declarations: DeclarationOffers;
   private readonly picker: PaperPicker;
   private readonly tidy: TidyCommand;
 
   constructor(private readonly deps: CitationCommandsDeps) {
     super();
     this.picker = new PaperPicker(deps);
+    this.declarations = this.register(new DeclarationOffers(() => this.lastEditor));
     this.tidy = new TidyCommand({
       bibliographies: deps.bibliographies,
       log: deps.log,
@@ -208,70 +208,18 @@ export class CitationCommands extends Disposable {
             : vscode.l10n.t('Cited {0} (already in {1}).', keys.join(', '), bibText);
     statusMessage(message, 6000);
     if (!inBib && last?.bib && (last.source === 'default' || last.source === 'chosen'))
-      this.offerDeclaration(editor.document, last.bib);
+      this.declarations.offer(editor.document, last.bib);
     return { done: true, keys, bib: last?.bib, added: last?.added ?? 0, message };
   }
 
-  /**
-   * The document declares no bibliography, so LaTeX/Pandoc/Typst would not read the one we wrote to: offered once
-   * per document and session (a notification; nothing is changed unless the writer accepts).
-   */
-  private offerDeclaration(document: vscode.TextDocument, bib: vscode.Uri): void {
-    const id = document.uri.toString();
-    if (this.offered.has(id) || document.isUntitled) return;
-    this.offered.add(id);
-    // It declares bibliographies we cannot write (CSL JSON/YAML, Hayagriva): where and how to add a BibTeX file to
-    // them is the writer's call; they are told.
-    const flavour = flavourOf(document.languageId, document.fileName);
-    const others = locateBibliographies(document.getText(), flavour).fromDocument;
-    if (others.length) {
-      void showWarning(
-        vscode.l10n.t(
-          '{0} declares {1}, which Research Desk does not write (BibTeX only); the entries went to {2}. Add it to the document’s bibliographies.',
-          vscode.workspace.asRelativePath(document.uri),
-          others.join(', '),
-          vscode.workspace.asRelativePath(bib),
-        ),
-      );
-      return;
-    }
-    const rel = relativePath(vscode.Uri.joinPath(document.uri, '..').path, bib.path);
-    if (!declarablePath(flavour, rel)) {
-      // A path from a setting or a file name that would break out of the declaration: the writer declares it.
-      void showWarning(
-        vscode.l10n.t(
-          '{0} does not declare {1}, and its path has characters Research Desk does not write into the document. Declare it yourself so the citations resolve.',
-          vscode.workspace.asRelativePath(document.uri),
-          vscode.workspace.asRelativePath(bib),
-        ),
-      );
-      return;
-    }
-    const declare = vscode.l10n.t('Declare It');
-    void vscode.window
-      .showInformationMessage(
-        vscode.l10n.t(
-          '{0} does not declare {1}, so its citations will not resolve when it is built. Declare it in the document?',
-          vscode.workspace.asRelativePath(document.uri),
-          vscode.workspace.asRelativePath(bib),
-        ),
-        declare,
-      )
-      .then((choice) => (choice === declare ? this.declare(document, bib) : undefined));
+  /** Adds the bibliography's declaration to the document (what Declare It does). */
+  declare(document: vscode.TextDocument, bib: vscode.Uri): Promise<boolean> {
+    return this.declarations.declare(document, bib);
   }
 
-  /** Adds the bibliography's declaration to the document (one WorkspaceEdit). */
-  async declare(document: vscode.TextDocument, bib: vscode.Uri): Promise<boolean> {
-    const rel = relativePath(vscode.Uri.joinPath(document.uri, '..').path, bib.path);
-    const e = declarationEdit(document.getText(), flavourOf(document.languageId, document.fileName), rel);
-    if (!e) return false;
-    const edit = new vscode.WorkspaceEdit();
-    edit.replace(
-      document.uri,
-      new vscode.Range(document.positionAt(e.offset), document.positionAt(e.offset + e.length)),
-      e.text,
-    );
-    return vscode.workspace.applyEdit(edit);
+  /** Declare Bibliography in This Document: the declaration still on offer for the document. */
+  declareBibliography(arg?: unknown): Promise<boolean> {
+    return this.declarations.declareCommand(arg);
   }
 
   async copyBibtex(...args: unknown[]): Promise<CitationCommandResult> {

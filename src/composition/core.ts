@@ -399,6 +399,7 @@ function commandTable(
     [Commands.copyThreadLink]: (arg) => threadsView.copyLink(arg),
     [Commands.insertCitation]: (...args) => core.citationCommands.insertCitation(...args),
     [Commands.insertCitations]: (...args) => core.citationCommands.insertCitations(...args),
+    [Commands.declareBibliography]: (arg) => core.citationCommands.declareBibliography(arg),
     [Commands.copyBibtex]: (...args) => core.citationCommands.copyBibtex(...args),
     [Commands.copyReference]: (...args) => core.citationCommands.copyReference(...args),
     [Commands.tidyBibliography]: (arg) => core.citationCommands.tidyBibliography(arg),

@@ -51,6 +51,8 @@ export const Commands = {
   insertCitation: 'researchDesk.insertCitation',
   /** The Insert Citation picker with ticks, for several papers at once. */
   insertCitations: 'researchDesk.insertCitations',
+  /** The declaration offered after Insert Citation wrote to a bibliography the document does not declare. */
+  declareBibliography: 'researchDesk.declareBibliography',
   copyBibtex: 'researchDesk.copyBibtex',
   copyReference: 'researchDesk.copyReference',
   tidyBibliography: 'researchDesk.tidyBibliography',
@@ -179,6 +181,8 @@ export const StorageKeys = {
 export const StatusItems = {
   usage: 'researchDesk.usage',
   threads: 'researchDesk.threads',
+  /** The bibliography the active document should declare (Declare It, kept reachable). */
+  declareBibliography: 'researchDesk.declareBibliography',
 } as const;
 
 export const ContextKeys = {

@@ -344,6 +344,38 @@ export function citationsSuite(): void {
       }
     });
 
+    test('a missed "Declare It" stays reachable: the status bar offers it while the document is active; the command writes it; a declaration by hand withdraws it', async () => {
+      const c = await testCore();
+      const offers = c.citationCommands.declarations;
+      const dir = freshDir();
+      const editor = await openDoc(vscode.Uri.joinPath(dir, 'later.md'), 'Declare later |\n');
+      const r = await cite(PAPER_B);
+      assert.equal(r.done, true, r.message);
+      assert.match(r.bib?.path ?? '', /default-references\.bib$/u);
+      await eventually(() => offers.statusItem().visible, 'the status-bar offer');
+      assert.match(offers.statusItem().text, /Declare .*default-references\.bib/u);
+      // Another document: not offered there; back to the draft: offered again.
+      await openDoc(vscode.Uri.joinPath(dir, 'other.md'), 'Other |\n');
+      await eventually(() => !offers.statusItem().visible, 'no offer for another document');
+      await vscode.window.showTextDocument(editor.document);
+      await eventually(() => offers.statusItem().visible, 'the offer back with its document');
+      assert.equal(await run<boolean>(Commands.declareBibliography), true);
+      assert.match(editor.document.getText(), /^---\nbibliography: \.\.\/default-references\.bib\n---\n/u);
+      await eventually(() => !offers.statusItem().visible, 'the offer withdrawn once declared');
+      const declared = editor.document.getText();
+      assert.equal(await run<boolean>(Commands.declareBibliography), false, 'declared twice');
+      assert.equal(editor.document.getText(), declared);
+
+      // Declared by hand: the offer goes.
+      const hand = await openDoc(vscode.Uri.joinPath(dir, 'hand.md'), 'By hand |\n');
+      assert.equal((await cite(PAPER_B)).done, true);
+      await eventually(() => offers.statusItem().visible, 'the offer for the second document');
+      const edit = new vscode.WorkspaceEdit();
+      edit.insert(hand.document.uri, new vscode.Position(0, 0), '---\nbibliography: mine.bib\n---\n\n');
+      assert.equal(await vscode.workspace.applyEdit(edit), true);
+      await eventually(() => !offers.statusItem().visible, 'the offer withdrawn after a declaration by hand');
+    });
+
     test('the key scheme and title protection settings shape new entries (existing ones keep their keys)', async () => {
       const undo = await setUserSettings({
         [Settings.citationsKeyScheme]: '{author}_{year}',
