@@ -18,6 +18,8 @@ export function briefBox(
   const box = vscode.window.createInputBox();
   box.title = o.title;
   box.value = o.draft ?? '';
+  // A restored draft is continued, not replaced by the first key pressed.
+  if (o.draft) box.valueSelection = [o.draft.length, o.draft.length];
   box.ignoreFocusOut = true;
   box.prompt = o.draft
     ? vscode.l10n.t(
