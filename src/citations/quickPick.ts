@@ -190,6 +190,10 @@ export class PaperPicker {
       qp.canSelectMany = true;
       qp.buttons = [];
       qp.placeholder = placeholder();
+      // The rows are drawn again so that each gets its tick box (a shown list keeps the rows it drew).
+      const active = qp.activeItems;
+      qp.items = [...qp.items];
+      qp.activeItems = active;
     });
     const searchItem = (q: string): CitePickItem => ({
       label: `$(search) ${vscode.l10n.t('Search papers for “{0}”', noIcons(clip(q, 60)))}`,
