@@ -14,7 +14,7 @@ export const PURE_FILES = [
   'src/render/**/*.ts',
   'src/shared/**/*.ts',
   'src/answer/webview/**/*.ts',
-  'src/answer/protocol.ts',
+  'src/answer/{exportName,protocol}.ts',
   'src/chat/{answerMarkdown,chatMarkdown,seenPapers,threadToolInput,toolInput}.ts',
   'src/citations/{citeMatch,declare,display,errors,incrementalParse,recentPapers}.ts',
   'src/platform/ids.ts',
@@ -22,7 +22,7 @@ export const PURE_FILES = [
   'src/search/table/{protocol,rows,sortFilter}.ts',
   'src/search/table/webview/**/*.ts',
   'src/service/{clientProvider,demoKey}.ts',
-  'src/threads/threadList.ts',
+  'src/threads/{briefGist,threadList}.ts',
 ];
 
 export default tseslint.config(

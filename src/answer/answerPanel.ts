@@ -13,9 +13,10 @@ import type { LogSink } from '../platform/logger';
 import { WebviewTypes } from '../platform/ids';
 import { showWarning, statusMessage } from '../platform/notify';
 import { Disposable } from '../shared/disposable';
+import type { SentLog } from '../threads/sentLog';
 import { exportAnswer } from './export';
 import { sendFollowUp, type SendFollowUp } from './followUp';
-import { answerBody, answerPage, notePage, randomNonce } from './page';
+import { answerBody, answerLabels, answerPage, notePage, randomNonce, turnTexts } from './page';
 import { uiFixture } from './uiFixture';
 import {
   parseViewState,
@@ -47,6 +48,8 @@ export interface ShownAnswer {
   thread: Thread;
   interaction: Interaction | undefined;
   references: readonly ReferenceEntry[];
+  /** The name shown for the thread. */
+  title?: string;
 }
 
 export interface AnswerPanelsOptions {
@@ -64,6 +67,8 @@ export interface AnswerPanelsOptions {
    * when the run ends). The view has no other way to send one.
    */
   sendFollowUp: SendFollowUp;
+  /** What was sent from this machine per turn (ThreadCommands.sent): the thread's gist, a turn's question and filters. */
+  sent?: Pick<SentLog, 'first' | 'turn'>;
 }
 
 interface PanelEntry {
@@ -72,6 +77,8 @@ interface PanelEntry {
   interactionId: string | undefined;
   trace: boolean;
   thread: Thread | undefined;
+  /** The name shown (title bar, heading, the exported file's name). */
+  title?: string;
   rendered: RenderedAnswer | undefined;
   interaction: Interaction | undefined;
   nonce: string;
@@ -203,7 +210,12 @@ export class AnswerPanels extends Disposable {
       ? this.panels.get(threadId)
       : ([...this.panels.values()].find((e) => e.panel.active) ?? [...this.panels.values()][0]);
     if (!entry?.thread) return undefined;
-    return { thread: entry.thread, interaction: entry.interaction, references: entry.rendered?.references ?? [] };
+    return {
+      thread: entry.thread,
+      interaction: entry.interaction,
+      references: entry.rendered?.references ?? [],
+      title: entry.title,
+    };
   }
 
   private webviewOptions(): vscode.WebviewOptions & vscode.WebviewPanelOptions {
@@ -277,22 +289,12 @@ export class AnswerPanels extends Disposable {
     const interaction =
       (entry.interactionId && list.find((i) => i.interaction_id === entry.interactionId)) || list[list.length - 1];
     entry.interaction = interaction;
-    const title = typeof thread.title === 'string' && thread.title.trim() ? thread.title.trim() : t('Research Answer');
-    entry.panel.title = title.length > 60 ? `${title.slice(0, 59)}…` : title;
+    const turns = turnTexts(thread, interaction, this.o.sent);
+    entry.title = turns.title;
+    entry.panel.title = turns.title.length > 60 ? `${turns.title.slice(0, 59)}…` : turns.title;
     const cite = this.o.citations?.();
     entry.rendered = renderAnswerDetailed(interaction?.response, interaction?.citations, {
-      labels: {
-        references: t('References'),
-        citation: t('Citation'),
-        openPaper: t('Open Paper'),
-        copyQuote: t('Copy Quote'),
-        section: t('Section'),
-        image: t('Image'),
-        untitled: t('Untitled paper'),
-        insertCitation: t('Insert Citation'),
-        copyBibtex: t('Copy BibTeX'),
-        copyReference: t('Copy Reference'),
-      },
+      labels: answerLabels(),
       citeActions: cite !== undefined,
     });
     if (cite && entry.rendered.references.length) {
@@ -311,6 +313,7 @@ export class AnswerPanels extends Disposable {
       trace: entry.trace,
       seed: entry.seed,
       insertAnswer: cite !== undefined,
+      ...turns,
     });
     entry.seed = undefined;
     entry.panel.webview.html = answerPage(entry.panel.webview, this.o.extensionUri, entry.nonce, body);

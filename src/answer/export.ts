@@ -7,15 +7,17 @@ import { randomBytes } from 'crypto';
 import * as vscode from 'vscode';
 import type { Interaction, Thread } from '../api/index';
 import { exportAnswerMarkdown } from '../render/exportMarkdown';
-import { showInfo, statusMessage } from '../platform/notify';
+import { showInfo } from '../platform/notify';
+import { exportFileName, freeName } from './exportName';
 
 const t = (s: string, ...args: (string | number)[]): string => vscode.l10n.t(s, ...args);
 
 /**
- * Asks where to save (unless `target` is given) and writes the answer there whole; undefined when nothing was written.
+ * Asks where to save (unless `target` is given) and writes the answer there whole, then says so with an Open button;
+ * undefined when nothing was written.
  */
 export async function exportAnswer(
-  answer: { thread: Thread; interaction: Interaction | undefined } | undefined,
+  answer: { thread: Thread; interaction: Interaction | undefined; title?: string } | undefined,
   target?: vscode.Uri,
 ): Promise<vscode.Uri | undefined> {
   if (!answer) {
@@ -23,20 +25,9 @@ export async function exportAnswer(
     return undefined;
   }
   const i = answer.interaction;
-  const text = exportAnswerMarkdown(i?.response, i?.citations, { title: answer.thread.title, url: answer.thread.url });
-  const base =
-    (answer.thread.title ?? 'answer')
-      .replace(/[^\p{L}\p{N} _-]+/gu, '')
-      .trim()
-      .slice(0, 60) || 'answer';
-  const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
-  const uri =
-    target ??
-    (await vscode.window.showSaveDialog({
-      defaultUri: folder ? vscode.Uri.joinPath(folder, `${base}.md`) : undefined,
-      filters: { Markdown: ['md'] },
-      saveLabel: t('Export Answer'),
-    }));
+  const title = answer.title ?? answer.thread.title;
+  const text = exportAnswerMarkdown(i?.response, i?.citations, { title, url: answer.thread.url });
+  const uri = target ?? (await askWhere(exportFileName(title)));
   if (!uri) return undefined;
   // Written whole to a sibling temporary file, then renamed over the target: a failure midway
   // leaves the old file (or none), never half an answer.
@@ -48,6 +39,31 @@ export async function exportAnswer(
     await Promise.resolve(vscode.workspace.fs.delete(tmp)).catch(() => undefined);
     throw err;
   }
-  void statusMessage(t('Answer exported to {0}.', uri.fsPath || uri.toString()), 5000);
+  // Said where the writer will see it (a status-bar message passes unnoticed), with the file one click away.
+  const open = t('Open');
+  void showInfo(t('Answer exported to {0}.', vscode.workspace.asRelativePath(uri)), open).then((choice) =>
+    choice === open ? vscode.window.showTextDocument(uri, { preview: false }) : undefined,
+  );
   return uri;
+}
+
+/**
+ * The save dialog, proposing a name that is free in the workspace folder (so accepting it never replaces a file; the
+ * dialog asks before replacing a file the writer picks).
+ */
+async function askWhere(base: string): Promise<vscode.Uri | undefined> {
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+  const name = folder
+    ? await freeName(base, (n) =>
+        Promise.resolve(vscode.workspace.fs.stat(vscode.Uri.joinPath(folder, n))).then(
+          () => true,
+          () => false,
+        ),
+      )
+    : `${base}.md`;
+  return vscode.window.showSaveDialog({
+    defaultUri: folder ? vscode.Uri.joinPath(folder, name) : undefined,
+    filters: { Markdown: ['md'] },
+    saveLabel: t('Export Answer'),
+  });
 }

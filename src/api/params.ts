@@ -188,7 +188,7 @@ function checkField(
       const bad = list.filter((d) => typeof d !== 'string' || !domainSet.has(d));
       if (bad.length)
         issue(
-          `Unknown domain code(s) ${bad.map((b) => JSON.stringify(b)).join(', ')}; expected ${DOMAIN_CODES.join(', ')}`,
+          `${bad.length === 1 ? 'Unknown domain code' : 'Unknown domain codes'} ${bad.map((b) => JSON.stringify(b)).join(', ')}; expected ${DOMAIN_CODES.join(', ')}`,
           'enum',
         );
       return;

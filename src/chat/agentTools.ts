@@ -83,7 +83,11 @@ export class AgentTools {
                 plainText(request.input_message, 300),
               ),
               filters ? vscode.l10n.t('Filters: {0}.', plainText(filters, 300)) : '',
-              papers ? vscode.l10n.t('Scoped to {0} attached paper(s).', papers) : '',
+              papers === 1
+                ? vscode.l10n.t('Scoped to 1 attached paper.')
+                : papers
+                  ? vscode.l10n.t('Scoped to {0} attached papers.', papers)
+                  : '',
               request.mode === 'deep'
                 ? vscode.l10n.t('Deep mode reads about 50 papers and costs more calls than pro.')
                 : vscode.l10n.t('Pro mode reads about 20 papers.'),

@@ -195,7 +195,10 @@ export class ResearchTools {
     const titles = papers.slice(0, 5).map(({ paper }) => `“${plainText(paper.title, 80)}”`);
     const more = papers.length > 5 ? vscode.l10n.t('and {0} more', papers.length - 5) : '';
     return {
-      invocationMessage: vscode.l10n.t('Citing {0} paper(s) in your document', papers.length),
+      invocationMessage:
+        papers.length === 1
+          ? vscode.l10n.t('Citing 1 paper in your document')
+          : vscode.l10n.t('Citing {0} papers in your document', papers.length),
       confirmationMessages: confirmation(vscode.l10n.t('Insert citations?'), [
         vscode.l10n.t(
           'Cite {0} at the cursor of the document you are writing, and add their entries to its bibliography (one Undo removes the citation).',

@@ -29,7 +29,7 @@ const unknownFields = (raw: Record<string, unknown>, known: readonly string[]): 
     ? [
         {
           loc: extra.slice(0, 5),
-          msg: `unknown field(s); the fields are: ${known.join(', ')}`,
+          msg: `${extra.length === 1 ? 'unknown field' : 'unknown fields'}; the fields are: ${known.join(', ')}`,
           type: 'extra_forbidden',
         },
       ]

@@ -58,7 +58,7 @@ export function parseSearchToolInput(input: unknown): SearchToolInput {
   if (unknown.length)
     issues.push({
       loc: unknown.slice(0, 5),
-      msg: `unknown field(s); the filters are: ${TOOL_FILTER_KEYS.join(', ')}`,
+      msg: `${unknown.length === 1 ? 'unknown field' : 'unknown fields'}; the filters are: ${TOOL_FILTER_KEYS.join(', ')}`,
       type: 'extra_forbidden',
     });
   const query = raw['query'];
@@ -137,7 +137,10 @@ export function parsePaperRefs(input: unknown): PaperRefsInput {
   const raw: Record<string, unknown> = Object.fromEntries(Object.entries(input));
   const unknown = Object.keys(raw).filter((k) => k !== 'papers');
   if (unknown.length)
-    return { ok: false, message: `Unknown field(s): ${unknown.slice(0, 5).join(', ')}; only "papers".` };
+    return {
+      ok: false,
+      message: `${unknown.length === 1 ? 'Unknown field' : 'Unknown fields'}: ${unknown.slice(0, 5).join(', ')}; only "papers".`,
+    };
   const papers = raw['papers'];
   const list = typeof papers === 'string' ? [papers] : papers;
   if (!Array.isArray(list) || list.length === 0 || list.length > PAPER_REFS_MAX)

@@ -16,19 +16,18 @@ import { entryByKey, entryKeys } from '../bib/bibFile';
 import { toBibtex } from '../bib/bibtex';
 import { citeKey } from '../bib/keys';
 import { loadBibtexLibrary } from '../bib/library';
-import { locateBibliographies } from '../bib/locate';
 import { formatReference } from '../bib/reference';
 import { flavourOf } from '../bib/syntax';
 import { texTargetFor } from '../bib/texText';
 import type { Logger } from '../platform/logger';
-import { showWarning, statusMessage } from '../platform/notify';
+import { statusMessage } from '../platform/notify';
 import type { ResultNode } from '../search/resultsTree';
 import { Disposable } from '../shared/disposable';
 import type { Bibliographies } from './bibliography';
 import { citationSettings } from '../platform/settings';
 import { CitationError } from './errors';
 import { failed, isWritingDocument, type CitationCommandResult } from './commandSupport';
-import { declarablePath, declarationEdit, relativePath } from './declare';
+import { DeclarationOffers } from './declarationOffer';
 import type { Inserter } from './insert';
 import { PaperPicker, type CitePickItem } from './quickPick';
 import { asCitePaper, citePaperOf } from './recentPapers';
@@ -55,14 +54,15 @@ const isResultNode = (v: unknown): v is PaperNode =>
 
 export class CitationCommands extends Disposable {
   private lastEditor: vscode.TextEditor | undefined;
-  /** Documents already offered to declare their bibliography this session. */
-  private readonly offered = new Set<string>();
+  /** The offer to declare a bibliography the document does not declare (notification, status bar, command). */
+  readonly declarations: DeclarationOffers;
   private readonly picker: PaperPicker;
   private readonly tidy: TidyCommand;
 
   constructor(private readonly deps: CitationCommandsDeps) {
     super();
     this.picker = new PaperPicker(deps);
+    this.declarations = this.register(new DeclarationOffers(() => this.lastEditor));
     this.tidy = new TidyCommand({
       bibliographies: deps.bibliographies,
       log: deps.log,
@@ -154,13 +154,26 @@ export class CitationCommands extends Disposable {
     return this.picker.active;
   }
 
-  async insertCitation(...args: unknown[]): Promise<CitationCommandResult> {
+  /** Insert Citation: the papers given, else the Quick Pick, where a click cites one paper (its button: several). */
+  insertCitation(...args: unknown[]): Promise<CitationCommandResult> {
+    return this.insert(args, false);
+  }
+
+  /** Insert Citations: the Quick Pick with ticks, to cite several papers at once. */
+  insertCitations(...args: unknown[]): Promise<CitationCommandResult> {
+    return this.insert(args, true);
+  }
+
+  private async insert(args: readonly unknown[], many: boolean): Promise<CitationCommandResult> {
     const editor = await this.targetEditor();
     if (!editor)
       return failed(vscode.l10n.t('Open the document to cite into (a text editor) first, then run Insert Citation.'));
     let papers = this.papersFrom(args);
     // No paper given (the palette, a keybinding, the editor's context menu, which passes the document's URI): pick.
-    papers ??= await this.picker.pickPapers(editor.document, { many: true, title: vscode.l10n.t('Insert Citation') });
+    papers ??= await this.picker.pickPapers(editor.document, {
+      many,
+      title: many ? vscode.l10n.t('Insert Citations') : vscode.l10n.t('Insert Citation'),
+    });
     if (!papers) return { done: false, message: 'cancelled' };
     if (!papers.length) return failed(vscode.l10n.t('Select a paper to cite first.'));
     let keys: string[] | undefined;
@@ -175,82 +188,38 @@ export class CitationCommands extends Disposable {
     const bibName = last?.bib ? vscode.workspace.asRelativePath(last.bib) : undefined;
     const flavour = flavourOf(editor.document.languageId, editor.document.fileName);
     const inBib = editor.document.languageId === 'bibtex' || /\.(bib|bibtex)$/iu.test(editor.document.uri.path);
+    const added = last?.added ?? 0;
+    const bibText = bibName ?? '';
     const message = inBib
-      ? vscode.l10n.t('{0} entry(ies) added to {1} ({2}).', last?.added ?? 0, bibName ?? '', keys.join(', '))
+      ? added === 1
+        ? vscode.l10n.t('1 entry added to {0} ({1}).', bibText, keys.join(', '))
+        : vscode.l10n.t('{0} entries added to {1} ({2}).', added, bibText, keys.join(', '))
       : flavour === 'plain'
-        ? vscode.l10n.t(
-            'Inserted {0} reference(s) (this document has no citation syntax, so no bibliography was used).',
-            papers.length,
-          )
-        : last?.added
-          ? vscode.l10n.t('Cited {0}; {1} entry(ies) added to {2}.', keys.join(', '), last.added, bibName ?? '')
-          : vscode.l10n.t('Cited {0} (already in {1}).', keys.join(', '), bibName ?? '');
+        ? papers.length === 1
+          ? vscode.l10n.t('Inserted 1 reference (this document has no citation syntax, so no bibliography was used).')
+          : vscode.l10n.t(
+              'Inserted {0} references (this document has no citation syntax, so no bibliography was used).',
+              papers.length,
+            )
+        : added === 1
+          ? vscode.l10n.t('Cited {0}; 1 entry added to {1}.', keys.join(', '), bibText)
+          : added
+            ? vscode.l10n.t('Cited {0}; {1} entries added to {2}.', keys.join(', '), added, bibText)
+            : vscode.l10n.t('Cited {0} (already in {1}).', keys.join(', '), bibText);
     statusMessage(message, 6000);
     if (!inBib && last?.bib && (last.source === 'default' || last.source === 'chosen'))
-      this.offerDeclaration(editor.document, last.bib);
+      this.declarations.offer(editor.document, last.bib);
     return { done: true, keys, bib: last?.bib, added: last?.added ?? 0, message };
   }
 
-  /**
-   * The document declares no bibliography, so LaTeX/Pandoc/Typst would not read the one we wrote to: offered once
-   * per document and session (a notification; nothing is changed unless the writer accepts).
-   */
-  private offerDeclaration(document: vscode.TextDocument, bib: vscode.Uri): void {
-    const id = document.uri.toString();
-    if (this.offered.has(id) || document.isUntitled) return;
-    this.offered.add(id);
-    // It declares bibliographies we cannot write (CSL JSON/YAML, Hayagriva): where and how to add a BibTeX file to
-    // them is the writer's call; they are told.
-    const flavour = flavourOf(document.languageId, document.fileName);
-    const others = locateBibliographies(document.getText(), flavour).fromDocument;
-    if (others.length) {
-      void showWarning(
-        vscode.l10n.t(
-          '{0} declares {1}, which Research Desk does not write (BibTeX only); the entries went to {2}. Add it to the document’s bibliographies.',
-          vscode.workspace.asRelativePath(document.uri),
-          others.join(', '),
-          vscode.workspace.asRelativePath(bib),
-        ),
-      );
-      return;
-    }
-    const rel = relativePath(vscode.Uri.joinPath(document.uri, '..').path, bib.path);
-    if (!declarablePath(flavour, rel)) {
-      // A path from a setting or a file name that would break out of the declaration: the writer declares it.
-      void showWarning(
-        vscode.l10n.t(
-          '{0} does not declare {1}, and its path has characters Research Desk does not write into the document. Declare it yourself so the citations resolve.',
-          vscode.workspace.asRelativePath(document.uri),
-          vscode.workspace.asRelativePath(bib),
-        ),
-      );
-      return;
-    }
-    const declare = vscode.l10n.t('Declare It');
-    void vscode.window
-      .showInformationMessage(
-        vscode.l10n.t(
-          '{0} does not declare {1}, so its citations will not resolve when it is built. Declare it in the document?',
-          vscode.workspace.asRelativePath(document.uri),
-          vscode.workspace.asRelativePath(bib),
-        ),
-        declare,
-      )
-      .then((choice) => (choice === declare ? this.declare(document, bib) : undefined));
+  /** Adds the bibliography's declaration to the document (what Declare It does). */
+  declare(document: vscode.TextDocument, bib: vscode.Uri): Promise<boolean> {
+    return this.declarations.declare(document, bib);
   }
 
-  /** Adds the bibliography's declaration to the document (one WorkspaceEdit). */
-  async declare(document: vscode.TextDocument, bib: vscode.Uri): Promise<boolean> {
-    const rel = relativePath(vscode.Uri.joinPath(document.uri, '..').path, bib.path);
-    const e = declarationEdit(document.getText(), flavourOf(document.languageId, document.fileName), rel);
-    if (!e) return false;
-    const edit = new vscode.WorkspaceEdit();
-    edit.replace(
-      document.uri,
-      new vscode.Range(document.positionAt(e.offset), document.positionAt(e.offset + e.length)),
-      e.text,
-    );
-    return vscode.workspace.applyEdit(edit);
+  /** Declare Bibliography in This Document: the declaration still on offer for the document. */
+  declareBibliography(arg?: unknown): Promise<boolean> {
+    return this.declarations.declareCommand(arg);
   }
 
   async copyBibtex(...args: unknown[]): Promise<CitationCommandResult> {
@@ -278,7 +247,10 @@ export class CitationCommands extends Disposable {
     });
     const value = `${texts.join('\n\n')}\n`;
     await vscode.env.clipboard.writeText(value);
-    const message = vscode.l10n.t('Copied the BibTeX of {0} paper(s).', papers.length);
+    const message =
+      papers.length === 1
+        ? vscode.l10n.t('Copied the BibTeX of 1 paper.')
+        : vscode.l10n.t('Copied the BibTeX of {0} papers.', papers.length);
     statusMessage(message, 4000);
     return { done: true, value, message };
   }
@@ -289,7 +261,10 @@ export class CitationCommands extends Disposable {
       return papers ? failed(vscode.l10n.t('Select a paper first.')) : { done: false, message: 'cancelled' };
     const value = papers.map((p) => formatReference(p, 'text')).join('\n');
     await vscode.env.clipboard.writeText(value);
-    const message = vscode.l10n.t('Copied the reference of {0} paper(s).', papers.length);
+    const message =
+      papers.length === 1
+        ? vscode.l10n.t('Copied the reference of 1 paper.')
+        : vscode.l10n.t('Copied the references of {0} papers.', papers.length);
     statusMessage(message, 4000);
     return { done: true, value, message };
   }

@@ -1,5 +1,6 @@
 /**
- * The Quick Pick of Insert Citation, Copy BibTeX and Copy Reference when no paper is given: the recent results not in
+ * The Quick Pick of Insert Citation, Insert Citations, Copy BibTeX and Copy Reference when no paper is given: the
+ * recent results not in
  * the document's bibliography yet (each with the key it would get) and the bibliography's entries, grouped by file;
  * once two characters are typed, a "Search papers for …" item runs a search (the only paid call, only when picked)
  * and offers its results in a second pick. Titles, names and venues from the service or a .bib are shown on one line
@@ -170,10 +171,30 @@ export class PaperPicker {
     qp.canSelectMany = options.many;
     qp.matchOnDescription = true;
     qp.matchOnDetail = true;
-    qp.placeholder = options.noSearch
-      ? vscode.l10n.t('Pick the papers to cite')
-      : vscode.l10n.t('Type to filter recent results and the bibliography, or to search papers');
+    const placeholder = (): string =>
+      qp.canSelectMany
+        ? vscode.l10n.t('Tick the papers, then press Enter to cite them all')
+        : options.noSearch
+          ? vscode.l10n.t('Pick the paper to cite')
+          : vscode.l10n.t('Type to filter recent results and the bibliography, or to search papers');
+    qp.placeholder = placeholder();
     qp.items = items;
+    // One click (or Enter) cites that paper, as citation pickers do; the title button turns ticking on for several.
+    const several: vscode.QuickInputButton = {
+      iconPath: new vscode.ThemeIcon('checklist'),
+      tooltip: vscode.l10n.t('Select Several Papers'),
+    };
+    if (!options.many) qp.buttons = [several];
+    qp.onDidTriggerButton((b) => {
+      if (b !== several) return;
+      qp.canSelectMany = true;
+      qp.buttons = [];
+      qp.placeholder = placeholder();
+      // The rows are drawn again so that each gets its tick box (a shown list keeps the rows it drew).
+      const active = qp.activeItems;
+      qp.items = [...qp.items];
+      qp.activeItems = active;
+    });
     const searchItem = (q: string): CitePickItem => ({
       label: `$(search) ${vscode.l10n.t('Search papers for “{0}”', noIcons(clip(q, 60)))}`,
       description: vscode.l10n.t('runs a search (one call)'),
@@ -189,7 +210,7 @@ export class PaperPicker {
         const keep = qp.selectedItems;
         shownSearch = q.length >= 2 ? searchItem(q) : undefined;
         qp.items = shownSearch ? [...items, shownSearch] : items;
-        if (options.many) qp.selectedItems = keep.filter((k) => qp.items.includes(k));
+        if (qp.canSelectMany) qp.selectedItems = keep.filter((k) => qp.items.includes(k));
       });
     return new Promise((resolve) => {
       let done = false;

@@ -79,12 +79,18 @@ export class TidyCommand {
       const message =
         !errors.length && result.blocked
           ? `${vscode.l10n.t('Tidy Bibliography:')} ${blockedMessage(name, result.blocked)} ${vscode.l10n.t('Nothing was changed.')}`
-          : vscode.l10n.t(
-              'Tidy Bibliography: {0} has {1} error(s) (see Problems, first at line {2}); fix them first. Nothing was changed.',
-              name,
-              errors.length || 1,
-              (errors[0]?.range.start.line ?? 0) + 1,
-            );
+          : errors.length <= 1
+            ? vscode.l10n.t(
+                'Tidy Bibliography: {0} has 1 error (see Problems, at line {1}); fix it first. Nothing was changed.',
+                name,
+                (errors[0]?.range.start.line ?? 0) + 1,
+              )
+            : vscode.l10n.t(
+                'Tidy Bibliography: {0} has {1} errors (see Problems, first at line {2}); fix them first. Nothing was changed.',
+                name,
+                errors.length,
+                (errors[0]?.range.start.line ?? 0) + 1,
+              );
       const show = vscode.l10n.t('Show Problems');
       void showError(message, show).then((c) =>
         c === show ? vscode.commands.executeCommand('workbench.actions.view.problems') : undefined,
@@ -114,11 +120,13 @@ export class TidyCommand {
     ];
     if (result.removed.length)
       parts.push(
-        vscode.l10n.t(
-          '{0} duplicate(s) removed ({1})',
-          result.removed.length,
-          result.removed.map((r) => `${r.key} → ${r.keptKey}`).join(', '),
-        ),
+        result.removed.length === 1
+          ? vscode.l10n.t('1 duplicate removed ({0})', result.removed.map((r) => `${r.key} → ${r.keptKey}`).join(', '))
+          : vscode.l10n.t(
+              '{0} duplicates removed ({1})',
+              result.removed.length,
+              result.removed.map((r) => `${r.key} → ${r.keptKey}`).join(', '),
+            ),
       );
     if (result.keptDuplicates.length)
       parts.push(

@@ -176,6 +176,7 @@ class CoreImpl extends Disposable implements Core {
         showError: (err, context, retry) => void this.presenter.show(err, { context, retry }),
         onKeyChange: keys.onDidChange,
         sendFollowUp: (threadId, text, mode) => this.threads.followUp(threadId, text, mode),
+        sent: this.threads.sent,
       }),
     );
     this.threadsModel = this.register(
@@ -184,6 +185,7 @@ class CoreImpl extends Disposable implements Core {
         watcher: this.threadWatcher,
         log,
         describeError: (err) => describeError(err, { baseUrl: settings.service.baseUrl })?.message ?? '',
+        sent: this.threads.sent,
       }),
     );
     this.register(
@@ -421,6 +423,8 @@ function commandTable(
     [Commands.openThreadInBrowser]: (arg) => threadsView.openInBrowser(arg),
     [Commands.copyThreadLink]: (arg) => threadsView.copyLink(arg),
     [Commands.insertCitation]: (...args) => core.citationCommands.insertCitation(...args),
+    [Commands.insertCitations]: (...args) => core.citationCommands.insertCitations(...args),
+    [Commands.declareBibliography]: (arg) => core.citationCommands.declareBibliography(arg),
     [Commands.copyBibtex]: (...args) => core.citationCommands.copyBibtex(...args),
     [Commands.copyReference]: (...args) => core.citationCommands.copyReference(...args),
     [Commands.tidyBibliography]: (arg) => core.citationCommands.tidyBibliography(arg),

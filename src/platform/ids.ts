@@ -52,6 +52,10 @@ export const Commands = {
   addToBibliography: 'researchDesk.addToBibliography',
   // Citations
   insertCitation: 'researchDesk.insertCitation',
+  /** The Insert Citation picker with ticks, for several papers at once. */
+  insertCitations: 'researchDesk.insertCitations',
+  /** The declaration offered after Insert Citation wrote to a bibliography the document does not declare. */
+  declareBibliography: 'researchDesk.declareBibliography',
   copyBibtex: 'researchDesk.copyBibtex',
   copyReference: 'researchDesk.copyReference',
   tidyBibliography: 'researchDesk.tidyBibliography',
@@ -178,12 +182,16 @@ export const StorageKeys = {
   tableColumns: 'researchDesk.table.hiddenColumns',
   /** The evidence table's last sort, or null for the search's order (globalState). */
   tableSort: 'researchDesk.table.sort',
+  /** What was sent per thread turn (question, gist, filters), newest last, bounded (globalState). */
+  sentTurns: 'researchDesk.threads.sent',
 } as const;
 
 /** Status bar item ids (VS Code lists them by id in the status bar's context menu). */
 export const StatusItems = {
   usage: 'researchDesk.usage',
   threads: 'researchDesk.threads',
+  /** The bibliography the active document should declare (Declare It, kept reachable). */
+  declareBibliography: 'researchDesk.declareBibliography',
 } as const;
 
 export const ContextKeys = {

@@ -84,7 +84,9 @@ export class PaperCommands extends Disposable {
           ? refusedLinkSentence(refused[0]!)
           : vscode.l10n.t('{0} of the {1} papers have no safe (https) link to open.', refused.length, papers.length);
       // The reasons only: a refused link may carry a password.
-      this.log.warn(`Open Paper: ${refused.length} link(s) refused (${[...new Set(refused)].join(', ')}).`);
+      this.log.warn(
+        `Open Paper: ${refused.length} ${refused.length === 1 ? 'link' : 'links'} refused (${[...new Set(refused)].join(', ')}).`,
+      );
       void showWarning(message);
       return { done: opened.length > 0, value: opened.join('\n'), message };
     }
@@ -115,7 +117,10 @@ export class PaperCommands extends Disposable {
     }
     const text = dois.join('\n');
     await vscode.env.clipboard.writeText(text);
-    void statusMessage(vscode.l10n.t('Copied {0} DOI(s).', dois.length), 3000);
+    void statusMessage(
+      dois.length === 1 ? vscode.l10n.t('Copied 1 DOI.') : vscode.l10n.t('Copied {0} DOIs.', dois.length),
+      3000,
+    );
     return { done: true, value: text };
   }
 
@@ -124,7 +129,10 @@ export class PaperCommands extends Disposable {
     if (!papers.length) return this.nothing();
     const text = papers.map((p) => oneLine(p.title)).join('\n');
     await vscode.env.clipboard.writeText(text);
-    void statusMessage(vscode.l10n.t('Copied {0} title(s).', papers.length), 3000);
+    void statusMessage(
+      papers.length === 1 ? vscode.l10n.t('Copied 1 title.') : vscode.l10n.t('Copied {0} titles.', papers.length),
+      3000,
+    );
     return { done: true, value: text };
   }
 

@@ -30,6 +30,8 @@ export interface RunningThread {
   request?: SentRequest;
   /** True for a follow-up (an interaction added to an existing thread). */
   followUp?: boolean;
+  /** The brief's gist (briefGist): the run's name when the service's title is missing or names every such run alike. */
+  gist?: string;
 }
 
 export const runningKey = (origin: string | undefined): string =>

@@ -9,7 +9,10 @@ import type { Paper, ThreadRequest } from '../api/index';
 import { briefText, isBriefDocument, openBriefDocument } from './briefDocument';
 import { type DraftStore, NEW_THREAD } from './drafts';
 import type { RunningThread, SentRequest, ThreadModeName } from './persisted';
-import { MAX_BRIEF, threadFilters, ThreadSender, type AskOutcome, type ThreadSenderDeps } from './threadSender';
+import type { SentLog } from './sentLog';
+import { askModeAndFilters, briefBox } from './briefPrompts';
+import { selectionBrief } from './briefGist';
+import { threadFilters, ThreadSender, type AskOutcome, type ThreadSenderDeps } from './threadSender';
 import { showInfo, showWarning, statusMessage } from '../platform/notify';
 
 export type { AskOutcome, AskOutcomeKind } from './threadSender';
@@ -45,25 +48,22 @@ export function paperIdOf(p: { url?: string | null; paper_id?: unknown }): strin
   }
 }
 
-export function selectionBrief(selection: string, instructions?: string): string {
-  const quoted = selection.trim();
-  const ask = instructions?.trim();
-  return ask
-    ? `${ask}\n\nThe passage from my draft:\n"""\n${quoted}\n"""`
-    : `What does the research say about this passage from my draft? Say which claims the evidence supports, which it contradicts, and how strong the evidence is.\n\n"""\n${quoted}\n"""`;
-}
-
 export class ThreadCommands {
   /** Sends every brief these commands collect (and follow-ups, and the ThreadWatcher's Retry). */
   private readonly sender: ThreadSender;
   /** The unsent briefs, per target (a new thread, or a thread's follow-up). */
   readonly drafts: DraftStore;
+  /** What was sent per turn (question, gist, filters). */
+  readonly sent: SentLog;
   /** Send Brief per brief document: the second click waits for the first, so the brief is sent and closed once. */
   private readonly briefSends = new Map<string, Promise<AskOutcome>>();
+  /** The brief box on screen (Ask about Selected Papers); tests use it to type and to close it. */
+  briefInput: vscode.InputBox | undefined;
 
   constructor(private readonly deps: ThreadCommandsDeps) {
     this.sender = new ThreadSender(deps);
     this.drafts = this.sender.drafts;
+    this.sent = this.sender.sent;
   }
 
   /** Ask the Research Agent: a brief from the argument, or asked for (the saved draft is offered first). */
@@ -230,19 +230,50 @@ export class ThreadCommands {
     let mode = a?.mode;
     let useFilters = a?.useFilters === true;
     if (message === undefined) {
-      message = await this.askBrief(
-        ids.length === 1
-          ? vscode.l10n.t('Ask the Research Agent about 1 paper')
-          : vscode.l10n.t('Ask the Research Agent about {0} papers', ids.length),
-        this.drafts.get(NEW_THREAD)?.input_message,
+      const draft = this.drafts.get(NEW_THREAD);
+      const answer = await briefBox(
+        {
+          title:
+            ids.length === 1
+              ? vscode.l10n.t('Ask the Research Agent about 1 paper')
+              : vscode.l10n.t('Ask the Research Agent about {0} papers', ids.length),
+          draft: draft?.input_message,
+          reason: draft?.reason,
+        },
+        (box) => (this.briefInput = box),
       );
-      if (message === undefined) return { outcome: 'cancelled' };
+      this.briefInput = undefined;
+      if ('dismissed' in answer) return this.keepUnsent(answer.dismissed, ids);
+      message = answer.accepted;
       const choice = await this.askModeAndFilters();
-      if (!choice) return { outcome: 'cancelled' };
+      if (!choice) return this.keepUnsent(message, ids);
       mode = choice.mode;
       useFilters = choice.useFilters;
     }
     return this.sender.send(NEW_THREAD, { message, mode: mode ?? 'pro', paperIds: ids, useFilters });
+  }
+
+  /**
+   * A brief typed and then closed before it was sent (Escape in the box, or in the mode pick): kept as the draft that
+   * the next brief box or brief document offers again, so nothing typed is lost.
+   */
+  private async keepUnsent(text: string, paperIds: readonly string[]): Promise<AskOutcome> {
+    if (!text.trim()) return { outcome: 'cancelled' };
+    await this.drafts.keep(
+      NEW_THREAD,
+      { input_message: text, mode: 'pro', attachments: { paper_ids: [...paperIds] } },
+      vscode.l10n.t('closed before it was sent'),
+    );
+    void statusMessage(
+      vscode.l10n.t('Your unsent brief is kept as a draft; the next brief you start offers it again.'),
+      8000,
+    );
+    return { outcome: 'cancelled', draftKept: true };
+  }
+
+  private askModeAndFilters(): Promise<{ mode: ThreadModeName; useFilters: boolean } | undefined> {
+    const filters = threadFilters(this.deps.filters.current) ? this.deps.filters.describe() : '';
+    return askModeAndFilters(filters, this.deps.isFreePlan());
   }
 
   /**
@@ -282,61 +313,6 @@ export class ThreadCommands {
       .selectedPapers()
       .map(paperIdOf)
       .filter((x): x is string => !!x);
-  }
-
-  /** An input box for a brief (the saved draft is offered as its value). */
-  private async askBrief(title: string, draft?: string, reason?: string): Promise<string | undefined> {
-    const value = await vscode.window.showInputBox({
-      title,
-      value: draft ?? '',
-      prompt: draft
-        ? vscode.l10n.t(
-            'Your unsent draft is restored{0}. The agent works on its own and asks no questions: say everything it needs.',
-            reason ? ` (${reason})` : '',
-          )
-        : vscode.l10n.t(
-            'The whole research brief (1 to {0} characters): the agent works on its own and asks no questions. For a longer brief, select it in an editor and use Ask the Research Agent about Selection.',
-            MAX_BRIEF,
-          ),
-      placeHolder: vscode.l10n.t('e.g. Does creatine supplementation improve memory in healthy adults?'),
-      ignoreFocusOut: true,
-      validateInput: (v) => {
-        const n = [...v].length;
-        if (n > MAX_BRIEF) return vscode.l10n.t('{0} characters: the service accepts at most {1}.', n, MAX_BRIEF);
-        return undefined;
-      },
-    });
-    if (value === undefined && draft === undefined) return undefined;
-    return value;
-  }
-
-  private async askModeAndFilters(
-    current?: ThreadModeName,
-  ): Promise<{ mode: ThreadModeName; useFilters: boolean } | undefined> {
-    const free = this.deps.isFreePlan();
-    const filters = threadFilters(this.deps.filters.current) ? this.deps.filters.describe() : '';
-    type Item = vscode.QuickPickItem & { mode: ThreadModeName; useFilters: boolean };
-    const items: Item[] = [];
-    const proLabel = vscode.l10n.t('Pro: reads about 20 papers');
-    const deepLabel = vscode.l10n.t('Deep: reads about 50 papers and writes a structured report');
-    const deepNote = free
-      ? vscode.l10n.t('needs a paid plan (this key is on the free plan)')
-      : vscode.l10n.t('costs more calls than pro');
-    for (const useFilters of filters ? [true, false] : [false]) {
-      const suffix = useFilters
-        ? vscode.l10n.t(' · filters: {0}', filters)
-        : filters
-          ? vscode.l10n.t(' · no filters')
-          : '';
-      items.push({ label: proLabel, description: suffix.replace(/^ · /, ''), mode: 'pro', useFilters });
-      items.push({ label: deepLabel, description: `${deepNote}${suffix}`, mode: 'deep', useFilters });
-    }
-    if (current === 'deep' && !free) items.sort((x, y) => (x.mode === 'deep' ? -1 : 0) - (y.mode === 'deep' ? -1 : 0));
-    const pick = await vscode.window.showQuickPick(items, {
-      title: vscode.l10n.t('Research agent mode'),
-      ignoreFocusOut: true,
-    });
-    return pick ? { mode: pick.mode, useFilters: pick.useFilters } : undefined;
   }
 }
 

@@ -13,7 +13,9 @@ import type { Logger } from '../platform/logger';
 import type { ServiceSettings } from '../platform/settings';
 import { isApiError, type ErrorPresenter } from '../platform/errorPresenter';
 import { showWarning, statusMessage } from '../platform/notify';
+import { briefGist } from './briefGist';
 import { DraftStore, NEW_THREAD } from './drafts';
+import { describeThreadFilters, SentLog } from './sentLog';
 import type { RunningThread, SentRequest, ThreadModeName } from './persisted';
 import type { ThreadWatcher } from './threadWatcher';
 
@@ -83,6 +85,8 @@ export function threadFilters(current: object): Record<string, unknown> | undefi
 
 export class ThreadSender {
   readonly drafts: DraftStore;
+  /** What was sent per turn (question, gist, filters), for the answer view and the Threads view. */
+  readonly sent: SentLog;
   /**
    * Sends on their way: a new thread per brief text, a follow-up per thread. A second click on the same brief gets
    * the first click's outcome (one billed thread); a different follow-up to a thread whose follow-up is on its way
@@ -92,6 +96,7 @@ export class ThreadSender {
 
   constructor(private readonly deps: ThreadSenderDeps) {
     this.drafts = new DraftStore(deps.state);
+    this.sent = new SentLog(deps.state);
     deps.watcher.retry = (run) => this.retry(run);
   }
 
@@ -233,13 +238,38 @@ export class ThreadSender {
     await this.drafts.clear(target);
     if (dispatch.reconciled)
       this.deps.log.info(`Thread ${dispatch.thread_id}: found after an ambiguous failure; not sent again.`);
-    this.deps.watcher.watch(dispatch, request, target !== NEW_THREAD);
-    const note = vscode.l10n.t(
-      'The research agent is working on it ({0} mode); you can keep writing, Research Desk tells you when the answer is ready.',
-      dispatch.mode,
-    );
-    void statusMessage(note, 5000);
+    // A follow-up keeps the name of its thread; a new thread is named by its brief.
+    const gist =
+      (target !== NEW_THREAD ? this.sent.first(target)?.gist : undefined) ?? briefGist(request.input_message);
+    await this.sent.record({
+      threadId: dispatch.thread_id,
+      interactionId: dispatch.interaction_id,
+      question: request.input_message,
+      gist,
+      filters: request.filters ? { ...request.filters } : null,
+    });
+    this.deps.watcher.watch(dispatch, request, target !== NEW_THREAD, gist);
+    void statusMessage(this.sentNote(dispatch.mode, request), 8000);
     return { outcome: 'sent', threadId: dispatch.thread_id, interactionId: dispatch.interaction_id, request };
+  }
+
+  /** Says what was sent and under which filters, so a thread never ignores the search filters without saying so. */
+  private sentNote(mode: string, request: ThreadRequest): string {
+    if (request.filters)
+      return vscode.l10n.t(
+        'The research agent is working on it ({0} mode, under the filters {1}); you can keep writing, Research Desk tells you when the answer is ready.',
+        mode,
+        describeThreadFilters(request.filters),
+      );
+    if (threadFilters(this.deps.filters.current))
+      return vscode.l10n.t(
+        'The research agent is working on it ({0} mode, without your search filters); you can keep writing, Research Desk tells you when the answer is ready.',
+        mode,
+      );
+    return vscode.l10n.t(
+      'The research agent is working on it ({0} mode); you can keep writing, Research Desk tells you when the answer is ready.',
+      mode,
+    );
   }
 
   /** Check Threads: the Threads view, listed again (a thread the service created despite the failure shows there). */

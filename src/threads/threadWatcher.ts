@@ -13,6 +13,7 @@ import { Disposable } from '../shared/disposable';
 import { markdownWithSafeLinks } from '../shared/markdown';
 import { errorLine, plainText } from '../shared/plainText';
 import { boundedSeconds, MAX_WAIT_BOUNDS, POLL_AFTER_BOUNDS, timeoutMs } from '../shared/timing';
+import { threadLabel } from './briefGist';
 import { readRunning, writeRunning, type RunningThread, type SentRequest } from './persisted';
 import { Commands, StatusItems } from '../platform/ids';
 
@@ -89,7 +90,7 @@ export class ThreadWatcher extends Disposable {
   }
 
   /** Start watching a dispatched run (a new thread or a follow-up). Already watched: the newer interaction wins. */
-  watch(dispatch: ThreadDispatch, request?: ThreadRequest, followUp = false): void {
+  watch(dispatch: ThreadDispatch, request?: ThreadRequest, followUp = false, gist?: string): void {
     const run: RunningThread = {
       threadId: dispatch.thread_id,
       interactionId: dispatch.interaction_id,
@@ -102,6 +103,7 @@ export class ThreadWatcher extends Disposable {
       startedAt: Date.now(),
       request: request ? toSent(request) : undefined,
       followUp,
+      gist,
     };
     this.start(run, this.origin, false);
     void this.persist();
@@ -128,7 +130,7 @@ export class ThreadWatcher extends Disposable {
       this.start({ ...run, startedAt: Date.now() }, origin, true);
       n++;
     }
-    if (n) this.deps.log.info(`Resumed polling of ${n} running thread(s).`);
+    if (n) this.deps.log.info(`Resumed polling of ${n} running ${n === 1 ? 'thread' : 'threads'}.`);
     return n;
   }
 
@@ -211,7 +213,7 @@ export class ThreadWatcher extends Disposable {
               actions: [],
               message: vscode.l10n.t(
                 'Research Desk stopped following "{0}": the service no longer knows this thread.',
-                shown(run.title),
+                shown(run),
               ),
             },
             'warning',
@@ -234,7 +236,7 @@ export class ThreadWatcher extends Disposable {
               actions: kind === 'unauthorized' ? [setKey] : [],
               message: vscode.l10n.t(
                 'Research Desk paused following "{0}" ({1}); it resumes when the key changes or VS Code starts again.',
-                shown(run.title),
+                shown(run),
                 errorLine(err).replace(/[.)\s]+$/, (m) => m.replace(/\./g, '')),
               ),
             },
@@ -267,8 +269,9 @@ export class ThreadWatcher extends Disposable {
   private async finish(w: Watched, status: 'idle' | 'failed'): Promise<void> {
     const { run } = w;
     await this.forget(w);
+    const polls = this.polls.get(run.threadId) ?? 0;
     this.deps.log.info(
-      `Thread ${run.threadId}: run ${run.interactionId} ended ${status} after ${this.polls.get(run.threadId) ?? 0} poll(s).`,
+      `Thread ${run.threadId}: run ${run.interactionId} ended ${status} after ${polls} ${polls === 1 ? 'poll' : 'polls'}.`,
     );
     this.finished.fire({ threadId: run.threadId, status });
     const answers = this.deps.answers?.();
@@ -283,7 +286,7 @@ export class ThreadWatcher extends Disposable {
           threadId: run.threadId,
           run,
           actions: [open],
-          message: vscode.l10n.t('The research agent has answered "{0}".', shown(run.title)),
+          message: vscode.l10n.t('The research agent has answered "{0}".', shown(run)),
         },
         'info',
         (choice) => (choice === open ? this.open(run) : undefined),
@@ -299,7 +302,7 @@ export class ThreadWatcher extends Disposable {
           actions,
           message: vscode.l10n.t(
             'The research agent\'s run for "{0}" failed. A failed run costs nothing; Retry sends the same brief again.',
-            shown(run.title),
+            shown(run),
           ),
         },
         'error',
@@ -325,7 +328,7 @@ export class ThreadWatcher extends Disposable {
         actions: [keep, view],
         message: vscode.l10n.t(
           '"{0}" is still running after {1} seconds, the suggested polling ceiling. It keeps running on the service; Keep Waiting follows it again.',
-          shown(run.title),
+          shown(run),
           run.maxWaitSeconds,
         ),
       },
@@ -381,7 +384,7 @@ export class ThreadWatcher extends Disposable {
     md.supportHtml = false;
     md.appendText(vscode.l10n.t('Research agent runs in progress (click for the Threads view):'));
     // Escaped, with a URL a link only when the one link rule allows it (appendText leaves URLs for VS Code to link).
-    for (const r of runs) md.appendMarkdown(`\n- ${markdownWithSafeLinks(`${shown(r.title)} (${r.mode})`)}`);
+    for (const r of runs) md.appendMarkdown(`\n- ${markdownWithSafeLinks(`${shown(r)} (${r.mode})`)}`);
     this.item.tooltip = md;
     this.item.accessibilityInformation = { label: this.item.text.replace('$(sync~spin) ', '') };
     this.item.show();
@@ -424,7 +427,10 @@ function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
   });
 }
 
-/** A service title as one short line that a notification or the status bar cannot render as a link or an icon. */
-export function shown(title: string | undefined | null): string {
-  return plainText(title, 80) || vscode.l10n.t('(untitled thread)');
+/**
+ * A run's name (the service's title, else the brief's gist: briefGist.ts) as one short line that a notification or
+ * the status bar cannot render as a link or an icon.
+ */
+export function shown(run: { title?: string | null; gist?: string }): string {
+  return plainText(threadLabel(run.title, run.gist), 80) || vscode.l10n.t('(untitled thread)');
 }

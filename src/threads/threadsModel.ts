@@ -11,6 +11,8 @@ import type { Logger } from '../platform/logger';
 import type { ServiceSettings } from '../platform/settings';
 import { Disposable } from '../shared/disposable';
 import { plainText } from '../shared/plainText';
+import { threadLabel } from './briefGist';
+import { describeThreadFilters, type SentLog } from './sentLog';
 import { uniqueThreads } from './threadList';
 import type { InteractionRow, ThreadRow, ThreadsSource, ThreadStatusName } from './threadsTree';
 
@@ -22,12 +24,14 @@ export interface ThreadsModelDeps {
   clients: { get(): { client: Client; service: ServiceSettings } };
   watcher: {
     isRunning(threadId: string): boolean;
-    running(): readonly { threadId: string }[];
+    running(): readonly { threadId: string; gist?: string }[];
     readonly onDidChange: vscode.Event<void>;
     readonly onDidFinish: vscode.Event<unknown>;
   };
   log: Logger;
   describeError: (err: unknown) => string;
+  /** What was sent from here per turn: a thread's gist and filters, a turn's question. */
+  sent?: Pick<SentLog, 'first' | 'latest' | 'turn'>;
 }
 
 export class ThreadsModel extends Disposable implements ThreadsSource {
@@ -124,14 +128,19 @@ export class ThreadsModel extends Disposable implements ThreadsSource {
     const status: ThreadStatusName | undefined = this.deps.watcher.isRunning(t.thread_id)
       ? 'running'
       : (p?.status ?? t.status ?? undefined);
+    const gist =
+      this.deps.watcher.running().find((r) => r.threadId === t.thread_id)?.gist ??
+      this.deps.sent?.first(t.thread_id)?.gist;
+    const latest = this.deps.sent?.latest(t.thread_id);
     return {
       threadId: t.thread_id,
-      title: p?.title ?? t.title ?? '',
+      title: threadLabel(p?.title ?? t.title, gist),
       url: p?.url ?? t.url ?? undefined,
       status,
       preview: t.preview ?? undefined,
       interactionCount: p ? p.interactions.length : (t.interaction_count ?? undefined),
       lastActivity: t.last_activity_at ?? undefined,
+      filters: latest ? describeThreadFilters(latest.filters) : undefined,
     };
   }
 
@@ -143,16 +152,20 @@ export class ThreadsModel extends Disposable implements ThreadsSource {
 
   async interactions(threadId: string): Promise<InteractionRow[]> {
     const thread = await this.poll(threadId);
-    return thread.interactions.map((i, index) => ({
-      threadId,
-      interactionId: i.interaction_id,
-      index,
-      status: i.status,
-      mode: i.mode ?? undefined,
-      input: typeof i.input_message === 'string' ? i.input_message : undefined,
-      stats: i.stats ?? undefined,
-      url: thread.url ?? undefined,
-    }));
+    return thread.interactions.map((i, index) => {
+      const sent = this.deps.sent?.turn(threadId, i.interaction_id);
+      return {
+        threadId,
+        interactionId: i.interaction_id,
+        index,
+        status: i.status,
+        mode: i.mode ?? undefined,
+        input: typeof i.input_message === 'string' ? i.input_message : sent?.question,
+        filters: sent ? describeThreadFilters(sent.filters) : undefined,
+        stats: i.stats ?? undefined,
+        url: thread.url ?? undefined,
+      };
+    });
   }
 
   private async poll(threadId: string): Promise<Thread> {

@@ -11,6 +11,8 @@ import { Commands } from '../platform/ids';
 import { Disposable } from '../shared/disposable';
 import { markdownWithSafeLinks } from '../shared/markdown';
 import { clip, oneLine, plainText } from '../shared/plainText';
+import { briefGist } from './briefGist';
+import { statusLabel } from './statusWords';
 
 export type ThreadStatusName = 'running' | 'idle' | 'failed';
 
@@ -23,6 +25,8 @@ export interface ThreadRow {
   preview?: string;
   interactionCount?: number;
   lastActivity?: string;
+  /** The filters its latest turn sent from here ran under: '' none, undefined not known (not sent from here). */
+  filters?: string;
 }
 
 export interface InteractionRow {
@@ -31,7 +35,10 @@ export interface InteractionRow {
   index: number;
   status?: ThreadStatusName;
   mode?: string;
+  /** The turn's question (the service's, else what was sent from here). */
   input?: string;
+  /** Its filters as for ThreadRow.filters. */
+  filters?: string;
   stats?: { retrieved?: number | null; screened?: number | null; included?: number | null } | null;
   url?: string;
 }
@@ -159,6 +166,7 @@ export class ThreadsTreeProvider extends Disposable implements vscode.TreeDataPr
             r.interactionCount === 1 ? vscode.l10n.t('1 turn') : vscode.l10n.t('{0} turns', r.interactionCount),
           );
         if (r.lastActivity) parts.push(shortDate(r.lastActivity));
+        if (r.filters) parts.push(vscode.l10n.t('filtered'));
         item.description = parts.join(' · ');
         item.contextValue = THREAD_CONTEXT;
         item.command = { command: Commands.openThread, title: vscode.l10n.t('Open'), arguments: [node] };
@@ -167,14 +175,20 @@ export class ThreadsTreeProvider extends Disposable implements vscode.TreeDataPr
       }
       case 'interaction': {
         const r = node.row;
-        const label = plainText(r.input, 120) || vscode.l10n.t('Turn {0}', r.index + 1);
+        // The question's first words: a selection brief is named by its passage, not by its instruction sentence.
+        const label = plainText(briefGist(r.input ?? '', 120), 120) || vscode.l10n.t('Turn {0}', r.index + 1);
         const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.None);
         item.id = `thread/${r.threadId}/${r.interactionId}`;
         item.iconPath = statusIcon(r.status);
         const parts = [statusLabel(r.status)];
         if (r.mode) parts.push(r.mode);
+        if (r.filters) parts.push(vscode.l10n.t('filtered'));
         if (r.stats && typeof r.stats.included === 'number')
-          parts.push(vscode.l10n.t('{0} papers included', r.stats.included));
+          parts.push(
+            r.stats.included === 1
+              ? vscode.l10n.t('1 paper included')
+              : vscode.l10n.t('{0} papers included', r.stats.included),
+          );
         item.description = parts.join(' · ');
         item.contextValue = INTERACTION_CONTEXT;
         item.command = { command: Commands.openThread, title: vscode.l10n.t('Open'), arguments: [node] };
@@ -192,17 +206,23 @@ export class ThreadsTreeProvider extends Disposable implements vscode.TreeDataPr
   }
 
   resolveTreeItem(item: vscode.TreeItem, node: ThreadNode): vscode.TreeItem {
+    if (node.kind === 'more') return item;
+    const md = new vscode.MarkdownString('', false);
+    md.isTrusted = false;
+    md.supportHtml = false;
+    // Escaped (appendText would leave a URL for VS Code's Markdown to link by itself); a URL is a link only when
+    // the one link rule allows it.
+    const paragraph = (text: string | undefined, max: number): void => {
+      if (!text) return;
+      if (md.value) md.appendMarkdown('\n\n');
+      md.appendMarkdown(markdownWithSafeLinks(clip(oneLine(text), max)));
+    };
     if (node.kind === 'thread') {
-      const md = new vscode.MarkdownString('', false);
-      md.isTrusted = false;
-      md.supportHtml = false;
-      // Escaped (appendText would leave a URL for VS Code's Markdown to link by itself); a URL is a link only when
-      // the one link rule allows it.
-      md.appendMarkdown(markdownWithSafeLinks(clip(oneLine(node.row.title), 1000)));
-      if (node.row.preview)
-        md.appendMarkdown('\n\n').appendMarkdown(markdownWithSafeLinks(clip(oneLine(node.row.preview), 400)));
-      item.tooltip = md;
-    }
+      paragraph(node.row.title, 1000);
+      paragraph(node.row.preview, 400);
+    } else paragraph(node.row.input, 1000);
+    paragraph(filtersLine(node.row.filters), 400);
+    if (md.value) item.tooltip = md;
     return item;
   }
 
@@ -224,17 +244,12 @@ export function statusIcon(status: ThreadStatusName | undefined): vscode.ThemeIc
   }
 }
 
-function statusLabel(status: ThreadStatusName | undefined): string {
-  switch (status) {
-    case 'running':
-      return vscode.l10n.t('running');
-    case 'idle':
-      return vscode.l10n.t('answered');
-    case 'failed':
-      return vscode.l10n.t('failed');
-    default:
-      return vscode.l10n.t('status not known yet');
-  }
+/** The filters a turn ran under, as a sentence; undefined when not known (a turn not sent from this machine). */
+export function filtersLine(filters: string | undefined): string | undefined {
+  if (filters === undefined) return undefined;
+  return filters
+    ? vscode.l10n.t('Filters: {0}', filters)
+    : vscode.l10n.t('Filters: none (sent without search filters)');
 }
 
 function shortDate(iso: string): string {

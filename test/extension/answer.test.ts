@@ -122,7 +122,9 @@ export function answerSuite(): void {
       checkPage(page.html, page.nonce);
       // The service's generated title, not the brief.
       assert.match(page.html, new RegExp(`<h1 id="thread-title">${htmlPattern(await threadTitle(key, id))}</h1>`));
-      assert.match(page.html, /class="status status-idle">idle</);
+      // The service's "idle" in the words the Threads view uses.
+      assert.match(page.html, /class="status status-idle">answered</);
+      assert.ok(!/>idle</.test(page.html), 'the raw status is shown');
       assert.match(
         page.html,
         /<a class="cite" href="#cite-\d+(-\d+)?" data-marker="\d+(\.\d+)?"/,
@@ -140,6 +142,45 @@ export function answerSuite(): void {
         .flatMap((g) => g.tabs)
         .filter((t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.endsWith('researchDesk.answer'));
       assert.equal(tabs.length, 1, 'one tab for the thread');
+    });
+
+    test("a thread whose data carries no question (the spec's shape) shows the question sent from here, escaped, above its answer", async () => {
+      const c = await testCore();
+      const threadId = `spec-shaped-${Date.now()}`;
+      const question = 'Does <script>alert(1)</script> "spacing" help?\nSecond line & more.';
+      await c.threads.sent.record({
+        threadId,
+        interactionId: 'int-1',
+        question,
+        gist: 'Does spacing help?',
+        filters: { study_types: ['rct'] },
+      });
+      const thread = {
+        thread_id: threadId,
+        title: 'Spacing and retention',
+        status: 'idle',
+        url: 'https://consensus.app/threads/x',
+        interactions: [
+          { interaction_id: 'int-1', status: 'idle', mode: 'pro', response: 'It helps [1].', citations: [] },
+        ],
+      } as unknown as Thread;
+      const a = await answers();
+      a.showThreadObject(thread);
+      const page = a.inspect(threadId)!;
+      checkPage(page.html, page.nonce);
+      assert.match(
+        page.html,
+        /<p class="question-text">Does &lt;script&gt;alert\(1\)&lt;\/script&gt; &quot;spacing&quot; help\?\nSecond line &amp; more\.<\/p>/,
+      );
+      assert.ok(!page.html.includes('<script>alert'), 'the question reached the page as markup');
+      assert.match(page.html, /<dd class="filters">Randomized controlled trial \(RCT\)<\/dd>/);
+      // The service's title names it (it does not echo a selection brief's instruction).
+      assert.match(page.html, /<h1 id="thread-title">Spacing and retention<\/h1>/);
+      // A turn not sent from here: no question, no filters line (nothing is made up).
+      a.showThreadObject({ ...thread, thread_id: `${threadId}-other` });
+      const other = a.inspect(`${threadId}-other`)!.html;
+      assert.ok(!other.includes('class="question'), 'a question was made up');
+      assert.ok(!other.includes('class="filters"'), 'filters were made up');
     });
 
     test('messages from the webview are validated: unknown types and wrong fields are refused; Copy Quote copies the checked quote', async () => {
@@ -447,6 +488,55 @@ export function answerSuite(): void {
       await a.show(id);
       await eventually(() => (a.readyAt.get(id) ?? 0) >= t0, 'the webview script to report ready', 200);
       console.log(`[bench] answer view: open → painted (script ready) ${a.readyAt.get(id)! - t0} ms`);
+    });
+
+    test('Export as Markdown proposes a free name cut between words, then says where it wrote, with Open', async () => {
+      const a = await answers();
+      const threadId = `export-name-${Date.now()}`;
+      const title = 'Does spaced repetition improve long-term retention of pharmacology knowledge: a/b "trials"?';
+      a.showThreadObject({
+        thread_id: threadId,
+        title,
+        status: 'idle',
+        url: 'https://consensus.app/threads/x',
+        interactions: [{ interaction_id: 'int-1', status: 'idle', mode: 'pro', response: 'Yes [1].', citations: [] }],
+      } as unknown as Thread);
+      const folder = vscode.workspace.workspaceFolders![0]!.uri;
+      const base = 'Does spaced repetition improve long-term retention of';
+      // A file of that name exists: accepting the proposed name must not replace it.
+      const existing = vscode.Uri.joinPath(folder, `${base}.md`);
+      await vscode.workspace.fs.writeFile(existing, new TextEncoder().encode('mine'));
+      const w = vscode.window as { showSaveDialog: typeof vscode.window.showSaveDialog };
+      const saved = w.showSaveDialog;
+      let proposed: vscode.Uri | undefined;
+      w.showSaveDialog = (options) => {
+        proposed = options?.defaultUri;
+        return Promise.resolve(proposed);
+      };
+      const sinks = observeSinks((sink, message, items) =>
+        sink === 'showInformationMessage' && /exported/.test(message) ? items.find((i) => i === 'Open') : undefined,
+      );
+      try {
+        const written = await a.exportMarkdown(threadId);
+        assert.equal(proposed?.path.split('/').pop(), `${base} (2).md`);
+        assert.equal(written?.toString(), proposed?.toString());
+        assert.equal(new TextDecoder().decode(await vscode.workspace.fs.readFile(existing)), 'mine');
+        const told = sinks.records.find((r) => r.sink === 'showInformationMessage');
+        assert.match(told?.text ?? '', new RegExp(`Answer exported to ${base} \\(2\\)\\.md\\.`));
+        assert.ok(sinks.records.some((r) => r.sink === 'showInformationMessage:button' && r.text === 'Open'));
+        // Open: the exported file in an editor.
+        await eventually(
+          () => vscode.window.activeTextEditor?.document.uri.toString() === written?.toString(),
+          'the exported file open',
+        );
+        assert.match(vscode.window.activeTextEditor!.document.getText(), /^# Does spaced repetition/);
+      } finally {
+        w.showSaveDialog = saved;
+        sinks.dispose();
+        await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+        await vscode.workspace.fs.delete(existing);
+        if (proposed) await Promise.resolve(vscode.workspace.fs.delete(proposed)).catch(() => undefined);
+      }
     });
 
     test('Export Answer command with no answer open explains itself and writes nothing', async () => {

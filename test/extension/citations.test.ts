@@ -344,6 +344,38 @@ export function citationsSuite(): void {
       }
     });
 
+    test('a missed "Declare It" stays reachable: the status bar offers it while the document is active; the command writes it; a declaration by hand withdraws it', async () => {
+      const c = await testCore();
+      const offers = c.citationCommands.declarations;
+      const dir = freshDir();
+      const editor = await openDoc(vscode.Uri.joinPath(dir, 'later.md'), 'Declare later |\n');
+      const r = await cite(PAPER_B);
+      assert.equal(r.done, true, r.message);
+      assert.match(r.bib?.path ?? '', /default-references\.bib$/u);
+      await eventually(() => offers.statusItem().visible, 'the status-bar offer');
+      assert.match(offers.statusItem().text, /Declare .*default-references\.bib/u);
+      // Another document: not offered there; back to the draft: offered again.
+      await openDoc(vscode.Uri.joinPath(dir, 'other.md'), 'Other |\n');
+      await eventually(() => !offers.statusItem().visible, 'no offer for another document');
+      await vscode.window.showTextDocument(editor.document);
+      await eventually(() => offers.statusItem().visible, 'the offer back with its document');
+      assert.equal(await run<boolean>(Commands.declareBibliography), true);
+      assert.match(editor.document.getText(), /^---\nbibliography: \.\.\/default-references\.bib\n---\n/u);
+      await eventually(() => !offers.statusItem().visible, 'the offer withdrawn once declared');
+      const declared = editor.document.getText();
+      assert.equal(await run<boolean>(Commands.declareBibliography), false, 'declared twice');
+      assert.equal(editor.document.getText(), declared);
+
+      // Declared by hand: the offer goes.
+      const hand = await openDoc(vscode.Uri.joinPath(dir, 'hand.md'), 'By hand |\n');
+      assert.equal((await cite(PAPER_B)).done, true);
+      await eventually(() => offers.statusItem().visible, 'the offer for the second document');
+      const edit = new vscode.WorkspaceEdit();
+      edit.insert(hand.document.uri, new vscode.Position(0, 0), '---\nbibliography: mine.bib\n---\n\n');
+      assert.equal(await vscode.workspace.applyEdit(edit), true);
+      await eventually(() => !offers.statusItem().visible, 'the offer withdrawn after a declaration by hand');
+    });
+
     test('the key scheme and title protection settings shape new entries (existing ones keep their keys)', async () => {
       const undo = await setUserSettings({
         [Settings.citationsKeyScheme]: '{author}_{year}',
@@ -674,7 +706,36 @@ export function citationsSuite(): void {
       assert.match(r.message ?? '', /Open the document to cite into/u);
     });
 
-    test('the palette Quick Pick: recent results and bibliography entries, multi-select; a bibliography entry is cited by its key', async () => {
+    test('the palette Insert Citation: one click (Enter) on a row cites that paper; a title button offers several', async () => {
+      const c = await testCore();
+      c.recentPapers.remember([PAPER_B, PAPER_C]);
+      const dir = freshDir();
+      const editor = await openDoc(vscode.Uri.joinPath(dir, 'one.md'), '---\nbibliography: one.bib\n---\nO |\n');
+      const pending = run<CitationCommandResult>(Commands.insertCitation);
+      await eventually(
+        () => c.citationCommands.active !== undefined && c.citationCommands.active.items.length > 0,
+        'the Quick Pick',
+      );
+      const qp = c.citationCommands.active!;
+      assert.equal(qp.canSelectMany, false, 'a click only ticks a row');
+      assert.deepEqual(
+        qp.buttons.map((b) => b.tooltip),
+        ['Select Several Papers'],
+      );
+      const paper = qp.items.find((i) => i.label === PAPER_C.title)!;
+      qp.activeItems = [paper];
+      let settled = false;
+      void Promise.resolve(pending).finally(() => (settled = true));
+      await acceptUntil(() => settled, 'accept the highlighted paper');
+      const r = await pending;
+      assert.equal(r?.done, true, r?.message);
+      assert.deepEqual(r.keys, ['garcia2022dna']);
+      assert.equal(editor.document.lineAt(3).text, 'O [@garcia2022dna]');
+      // One entry, in the singular.
+      assert.match(r.message ?? '', /; 1 entry added to /u);
+    });
+
+    test('Insert Citations (several): recent results and bibliography entries with ticks; a bibliography entry is cited by its key', async () => {
       const c = await testCore();
       c.recentPapers.remember([PAPER_B, PAPER_C]);
       const dir = freshDir();
@@ -684,13 +745,14 @@ export function citationsSuite(): void {
         '@book{knuth1984,\n  title = {The {\\TeX}book},\n  author = {Knuth, Donald E.},\n  year = {1984}\n}\n',
       );
       const editor = await openDoc(vscode.Uri.joinPath(dir, 'q.tex'), '\\bibliography{q}\nQ |\n');
-      const pending = run<CitationCommandResult>(Commands.insertCitation);
+      const pending = run<CitationCommandResult>(Commands.insertCitations);
       await eventually(
         () => c.citationCommands.active !== undefined && c.citationCommands.active.items.length > 0,
         'the Quick Pick',
       );
       const qp = c.citationCommands.active!;
       assert.equal(qp.canSelectMany, true);
+      assert.equal(qp.buttons.length, 0);
       const labels = qp.items.map((i) => i.label);
       assert.ok(labels.includes(PAPER_B.title!), 'a recent result is missing');
       const knuth = qp.items.find((i) => i.paper?.key === 'knuth1984');
@@ -706,6 +768,8 @@ export function citationsSuite(): void {
       assert.deepEqual([...(r.keys ?? [])].sort(), ['garcia2022dna', 'knuth1984']);
       assert.equal(editor.document.lineAt(1).text, `Q~\\cite{${r.keys!.join(',')}}`);
       assert.equal(entryCount(await bibText(bib)), 2, 'the picked entry was written again');
+      // One new entry of the two cited, in the singular.
+      assert.match(r.message ?? '', /; 1 entry added to /u);
     });
 
     test('from the editor context menu (the document URI as argument): the Quick Pick; Escape cites nothing', async () => {

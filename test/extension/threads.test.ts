@@ -4,6 +4,7 @@ import type { AskOutcome } from '../../src/threads/threadCommands';
 import { Commands, Settings } from '../../src/platform/ids';
 import type { ThreadFinished, ThreadWatcher } from '../../src/threads/threadWatcher';
 import type { ResultNode } from '../../src/search/resultsTree';
+import { echoesInstruction } from '../../src/threads/briefGist';
 import {
   acceptQuickInput,
   api,
@@ -146,6 +147,83 @@ export function threadsSuite(): void {
       );
     });
 
+    test('a selection thread is named by its selection, not the instruction the service titled it by; its answer shows each question and the filters it ran under', async () => {
+      const { key } = await freshKey();
+      const c = await testCore();
+      await c.filters.set({ year_min: 2015 });
+      const claim = 'Intermittent fasting improves insulin sensitivity in adults with obesity.';
+      const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content: `Intro.\n\n${claim}\n` });
+      try {
+        const editor = await vscode.window.showTextDocument(doc);
+        editor.selection = new vscode.Selection(2, 0, 2, claim.length);
+        // No instructions: the brief starts with the same instruction sentence as every selection brief.
+        const outcome = await run<AskOutcome>(Commands.askAboutSelection, { useFilters: true });
+        assert.equal(outcome?.outcome, 'sent', outcome?.message);
+        const threadId = outcome.threadId!;
+        const emu = (await control<EmuThread[]>('threads', key))[0];
+        assert.ok(echoesInstruction(emu?.title ?? ''), `the emulator's title no longer echoes it: ${emu?.title}`);
+        const status = c.threadWatcher.statusItem();
+        assert.match(status.tooltip, /Intermittent fasting improves insulin/);
+        assert.ok(!/passage from my draft/i.test(status.tooltip), status.tooltip);
+        assert.equal((await finished(c.threadWatcher, threadId)).status, 'idle');
+        assert.match(c.threadWatcher.lastNotice?.message ?? '', /answered "Intermittent fasting improves insulin/);
+        assert.ok(!/passage from my draft/i.test(c.threadWatcher.lastNotice?.message ?? ''));
+
+        // The Threads view: the row named by the selection, marked filtered, the filters in its tooltip.
+        await run(Commands.searchThreads, '');
+        const tree = (await api()).threads;
+        const row = (await tree.getChildren()).find((n) => n.kind === 'thread' && n.row.threadId === threadId);
+        assert.ok(row?.kind === 'thread', 'the thread is not listed');
+        assert.match(row.row.title, /^Intermittent fasting improves insulin/);
+        const item = tree.resolveTreeItem(tree.getTreeItem(row), row);
+        assert.match(item.label as string, /^Intermittent fasting/);
+        assert.match(String(item.description), /answered · 1 turn · .* · filtered/);
+        assert.match((item.tooltip as vscode.MarkdownString).value, /Filters: 2015\\?\+/);
+        const [turn] = await tree.getChildren(row);
+        assert.ok(turn?.kind === 'interaction');
+        assert.match(tree.getTreeItem(turn).label as string, /^Intermittent fasting improves insulin/);
+
+        // The answer: the selection's name, "answered", the question above the answer, the filters.
+        const a = c.answers;
+        await a.show(threadId);
+        let html = a.inspect(threadId)!.html;
+        assert.match(html, /<h1 id="thread-title">Intermittent fasting improves insulin[^<]*<\/h1>/);
+        assert.equal(a.inspect(threadId)!.title.startsWith('Intermittent fasting'), true);
+        assert.match(
+          html,
+          /class="question[^"]*"[\s\S]*Intermittent fasting improves insulin sensitivity in adults with obesity\./,
+        );
+        assert.ok(
+          html.indexOf('class="question') < html.indexOf('class="answer'),
+          'the question is not above the answer',
+        );
+        assert.match(html, /<dd class="filters">2015\+<\/dd>/);
+
+        // A follow-up without filters: its own question (escaped) above its answer, its own filters ("none").
+        await c.filters.clear();
+        const follow = await c.threads.followUp(threadId, 'And <b>in</b> adolescents?');
+        assert.equal(follow.outcome, 'sent', follow.message);
+        assert.equal((await finished(c.threadWatcher, threadId)).status, 'idle');
+        await eventually(
+          () => /And &lt;b&gt;in&lt;\/b&gt; adolescents\?/.test(a.inspect(threadId)!.html),
+          'the follow-up painted',
+          200,
+        );
+        html = a.inspect(threadId)!.html;
+        assert.match(html, /<p class="question-text">And &lt;b&gt;in&lt;\/b&gt; adolescents\?<\/p>/);
+        assert.match(html, /<dd class="filters">none \(sent without search filters\)<\/dd>/);
+        assert.match(html, /<option [^>]*>Interaction 1: Intermittent fasting[^<]*\(answered\)<\/option>/);
+        assert.match(
+          html,
+          /<option [^>]*selected>Interaction 2: And &lt;b&gt;in&lt;\/b&gt; adolescents\? \(answered\)<\/option>/,
+        );
+      } finally {
+        await c.filters.clear();
+        await vscode.window.showTextDocument(doc);
+        await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+      }
+    });
+
     test('Ask the Research Agent opens a brief document with the unsent draft; its CodeLens sends it without the header', async () => {
       await freshKey();
       const c = await testCore();
@@ -158,6 +236,15 @@ export function threadsSuite(): void {
       assert.ok(doc);
       assert.equal(doc.uri.toString(), opened.uri);
       assert.ok(doc.getText().includes(brief), 'the draft was not restored into the brief');
+      // VS Code names an untitled tab after its first line: a readable heading, not the header comment.
+      assert.equal(doc.lineAt(0).text, '# Research brief');
+      const tabLabel = (): string =>
+        vscode.window.tabGroups.all
+          .flatMap((g) => g.tabs)
+          .find((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === doc.uri.toString())
+          ?.label ?? '';
+      await eventually(() => /Research brief/.test(tabLabel()), 'the tab is titled by the heading');
+      assert.ok(!tabLabel().includes('<!--'), tabLabel());
       const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', doc.uri);
       const send = lenses.find(
         (l) =>
@@ -234,6 +321,41 @@ export function threadsSuite(): void {
         assert.match(log, /filters: year_min=2010, study_types=rct/);
       } finally {
         await c.filters.clear();
+      }
+    });
+
+    test('text typed in the selected-papers box survives Escape: kept as the draft, offered again in the box; nothing sent', async () => {
+      const { label } = await freshKey();
+      const c = await testCore();
+      await c.threads.drafts.clear();
+      try {
+        const pending = run<AskOutcome>(Commands.askAboutPapers, { attachPapers: ['paper-a', 'paper-b'] });
+        await eventually(() => c.threads.briefInput !== undefined, 'the brief box');
+        const typed = 'Which of these trials measured memory after six months?';
+        c.threads.briefInput!.value = typed;
+        c.threads.briefInput!.hide();
+        const out = await pending;
+        assert.equal(out?.outcome, 'cancelled');
+        assert.equal(out.draftKept, true);
+        assert.equal(c.threads.draft()?.input_message, typed);
+        assert.deepEqual(c.threads.draft()?.attachments?.paper_ids, ['paper-a', 'paper-b']);
+        // The next brief box offers it again, and says so.
+        const again = run<AskOutcome>(Commands.askAboutPapers, { attachPapers: ['paper-a'] });
+        await eventually(() => c.threads.briefInput !== undefined, 'the brief box again');
+        assert.equal(c.threads.briefInput!.value, typed);
+        assert.match(c.threads.briefInput!.prompt ?? '', /restored/);
+        c.threads.briefInput!.hide();
+        assert.equal((await again)?.outcome, 'cancelled');
+        // A box closed empty keeps nothing.
+        await c.threads.drafts.clear();
+        const empty = run<AskOutcome>(Commands.askAboutPapers, { attachPapers: ['paper-a'] });
+        await eventually(() => c.threads.briefInput !== undefined, 'the empty brief box');
+        c.threads.briefInput!.hide();
+        assert.equal((await empty)?.draftKept, undefined);
+        assert.equal(c.threads.draft(), undefined);
+        assert.equal((await requests(label, 'create_thread')).length, 0, 'something was sent');
+      } finally {
+        await c.threads.drafts.clear();
       }
     });
 

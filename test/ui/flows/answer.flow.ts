@@ -2,8 +2,9 @@
  * The answer view in the real webview: a thread whose answer is hostile (script tags,
  * event handlers, dangerous links, raw HTML, remote images) and also well formed (citations with
  * quotes) is shown; inside the webview's iframe nothing of the hostile text ran or survived as
- * markup, our own (nonce) script did run: clicking [1.1] shows its quote, Escape closes it.
- * Screenshots in the light and dark default themes.
+ * markup (the turn's question included, shown as text above the answer), our own (nonce) script did run: clicking
+ * [1.1] shows its quote, Escape closes it. Screenshots in the light and dark default themes. Export as Markdown proposes
+ * a name cut between words and says where it wrote, with Open.
  */
 import assert from 'node:assert/strict';
 import type { Locator } from '../../../scripts/vscode/pw-types';
@@ -14,6 +15,8 @@ type Evaluable = Locator & { evaluate<R>(fn: (el: HTMLElement) => R): Promise<R>
 const evaluable = (l: Locator): Evaluable => l as Evaluable;
 
 const FIXTURE = 'answer-fixture.json';
+/** The turn's question as the service's data carries it: shown above the answer, as text. */
+const QUESTION = 'Does spaced repetition help?\n<img src=x onerror="window.pwned=10"> <b>really</b>';
 
 const thread = {
   thread_id: 'ui-answer-fixture',
@@ -25,6 +28,7 @@ const thread = {
       interaction_id: 'int-ui-1',
       status: 'idle',
       mode: 'pro',
+      input_message: QUESTION,
       stats: { retrieved: 350, screened: 60, included: 12 },
       response: [
         '## Summary',
@@ -110,8 +114,12 @@ export const flow = defineFlow({
           images: document.querySelectorAll('img, iframe, object, embed, video, audio, svg image').length,
           hrefs: [...document.querySelectorAll('a[href]')].map((a) => a.getAttribute('href') ?? ''),
           headingText: document.querySelector('#thread-title')?.textContent ?? '',
+          questionText: document.querySelector('.question-text')?.textContent ?? '',
+          statusText: document.querySelector('dd.status')?.textContent ?? '',
         };
       });
+      assert.equal(report.questionText, QUESTION, 'the question is shown above the answer, as text');
+      assert.equal(report.statusText, 'answered');
       assert.equal(report.pwned, undefined, 'no hostile script ran');
       assert.notEqual(report.title, 'pwned');
       assert.deepEqual(report.scripts, ['webview.js'], 'only our bundled script');
@@ -185,5 +193,47 @@ export const flow = defineFlow({
       assert.equal(outline, 'solid', 'visible focus ring');
       await shot('04-answer-high-contrast');
     });
+
+    await check(
+      'Export as Markdown proposes a name cut between words, then says where it wrote; Open opens it',
+      async () => {
+        await (await driver.webviewElement('#export')).click();
+        const box = driver.quickInputBox();
+        await box.waitFor({ state: 'visible', timeout: driver.timeoutMs });
+        // The dialog fills in its folder first, then the proposed name.
+        const proposed = await driver.waitUntil('the proposed file name', async () => {
+          const v = await box.inputValue();
+          return v.endsWith('.md') ? v : undefined;
+        });
+        // "Does spaced repetition improve retention? <script>document.title=…": no mark a system refuses, whole words.
+        assert.match(proposed, /\/Does spaced repetition improve retention script document\.md$/, proposed);
+        await shot('05-export-save-dialog');
+        await box.press('Enter');
+        const toast = await driver.waitForNotification(/Answer exported to/);
+        assert.match(
+          toast.message,
+          /Answer exported to Does spaced repetition improve retention script document\.md\./,
+        );
+        assert.deepEqual(toast.buttons, ['Open']);
+        await shot('06-export-confirmed');
+        await driver.clickNotificationButton(/Answer exported to/, 'Open');
+        await driver
+          .waitUntil(
+            'the exported file in an editor',
+            async () =>
+              (await driver.editorTabs()).some((t) =>
+                /^Does spaced repetition improve retention script document(\.md)?$/.test(t.replace(/\s+/g, ' ')),
+              ) || undefined,
+          )
+          .catch(async (e: unknown) => {
+            throw new Error(`${String(e)}; tabs: ${JSON.stringify(await driver.editorTabs())}`);
+          });
+        await driver.page
+          .locator('.monaco-editor .view-line', { hasText: '## References' })
+          .first()
+          .waitFor({ state: 'visible', timeout: driver.timeoutMs });
+        await shot('07-export-opened');
+      },
+    );
   },
 });

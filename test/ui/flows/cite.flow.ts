@@ -3,7 +3,9 @@
  * notes in the workspace; search → right-click a result → Insert Citation → `\cite{key}` in the .tex and
  * references.bib created with the entry; in the answer view, [1.1] → Insert Citation → `[@key]` in the draft (the
  * last active editor, not the webview); Insert Answer into the .typ; the completion list after `[@`; the hover on a
- * cite key. Screenshots test-results/ui/cite-*.png.
+ * cite key; the palette's Insert Citation, where a click cites that paper and a title button ticks several; the offer
+ * to declare a bibliography, still in the status bar after its notification is gone. Screenshots
+ * test-results/ui/cite-*.png.
  */
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
@@ -110,6 +112,7 @@ export const flow = defineFlow({
       '\\documentclass{article}\n\\begin{document}\nFeedback improves mathematics performance.\n\n\\bibliography{references}\n\\end{document}\n',
     'draft.md': '---\nbibliography: references.bib\n---\n\n# Draft\n\nTimely feedback matters.\n',
     'notes.typ': '#bibliography("references.bib")\n\n= Notes\n\n',
+    'undeclared.md': '# Undeclared\n\nNo bibliography is declared here.\n',
   },
   timeoutMs: 300_000,
   async run({ driver, emulator, workspace, check, shot }) {
@@ -285,6 +288,78 @@ export const flow = defineFlow({
       const text = await hover.innerText();
       assert.ok(text.length > 20, text);
       await shot('07-tex-hover');
+      await page.keyboard.press('Escape');
     });
+
+    const rows = page.locator('.quick-input-widget .quick-input-list .monaco-list-row');
+    const several = page.locator('.quick-input-widget .quick-input-titlebar [aria-label="Select Several Papers"]');
+
+    await check("the palette's Insert Citation: a click on a row cites that paper at once", async () => {
+      await open('draft.md', 'Timely feedback matters.');
+      const before = await page
+        .locator('.monaco-editor .view-line', { hasText: 'Timely feedback matters.' })
+        .first()
+        .innerText();
+      await driver.runCommand('Research Desk: Insert Citation');
+      await rows.first().waitFor({ state: 'visible', timeout: driver.timeoutMs });
+      assert.ok(await several.isVisible(), 'the Select Several Papers button');
+      assert.equal(await page.locator('.quick-input-widget .quick-input-list input[type="checkbox"]').count(), 0);
+      await shot('08-insert-citation-pick');
+      await rows.nth(1).click();
+      await driver.quickInput().waitFor({ state: 'hidden', timeout: driver.timeoutMs });
+      await driver.waitUntil('the clicked paper cited', async () => {
+        const now = await page
+          .locator('.monaco-editor .view-line', { hasText: 'Timely feedback matters.' })
+          .first()
+          .innerText();
+        return now !== before && /@/.test(now) ? true : undefined;
+      });
+      await shot('09-insert-citation-clicked');
+    });
+
+    await check('its title button turns ticks on, to cite several papers', async () => {
+      await driver.runCommand('Research Desk: Insert Citation');
+      await rows.first().waitFor({ state: 'visible', timeout: driver.timeoutMs });
+      await several.click();
+      await page
+        .locator('.quick-input-widget .quick-input-count')
+        .first()
+        .waitFor({ state: 'visible', timeout: driver.timeoutMs });
+      // Ticks, not a pick: a click on a row ticks it, and the pick stays open for more.
+      await rows.nth(0).click();
+      await rows.nth(2).click();
+      await driver.waitUntil('two papers ticked', async () =>
+        /2 Selected/.test(await page.locator('.quick-input-widget .quick-input-count').first().innerText())
+          ? true
+          : undefined,
+      );
+      assert.ok(await driver.quickInput().isVisible(), 'the pick closed on a click');
+      await shot('10-insert-citation-several');
+      await driver.closeQuickInput();
+    });
+
+    await check(
+      'the offer to declare the bibliography stays in the status bar after its notification is gone',
+      async () => {
+        await driver.clearNotifications();
+        await open('undeclared.md', 'No bibliography is declared here.');
+        await driver.runCommand('Research Desk: Insert Citation');
+        await rows.first().waitFor({ state: 'visible', timeout: driver.timeoutMs });
+        await rows.first().click();
+        await driver.waitForNotification(/does not declare references\.bib/);
+        // The toast goes (as toasts do after a few seconds); the offer stays.
+        await driver.clearNotifications();
+        const offer = page.locator('.part.statusbar .statusbar-item', { hasText: 'Declare references.bib' }).first();
+        await offer.waitFor({ state: 'visible', timeout: driver.timeoutMs });
+        await shot('11-declare-offer-in-status-bar');
+        await offer.click();
+        await page
+          .locator('.monaco-editor .view-line', { hasText: 'bibliography: references.bib' })
+          .first()
+          .waitFor({ state: 'visible', timeout: driver.timeoutMs });
+        await offer.waitFor({ state: 'hidden', timeout: driver.timeoutMs });
+        await shot('12-declared');
+      },
+    );
   },
 });

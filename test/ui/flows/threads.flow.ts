@@ -1,17 +1,20 @@
 /**
  * Threads flow, as a writer does it: select a claim in a draft, Ask the Research Agent
- * about Selection (Enter for no extra instructions, Enter for pro mode), see "1 thread running" in
- * the status bar, RELOAD THE WINDOW while the agent is still working, see polling resume from
- * what was remembered, then the "has answered" notification; Open Answer opens the answer beside
- * the draft and the Threads view lists the thread. Screenshots at every step.
+ * about Selection (Enter for no extra instructions, Enter for pro mode under the search filters the mode pick names),
+ * see "1 thread running" in the status bar, RELOAD THE WINDOW while the agent is still working, see polling resume
+ * from what was remembered, then the "has answered" notification naming the claim (not the instruction sentence every
+ * selection brief starts with); Open Answer opens the answer beside the draft with the question and the filters it ran
+ * under, and the Threads view lists the thread, answered and filtered. A follow-up from the answer view shows its own
+ * question; the brief document's tab is titled by its heading; text typed in the selected-papers brief box survives
+ * Escape. Screenshots at every step.
  */
 import assert from 'node:assert/strict';
 import { defineFlow } from '../harness';
 
 interface Control {
   setRunOutcome(o: { durationMs?: number; outcome?: 'idle' | 'failed' }): void;
+  injectFault(f: { route: string; kind: 'hints'; pollAfterSeconds?: number; maxWaitSeconds?: number }): void;
   completeRuns(): void;
-  injectFault(f: { route: string; kind: string; maxWaitSeconds?: number }): void;
   threads(key?: string): { threadId: string; title: string | null; status: string; interactions: number }[];
 }
 
@@ -20,15 +23,20 @@ const CLAIM = 'Creatine supplementation improves short-term memory in healthy ad
 export const flow = defineFlow({
   name: 'threads',
   files: { 'draft.md': `# Draft: supplements and memory\n\n${CLAIM}\n\nMore text follows here.\n` },
-  timeoutMs: 240_000,
+  // Search filters are active from the start: the thread's mode pick names them, the thread shows them.
+  userSettings: { 'researchDesk.search.defaultFilters': { year_min: 2015 } },
+  timeoutMs: 420_000,
   async run({ driver, emulator, extensionId, check, shot }) {
     const page = driver.page;
     const control = emulator.control as Control;
-    /** The start of the title the service generated for the thread (it need not repeat the brief). */
-    const titled = (): RegExp => {
+    /**
+     * What the thread is called: the service generated its title from the brief's first sentence, the instruction every
+     * selection brief starts with, so Research Desk names it by the selection's first words instead.
+     */
+    const named = /Creatine supplementation improves/;
+    const echoed = (): void => {
       const title = control.threads(emulator.keys.pro)[0]?.title ?? '';
-      assert.ok(title.length > 0, 'the thread has a title');
-      return new RegExp(title.slice(0, 30).replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+      assert.match(title, /passage from my draft/, `the service's title no longer echoes the instruction: ${title}`);
     };
     const running = async (): Promise<string | undefined> => {
       const items = await driver.extensionStatusBarItems(extensionId);
@@ -56,16 +64,24 @@ export const flow = defineFlow({
     });
 
     await check('Ask the Research Agent about Selection starts a thread; the status bar shows it running', async () => {
-      // Long enough to reload the window in the middle of the run.
+      // Long enough to reload the window in the middle of the run; and a polling ceiling that outlasts the reload (at
+      // the emulator's speed the service's own hint is a few seconds, shorter than a reload on a busy machine).
       control.setRunOutcome({ durationMs: 600_000 });
-      // The service's polling ceiling as it is at speed 1 (180 s), not the emulator's sped-up 4 s: the window reloads
-      // in the middle, which takes 10-20 s on a loaded machine, and a ceiling reached meanwhile ends the following.
-      control.injectFault({ route: 'create_thread', kind: 'hints', maxWaitSeconds: 180 });
+      control.injectFault({ route: 'create_thread', kind: 'hints', pollAfterSeconds: 1, maxWaitSeconds: 300 });
       await driver.runCommand('Research Desk: Ask the Research Agent about Selection');
       // No extra instructions: Enter. The mode pick follows in the same quick input.
       await driver.quickInputBox().waitFor({ state: 'visible', timeout: driver.timeoutMs });
       await driver.quickInputBox().press('Enter');
-      await driver.answerInput('', { expectTitle: 'Research agent mode' }); // the first mode: pro
+      // The first mode: pro, under the active search filters, which the pick names (and offers without).
+      await driver.answerInput('', {
+        expectTitle: 'Research agent mode',
+        beforeConfirm: async () => {
+          const rows = (await page.locator('.quick-input-list .monaco-list-row').allInnerTexts()).join(' | ');
+          assert.match(rows, /filters: 2015\+/, rows);
+          assert.match(rows, /no filters/, rows);
+          await shot('02a-mode-pick-names-filters');
+        },
+      });
       const text = await driver.waitUntil('a running thread in the status bar', running, 30_000);
       assert.match(text, /1 thread running/);
       const threads = control.threads(emulator.keys.pro);
@@ -90,9 +106,9 @@ export const flow = defineFlow({
     await check('when the run ends, a notification offers Open Answer, which opens the answer', async () => {
       control.completeRuns();
       const toast = await driver.waitForNotification(/has answered/, 30_000);
-      // The service generates the thread's title (it need not repeat the brief): the notification names it.
-      const named = titled();
+      echoed();
       assert.match(toast.message, named);
+      assert.doesNotMatch(toast.message, /passage from my draft/);
       await shot('04-notification');
       await driver.clickNotificationButton(/has answered/, 'Open Answer');
       const tabs = await driver.waitUntil(
@@ -108,6 +124,10 @@ export const flow = defineFlow({
         tabs.join(' | '),
       );
       assert.equal(await running(), undefined, 'the status bar still shows a running thread');
+      // The answer view: "answered" (not the service's "idle"), the question asked, the filters it ran under.
+      assert.equal((await (await driver.webviewElement('dd.status')).innerText()).trim(), 'answered');
+      assert.match(await (await driver.webviewElement('.question')).innerText(), named);
+      assert.equal((await (await driver.webviewElement('dd.filters')).innerText()).trim(), '2015+');
       await shot('05-answer');
     });
 
@@ -120,15 +140,100 @@ export const flow = defineFlow({
         'threads in the Threads view',
         async () => {
           const r = await driver.treeItems('researchDesk.threads');
-          return r.some((x) => titled().test(x)) ? r : undefined;
+          return r.some((x) => named.test(x)) ? r : undefined;
         },
         30_000,
       );
       assert.ok(
-        rows.some((r) => /answered/.test(r)),
+        rows.some((r) => named.test(r) && /answered/.test(r) && /filtered/.test(r)),
         rows.join(' | '),
       );
+      // Its turn is named by the selection too, not by the instruction sentence.
+      await driver.expandTreeItem('researchDesk.threads', named);
+      const expanded = await driver.waitUntil('the turn under the thread', async () => {
+        const r = await driver.treeItems('researchDesk.threads');
+        return r.length >= 2 ? r : undefined;
+      });
+      assert.ok(!expanded.some((r) => /What does the research say/.test(r)), expanded.join(' | '));
+      assert.equal(expanded.filter((r) => named.test(r)).length, 2, expanded.join(' | '));
       await shot('06-threads-view');
+    });
+
+    await check('a follow-up from the answer view shows its own question above its answer', async () => {
+      const tab = page.locator('.part.editor .tab', { hasText: named }).first();
+      await tab.click();
+      const box = await driver.webviewElement('#followup-text');
+      await box.fill('And in adults over 65?');
+      await (await driver.webviewElement('#followup-send')).click();
+      await driver.waitUntil(
+        'the follow-up answer with its question',
+        async () => {
+          const q = driver.webviewContent().locator('.question-text').first();
+          return (await q.isVisible()) && /adults over 65/.test(await q.innerText()) ? true : undefined;
+        },
+        60_000,
+      );
+      await driver.waitUntil('the follow-up answered', async () =>
+        /answered/.test(await driver.webviewContent().locator('dd.status').first().innerText()) ? true : undefined,
+      );
+      // Sent without filters (they were not asked for in the view): said so.
+      assert.match(await (await driver.webviewElement('dd.filters')).innerText(), /none/);
+      await shot('07-follow-up-question');
+      await driver.clearNotifications();
+    });
+
+    await check("the brief document's tab is titled by its heading, not by the header comment", async () => {
+      await driver.runCommand('Research Desk: Ask the Research Agent');
+      const tabs = await driver.waitUntil('the brief tab', async () => {
+        const t = await driver.editorTabs();
+        return t.some((x) => /Research brief/.test(x)) ? t : undefined;
+      });
+      assert.ok(!tabs.some((t) => t.includes('<!--')), tabs.join(' | '));
+      // With search filters active, the plain Send lens says that it sends without them.
+      await page
+        .locator('.codelens-decoration', { hasText: 'no filters' })
+        .first()
+        .waitFor({ state: 'visible', timeout: driver.timeoutMs });
+      await shot('08-brief-tab-title');
+      await driver.runCommand('View: Revert and Close Editor');
+    });
+
+    await check('text typed in the selected-papers brief box survives Escape and is offered again', async () => {
+      await driver.runCommand('Research Desk: Search Papers');
+      await driver.answerInput('creatine supplementation memory');
+      const results = driver.viewPane('researchDesk.results');
+      await driver.waitUntil(
+        'papers in the Research view',
+        async () => ((await driver.treeItems('researchDesk.results')).length >= 3 ? true : undefined),
+        30_000,
+      );
+      const askAboutPapers = async (): Promise<void> => {
+        await results.locator('.monaco-list-row').first().click({ button: 'right' });
+        const item = page
+          .locator('.context-view .monaco-menu .action-item', {
+            hasText: 'Ask the Research Agent about Selected Papers',
+          })
+          .first();
+        await item.waitFor({ state: 'visible', timeout: driver.timeoutMs });
+        await item.click();
+        await driver.quickInputBox().waitFor({ state: 'visible', timeout: driver.timeoutMs });
+      };
+      await askAboutPapers();
+      const typed = 'Which of these trials measured memory after six months?';
+      await driver.quickInputBox().fill(typed);
+      await shot('09a-papers-brief-typed');
+      await page.keyboard.press('Escape');
+      await driver.quickInput().waitFor({ state: 'hidden', timeout: driver.timeoutMs });
+      const kept = await driver.waitUntil('the kept-draft message', async () => {
+        const items = await driver.statusBarItems();
+        return items.find((i) => /kept as a draft/.test(i.text))?.text;
+      });
+      assert.match(kept, /offers it again/);
+      await askAboutPapers();
+      assert.equal(await driver.quickInputBox().inputValue(), typed);
+      assert.match(await driver.inputMessage(), /restored/);
+      await shot('09b-papers-brief-offered-again');
+      await page.keyboard.press('Escape');
     });
   },
 });
