@@ -63,10 +63,11 @@ export interface RunReport extends SuiteCounts {
 type Mode = RunReport['mode'];
 
 /**
- * The modes the oldest VS Code runs in under `--vscode both`. Measured on this route (2 cores, see
- * scripts/vscode/README.md): both modes on both versions keep a cold CI run under 30 min.
+ * The modes the oldest VS Code runs in under `--vscode both` (npm test). Trusted only: with
+ * Restricted Mode too, a measured cold CI run took 31 min, over the 30 min it aims for (figures
+ * in scripts/vscode/README.md); `--vscode oldest` still runs both.
  */
-export const OLDEST_MODES: Mode[] = ['trusted', 'restricted'];
+export const OLDEST_MODES: Mode[] = ['trusted'];
 
 interface Args {
   entry: string;
