@@ -104,7 +104,7 @@ const FORBIDDEN_IN_ENTRY = [
   /^src\/(api|render|bib|answer)\//,
   /^src\/composition\/core\.ts$/,
   /^src\/citations\/(?!providers\.ts$)/,
-  /^src\/chat\/(?!(toolProviders|mcpProvider)\.ts$)/,
+  /^src\/chat\/(?!(chatProviders|mcpProvider)\.ts$)/,
   /Commands\.ts$/,
   /^src\/(search\/searchSession|threads\/threadWatcher|service\/(connection|emulator|clientProvider))\.ts$/,
 ];

@@ -15,7 +15,8 @@
  *
  * Then bench/search.ts (calls charged for paging and repeats), bench/render.ts (renderAnswer) and
  * bench/threads.ts (polls per finished thread, open → answer painted, in a real VS Code), and bench/cite.ts
- * (Insert Citation's pure path with a 1,000–10,000-entry bibliography, growth 1k → 10k).
+ * (Insert Citation's pure path with a 1,000–10,000-entry bibliography, growth 1k → 10k), and bench/chat.ts (what the
+ * chat's tools hand a model, in characters, against the service's own records).
  *
  * Then the real-VS Code activation benchmark (bench/activation.ts) runs as a
  * child process when that file exists and the `.vscode-test/code-server` cache is present. It
@@ -33,6 +34,7 @@ import { createClient, type SearchParams } from '../src/api';
 import { searchQueryString } from '../src/api/serialize';
 import { getEngine, sampleQueries, startEmulator } from '../test/emulator';
 import { type BenchResult, median, recordResults, RESULTS_FILE } from './results';
+import { runChatBench } from './chat';
 import { runCiteBench } from './cite';
 import { runRenderBench } from './render';
 import { measureResultsView, measureSearchPlan } from './search';
@@ -232,6 +234,8 @@ async function main(): Promise<void> {
     '\nInsert Citation (bench/cite.ts): pure path into a LaTeX document, bibliographies of 1,000 to 10,000 entries',
   );
   recordResults(await runCiteBench());
+  console.log('\nChat (bench/chat.ts): what the tools hand a model, against the service records of the same run');
+  recordResults(await runChatBench());
 
   const vs = vscodeWanted();
   if (vs.run) {

@@ -14,6 +14,7 @@ export interface Locator {
   focus(options?: { timeout?: number }): Promise<void>;
   waitFor(options?: { state?: 'attached' | 'detached' | 'visible' | 'hidden'; timeout?: number }): Promise<void>;
   isVisible(): Promise<boolean>;
+  isChecked(options?: { timeout?: number }): Promise<boolean>;
   count(): Promise<number>;
   inputValue(options?: { timeout?: number }): Promise<string>;
   textContent(options?: { timeout?: number }): Promise<string | null>;
@@ -50,7 +51,23 @@ export interface ConsoleMessage {
   text(): string;
 }
 
+export interface Route {
+  request(): { url(): string };
+  fulfill(response: { status?: number; headers?: Record<string, string>; body?: string }): Promise<void>;
+}
+
+/** The browser context of a page: the windows it opens, and request routing. */
+export interface BrowserContext {
+  route(url: string | RegExp, handler: (route: Route) => Promise<void> | void): Promise<void>;
+  waitForEvent(event: 'page', options?: { timeout?: number }): Promise<Page>;
+  pages(): Page[];
+}
+
 export interface Page {
+  context(): BrowserContext;
+  waitForURL(url: string | RegExp | ((url: URL) => boolean), options?: { timeout?: number }): Promise<void>;
+  isClosed(): boolean;
+  bringToFront(): Promise<void>;
   goto(
     url: string,
     options?: { timeout?: number; waitUntil?: 'load' | 'domcontentloaded' | 'networkidle' | 'commit' },

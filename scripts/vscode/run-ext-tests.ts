@@ -35,7 +35,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { type VsCodeCache, type VsCodeChoice, cleanNpmEnv, ensureCache } from './cache';
 import { type RunningEmulator, startTestEmulator } from './emulator';
-import { startServer } from './server';
+import { SCRIPTED_MODEL_DIR, startServer } from './server';
 import { type PwBrowser, launchChromium, openWorkbench } from './workbench';
 import { REPO_ROOT, UserFacingError, killTree, log, run, runMain, spawnTracked, withTimeout } from './util';
 
@@ -90,9 +90,10 @@ function plan(args: Args): { vscode: VsCodeChoice; mode: Mode }[] {
 
 /**
  * User settings of every test window. The web workbench saves dirty buffers after a delay by default, which races the
- * tests that keep a writer's unsaved .bib (a busy machine turned them into flakes): off, as in desktop VS Code.
+ * tests that keep a writer's unsaved .bib (a busy machine turned them into flakes): off, as in desktop VS Code. AI
+ * features on: with them off VS Code never starts an MCP server.
  */
-const TEST_USER_SETTINGS = { 'files.autoSave': 'off' };
+const TEST_USER_SETTINGS = { 'files.autoSave': 'off', 'chat.disableAIFeatures': false };
 
 function parseArgs(argv: string[]): Args {
   const a: Args = {
@@ -194,6 +195,8 @@ export async function runOnServer(opts: {
     cache: opts.cache,
     trusted: opts.mode === 'trusted',
     env: { ...suiteEnv(opts.mode, resultsFile, workspace, opts.emulator), RESEARCH_DESK_DEMO_KEY: undefined },
+    // The URL payload keeps one extensionDevelopmentPath (ours): the helper is installed.
+    installExtensions: [SCRIPTED_MODEL_DIR],
     userSettings: { ...TEST_USER_SETTINGS, ...(opts.emulator ? { 'researchDesk.baseUrl': opts.emulator.url } : {}) },
   });
   let wb: Awaited<ReturnType<typeof openWorkbench>> | undefined;
@@ -284,7 +287,8 @@ async function runOnDesktop(opts: {
       exitCode = await withTimeout(
         runTests({
           vscodeExecutablePath: opts.executable,
-          extensionDevelopmentPath: REPO_ROOT,
+          // --disable-extensions turns off installed extensions: the helper comes as a second development path.
+          extensionDevelopmentPath: [REPO_ROOT, SCRIPTED_MODEL_DIR],
           extensionTestsPath: opts.entry,
           launchArgs,
           extensionTestsEnv: env,
@@ -307,6 +311,7 @@ async function runOnDesktop(opts: {
         '--skip-release-notes',
         `--extensionTestsPath=${opts.entry}`,
         `--extensionDevelopmentPath=${REPO_ROOT}`,
+        `--extensionDevelopmentPath=${SCRIPTED_MODEL_DIR}`,
       ];
       const child = spawnTracked(opts.executable, args, { env: { ...cleanNpmEnv(), ...env }, stdio: 'inherit' });
       const done = new Promise<number>((res) => child.once('exit', (c) => res(c ?? 1)));

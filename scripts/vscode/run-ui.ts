@@ -10,7 +10,7 @@
  * test-results/ui.json {passed, failed, flows:[{name, passed, failed, failures, screenshots, seconds}]}.
  * Exits non-zero when a check failed or a flow could not run.
  */
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { WorkbenchDriver } from '../../test/ui/driver';
@@ -18,7 +18,7 @@ import { FlowAborted, type FlowContext, type FlowResult, type UiFlow } from '../
 import { type VsCodeCache, ensureCache } from './cache';
 import { loadEmulator, type RunningEmulator } from './emulator';
 import { buildExtension } from './run-ext-tests';
-import { startServer } from './server';
+import { SCRIPTED_MODEL_DIR, startServer } from './server';
 import { type PwBrowser, launchChromium, openWorkbench } from './workbench';
 import { REPO_ROOT, UserFacingError, log, runMain, withTimeout } from './util';
 
@@ -54,6 +54,7 @@ export async function runFlow(
     mkdirSync(dirname(join(workspace, rel)), { recursive: true });
     writeFileSync(join(workspace, rel), content);
   }
+  const modelLog = `${workspace}-scripted-model.jsonl`;
   let server: Awaited<ReturnType<typeof startServer>> | undefined;
   let wb: Awaited<ReturnType<typeof openWorkbench>> | undefined;
   let driver: WorkbenchDriver | undefined;
@@ -70,9 +71,18 @@ export async function runFlow(
       // it the URL's extensionDevelopmentPath is ignored: the extension is installed into the
       // fresh extensions directory instead (a symlink to the repository, as built).
       smokeTestDriver: false,
-      installExtensions: [REPO_ROOT],
-      userSettings: { 'researchDesk.baseUrl': deps.emulator.url, ...flow.userSettings },
-      env: { RESEARCH_DESK_EMULATOR_URL: deps.emulator.url, RESEARCH_DESK_DEMO_KEY: undefined, ...flow.env },
+      installExtensions: [REPO_ROOT, SCRIPTED_MODEL_DIR],
+      userSettings: {
+        'researchDesk.baseUrl': deps.emulator.url,
+        ...(typeof flow.userSettings === 'function' ? flow.userSettings(deps.emulator.url) : flow.userSettings),
+      },
+      env: {
+        RESEARCH_DESK_EMULATOR_URL: deps.emulator.url,
+        RESEARCH_DESK_DEMO_KEY: undefined,
+        SCRIPTED_MODEL_UI: '1',
+        SCRIPTED_MODEL_LOG: modelLog,
+        ...flow.env,
+      },
     });
     const url = server.workbenchUrl({ folder: workspace });
     wb = await openWorkbench(deps.browser, url);
@@ -97,11 +107,18 @@ export async function runFlow(
           throw new FlowAborted(title);
         }
       },
-      async shot(name) {
-        const file = await d.screenshot(`${flow.name}-${name}`);
+      async shot(name, page) {
+        const file = await (page ? new WorkbenchDriver(page, SHOTS_DIR) : d).screenshot(`${flow.name}-${name}`);
         result.screenshots.push(relative(REPO_ROOT, file));
         return file;
       },
+      scriptedModelLog: () =>
+        existsSync(modelLog)
+          ? readFileSync(modelLog, 'utf8')
+              .split('\n')
+              .filter(Boolean)
+              .map((l) => JSON.parse(l) as ReturnType<FlowContext['scriptedModelLog']>[number])
+          : [],
     };
     await withTimeout(flow.run(ctx), flow.timeoutMs ?? 3 * 60_000, `UI flow ${flow.name}`);
   } catch (e) {
@@ -117,6 +134,7 @@ export async function runFlow(
     await wb?.close();
     await server?.close();
     rmSync(workspace, { recursive: true, force: true });
+    rmSync(modelLog, { force: true });
   }
   result.seconds = (Date.now() - started) / 1000;
   return result;

@@ -16,7 +16,11 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { type VsCodeCache, cleanNpmEnv, ensureCache } from './cache';
-import { UserFacingError, freePort, killTree, log, onCleanup, sleep, spawnTracked } from './util';
+import { type KeyPartProxy, startKeyPartProxy } from './keyPartProxy';
+import { REPO_ROOT, UserFacingError, freePort, killTree, log, onCleanup, sleep, spawnTracked } from './util';
+
+/** The test-only scripted language model (never packaged), installed into test windows. */
+export const SCRIPTED_MODEL_DIR = join(REPO_ROOT, 'test', 'fixtures', 'scripted-model');
 
 export interface ServerOptions {
   /** Trusted workspace (`--disable-workspace-trust`) or Restricted Mode. Default true. */
@@ -88,6 +92,9 @@ export async function startServer(options: ServerOptions = {}): Promise<VsCodeSe
   const cache = options.cache ?? (await ensureCache());
   const host = options.host ?? '127.0.0.1';
   const port = options.port || (await freePort());
+  // VS Code listens behind a front that adds the secret storage's key route (keyPartProxy.ts), so secrets survive a
+  // reload of the workbench as they do in desktop VS Code.
+  const innerPort = await freePort();
   const trusted = options.trusted ?? true;
   const verbose = options.verbose ?? process.env.RESEARCH_DESK_VERBOSE === '1';
 
@@ -131,7 +138,7 @@ export async function startServer(options: ServerOptions = {}): Promise<VsCodeSe
     '--host',
     host,
     '--port',
-    String(port),
+    String(innerPort),
     '--without-connection-token',
     '--accept-server-license-terms',
     '--disable-telemetry',
@@ -184,10 +191,12 @@ export async function startServer(options: ServerOptions = {}): Promise<VsCodeSe
     }
     removeData();
   });
+  let front: KeyPartProxy | undefined;
   const close = async () => {
     if (closed) return;
     closed = true;
     unregister();
+    await front?.close();
     await killTree(child, 3000);
     removeData();
   };
@@ -209,8 +218,14 @@ export async function startServer(options: ServerOptions = {}): Promise<VsCodeSe
         `VS Code server did not answer on ${origin} within the time limit. Last output:\n${tail.join('\n')}`,
       );
     }
-    if (await httpOk(`${origin}/version`)) break;
+    if (await httpOk(`http://${host}:${innerPort}/version`)) break;
     await sleep(200);
+  }
+  try {
+    front = await startKeyPartProxy(host, port, innerPort);
+  } catch (err) {
+    await close();
+    throw new UserFacingError(`Could not listen on ${origin}: ${err instanceof Error ? err.message : String(err)}`);
   }
   log('server', `listening on ${origin}`);
 

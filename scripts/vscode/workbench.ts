@@ -84,6 +84,7 @@ const NOISE = [
   /^\[reconnection-grace-time\]/,
   /^Updating additional builtin extensions cache/,
   /^\[AgentHost:remote\]/,
+  /^\[AgentHost\] No signed-in session/,
   /^\[AccountPolicyGate\]/,
 ];
 

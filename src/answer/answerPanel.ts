@@ -6,9 +6,8 @@
  * images) or `escapeHtml`.
  */
 import * as vscode from 'vscode';
-import type { Interaction, Thread } from '../api/index';
+import { isApiError, type Interaction, type Thread } from '../api/index';
 import { renderAnswerDetailed, safeHttpsUrl, type ReferenceEntry, type RenderedAnswer } from '../render/answer';
-import { escapeHtml } from '../render/escape';
 import type { ResearchClient } from '../service/clientProvider';
 import type { LogSink } from '../platform/logger';
 import { WebviewTypes } from '../platform/ids';
@@ -16,9 +15,9 @@ import { showWarning, statusMessage } from '../platform/notify';
 import { Disposable } from '../shared/disposable';
 import { exportAnswer } from './export';
 import { sendFollowUp, type SendFollowUp } from './followUp';
-import { answerBody, answerPage, randomNonce } from './page';
+import { answerBody, answerPage, notePage, randomNonce } from './page';
+import { uiFixture } from './uiFixture';
 import {
-  isThreadId,
   parseViewState,
   parseWebviewMessage,
   type AnswerViewState,
@@ -29,7 +28,6 @@ import {
 } from './protocol';
 
 export const ANSWER_VIEW_TYPE = WebviewTypes.answer;
-const UI_FIXTURE_ENV = 'RESEARCH_DESK_UI_FIXTURE';
 
 /**
  * The citations issue's side of the view (src/citations/insertAnswer.ts): per-reference actions and Insert Answer.
@@ -57,6 +55,8 @@ export interface AnswerPanelsOptions {
   log: LogSink;
   /** Shows an error as one sentence with its buttons (the ErrorPresenter). */
   showError: (err: unknown, context: string, retry?: () => unknown) => void;
+  /** Fires when the API key changes: a panel that waited for a key loads then. */
+  onKeyChange?: vscode.Event<unknown>;
   /** The citation actions; absent = no citation buttons. */
   citations?: () => AnswerCitationActions | undefined;
   /**
@@ -77,6 +77,8 @@ interface PanelEntry {
   nonce: string;
   /** State the webview last saved (draft, mode) seeded into a fresh page. */
   seed: AnswerViewState | undefined;
+  /** The last load found no key to send: the panel loads again when one is set. */
+  waitingForKey?: boolean;
   disposables: vscode.Disposable[];
   disposed: boolean;
 }
@@ -99,25 +101,14 @@ export class AnswerPanels extends Disposable {
         for (const e of [...this.panels.values()]) e.panel.dispose();
       },
     });
-    const fixture = process.env[UI_FIXTURE_ENV];
-    if (fixture) void this.showFixture(fixture);
-  }
-
-  /**
-   * UI flows only (the browser cannot reach the test API): RESEARCH_DESK_UI_FIXTURE names a JSON
-   * Thread file in the workspace folder, shown through `showThreadObject` when the core loads.
-   */
-  private async showFixture(relative: string): Promise<void> {
-    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
-    if (!folder || /(^|[\\/])\.\.([\\/]|$)/.test(relative)) return;
-    try {
-      const raw = JSON.parse(
-        new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.joinPath(folder, relative))),
-      ) as Thread;
-      if (isThreadId(raw.thread_id) && Array.isArray(raw.interactions)) this.showThreadObject(raw);
-    } catch (err) {
-      this.o.log.warn(`Answer view: UI fixture not shown (${err instanceof Error ? err.message : String(err)}).`);
-    }
+    // Panels restored before a key was set (a fresh window, a cleared key) load once one is.
+    if (o.onKeyChange)
+      this.register(
+        o.onKeyChange(() => {
+          for (const e of this.panels.values()) if (!e.thread && e.waitingForKey) void this.load(e);
+        }),
+      );
+    void uiFixture(o.log).then((thread) => thread && this.showThreadObject(thread));
   }
 
   /** Opens (or reveals) the thread's panel, fetches the thread with getThread and renders it. */
@@ -149,12 +140,11 @@ export class AnswerPanels extends Disposable {
     const s = parseViewState(state);
     panel.webview.options = this.webviewOptions();
     if (!s) {
-      panel.webview.html = answerPage(
+      panel.webview.html = notePage(
         panel.webview,
         this.o.extensionUri,
         randomNonce(),
-        `<p>${escapeHtml(t('This answer could not be restored. Open it again from the Threads view.'))}</p>`,
-        false,
+        t('This answer could not be restored. Open it again from the Threads view.'),
       );
       return;
     }
@@ -256,14 +246,7 @@ export class AnswerPanels extends Disposable {
   }
 
   private async load(entry: PanelEntry): Promise<void> {
-    if (!entry.thread)
-      entry.panel.webview.html = answerPage(
-        entry.panel.webview,
-        this.o.extensionUri,
-        (entry.nonce = randomNonce()),
-        `<p role="status">${escapeHtml(t('Loading the answer…'))}</p>`,
-        false,
-      );
+    if (!entry.thread) this.note(entry, t('Loading the answer…'));
     try {
       const thread = await this.o
         .client()
@@ -271,15 +254,20 @@ export class AnswerPanels extends Disposable {
       if (entry.disposed) return;
       this.paint(entry, thread);
     } catch (err) {
+      if (entry.disposed) return;
+      // No key to send (nothing was sent): the panel says so and loads when a key is set; no error notification.
+      entry.waitingForKey = isApiError(err) && err.kind === 'unauthorized' && err.status === undefined;
+      if (entry.waitingForKey) {
+        if (!entry.thread)
+          this.note(
+            entry,
+            t('Set your API key (Research Desk: Set API Key) to load this answer; it loads as soon as the key is set.'),
+          );
+        return;
+      }
       this.o.showError(err, 'Open Answer', () => this.load(entry));
-      if (!entry.thread && !entry.disposed)
-        entry.panel.webview.html = answerPage(
-          entry.panel.webview,
-          this.o.extensionUri,
-          (entry.nonce = randomNonce()),
-          `<p role="alert">${escapeHtml(t('The answer could not be loaded. See the notification for details.'))}</p>`,
-          false,
-        );
+      if (!entry.thread)
+        this.note(entry, t('The answer could not be loaded. See the notification for details.'), 'alert');
     }
   }
 
@@ -326,6 +314,17 @@ export class AnswerPanels extends Disposable {
     });
     entry.seed = undefined;
     entry.panel.webview.html = answerPage(entry.panel.webview, this.o.extensionUri, entry.nonce, body);
+  }
+
+  /** A page with one sentence in place of the answer (loading, waiting for a key, a failure). */
+  private note(entry: PanelEntry, text: string, role: 'status' | 'alert' = 'status'): void {
+    entry.panel.webview.html = notePage(
+      entry.panel.webview,
+      this.o.extensionUri,
+      (entry.nonce = randomNonce()),
+      text,
+      role,
+    );
   }
 
   private post(entry: PanelEntry, m: HostMessage): void {

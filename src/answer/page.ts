@@ -93,6 +93,17 @@ ${trace}
 }
 
 /** The whole page; `script` false for the loading/error notes (nothing to interact with, no 'ready'). */
+/** A page of one sentence (escaped) in place of an answer, without the script; `role` for assistive technology. */
+export function notePage(
+  webview: vscode.Webview,
+  extensionUri: vscode.Uri,
+  nonce: string,
+  text: string,
+  role: 'status' | 'alert' = 'status',
+): string {
+  return answerPage(webview, extensionUri, nonce, `<p role="${role}">${escapeHtml(text)}</p>`, false);
+}
+
 export function answerPage(
   webview: vscode.Webview,
   extensionUri: vscode.Uri,

@@ -5,7 +5,9 @@
  */
 import type { Paper, SearchFilters, SearchParams } from '../api/index';
 import { validateSearchParams } from '../api/params';
+import { parseExcerpt } from '../api/schemas';
 import { describeIssues, type ValidationIssue } from '../api/errors';
+import { paperId } from '../search/query';
 import { clip, plainText } from '../shared/plainText';
 
 /** Papers a search tool returns by default and at most: a model reads them all, and 20 fit any context. */
@@ -51,7 +53,7 @@ export function parseSearchToolInput(input: unknown): SearchToolInput {
     return { ok: false, message: 'The input must be an object with at least a "query".' };
   const raw: Record<string, unknown> = Object.fromEntries(Object.entries(input));
   const issues: ValidationIssue[] = [];
-  const known = new Set<string>(['query', 'limit', ...TOOL_FILTER_KEYS]);
+  const known = new Set<string>(['query', 'limit', 'excerpts', ...TOOL_FILTER_KEYS]);
   const unknown = Object.keys(raw).filter((k) => !known.has(k));
   if (unknown.length)
     issues.push({
@@ -67,10 +69,13 @@ export function parseSearchToolInput(input: unknown): SearchToolInput {
   const limit = raw['limit'] ?? TOOL_RESULTS_DEFAULT;
   if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > TOOL_RESULTS_MAX)
     issues.push({ loc: ['limit'], msg: `an integer from 1 to ${TOOL_RESULTS_MAX}`, type: 'int_range' });
+  const excerpts = raw['excerpts'] ?? false;
+  if (typeof excerpts !== 'boolean') issues.push({ loc: ['excerpts'], msg: 'true or false', type: 'bool_type' });
   const params: Record<string, unknown> = {
     query: typeof query === 'string' ? query.trim() : '',
     page_size: typeof limit === 'number' ? limit : TOOL_RESULTS_DEFAULT,
   };
+  if (excerpts === true) params['include_full_text_chunks'] = true;
   for (const k of TOOL_FILTER_KEYS) if (raw[k] !== undefined && raw[k] !== null) params[k] = raw[k];
   if (issues.length === 0) issues.push(...validateSearchParams(params as unknown as SearchParams));
   if (issues.length) return { ok: false, message: `Invalid search input: ${describeIssues(issues)}` };
@@ -80,6 +85,8 @@ export function parseSearchToolInput(input: unknown): SearchToolInput {
 /** A paper as a model reads it: what identifies and summarises it, each text plain and bounded. */
 export interface PaperRecord {
   n: number;
+  /** The service's id of the paper: what the other tools take to name it. */
+  id: string;
   title: string;
   authors: string[];
   year?: number;
@@ -99,6 +106,7 @@ export function paperRecords(papers: readonly Paper[], keyOf: (paper: Paper) => 
     const authors = (p.authors ?? []).map((a) => plainText(a, 80)).filter(Boolean);
     const record: PaperRecord = {
       n: i + 1,
+      id: plainText(paperId(p), 200),
       title: plainText(p.title, 300),
       authors: authors.length > 3 ? [...authors.slice(0, 3), 'et al.'] : authors,
       citeKey: keyOf(p),
@@ -112,4 +120,92 @@ export function paperRecords(papers: readonly Paper[], keyOf: (paper: Paper) => 
     if (p.url) record.url = plainText(p.url, 300);
     return record;
   });
+}
+
+/** How many papers one call of a tool that takes papers may name. */
+export const PAPER_REFS_MAX = 20;
+
+export type PaperRefsInput = { ok: true; refs: string[] } | { ok: false; message: string };
+
+/**
+ * The `papers` of a tool's input: each the id, cite key or DOI of a paper a search returned (the records carry all
+ * three), so a model names papers it was shown instead of describing them, and nothing is looked up by a guess.
+ */
+export function parsePaperRefs(input: unknown): PaperRefsInput {
+  if (typeof input !== 'object' || input === null || Array.isArray(input))
+    return { ok: false, message: 'The input must be an object with "papers": a list of paper ids, cite keys or DOIs.' };
+  const raw: Record<string, unknown> = Object.fromEntries(Object.entries(input));
+  const unknown = Object.keys(raw).filter((k) => k !== 'papers');
+  if (unknown.length)
+    return { ok: false, message: `Unknown field(s): ${unknown.slice(0, 5).join(', ')}; only "papers".` };
+  const papers = raw['papers'];
+  const list = typeof papers === 'string' ? [papers] : papers;
+  if (!Array.isArray(list) || list.length === 0 || list.length > PAPER_REFS_MAX)
+    return { ok: false, message: `"papers" must list 1 to ${PAPER_REFS_MAX} paper ids, cite keys or DOIs.` };
+  const refs: string[] = [];
+  for (const ref of list) {
+    if (typeof ref !== 'string' || !ref.trim() || ref.length > 300)
+      return { ok: false, message: 'Each of "papers" must be a paper id, cite key or DOI (a non-empty string).' };
+    if (!refs.includes(ref.trim())) refs.push(ref.trim());
+  }
+  return { ok: true, refs };
+}
+
+/** A paper in full, as the details tool gives it: the record plus what a writer checks before citing. */
+export interface PaperDetails extends PaperRecord {
+  abstract?: string;
+  volume?: string;
+  pages?: string;
+  publisher?: string;
+  date?: string;
+  sampleSize?: number;
+  studyCount?: number;
+  population?: string;
+  countries?: string[];
+  durationDays?: number;
+  journalQuartile?: number;
+  influentialCitations?: number;
+  preprint?: boolean;
+  institutions?: string[];
+  /** The query-relevant passages of the full text, when the search that found the paper asked for them. */
+  excerpts?: { section?: string; passage: string }[];
+}
+
+/** Longest abstract handed to a model: a whole abstract fits; a paper's full text would not. */
+const ABSTRACT_MAX = 4000;
+const AUTHORS_MAX = 50;
+
+/** `paper` in full (each text plain and bounded), numbered `n`, with the cite key `citeKey`. */
+export function paperDetails(paper: Paper, n: number, citeKey: string): PaperDetails {
+  const [record] = paperRecords([paper], () => citeKey);
+  const d: PaperDetails = { ...record!, n };
+  const authors = (paper.authors ?? []).map((a) => plainText(a, 80)).filter(Boolean);
+  d.authors = authors.length > AUTHORS_MAX ? [...authors.slice(0, AUTHORS_MAX), 'et al.'] : authors;
+  const str = (v: string | null | undefined, max: number): string | undefined => (v ? plainText(v, max) : undefined);
+  const int = (v: number | null | undefined): number | undefined =>
+    typeof v === 'number' && Number.isFinite(v) ? v : undefined;
+  const fields: Partial<PaperDetails> = {
+    abstract: paper.abstract ? clip(plainText(paper.abstract, ABSTRACT_MAX), ABSTRACT_MAX) : undefined,
+    volume: str(paper.volume, 40),
+    pages: str(paper.pages, 40),
+    publisher: str(paper.publisher_name, 120),
+    date: str(paper.publish_date, 20),
+    sampleSize: int(paper.sample_size),
+    studyCount: int(paper.study_count),
+    population: str(paper.population_type, 20),
+    countries: paper.countries_of_study?.slice(0, 20).map((c) => plainText(c, 60)),
+    durationDays: int(paper.study_duration_days),
+    journalQuartile: int(paper.sjr_best_quartile),
+    influentialCitations: int(paper.influential_citation_count),
+    preprint: typeof paper.is_preprint === 'boolean' ? paper.is_preprint : undefined,
+    institutions: paper.institutions?.slice(0, 10).map((i) => plainText(i, 160)),
+    excerpts: paper.full_text_chunks?.slice(0, 3).map((chunk) => {
+      const e = parseExcerpt(chunk);
+      const passage = clip(plainText(e.passage, 1500), 1500);
+      return e.section ? { section: plainText(e.section, 120), passage } : { passage };
+    }),
+  };
+  for (const [k, v] of Object.entries(fields))
+    if (v !== undefined && !(Array.isArray(v) && v.length === 0)) (d as unknown as Record<string, unknown>)[k] = v;
+  return d;
 }

@@ -1,6 +1,6 @@
 import type * as vscode from 'vscode';
 import type { CiteAssistant } from '../citations/providers';
-import type { ToolRunner } from '../chat/toolProviders';
+import type { ChatRunner, ToolRunner } from '../chat/chatProviders';
 import type { CommandId } from '../platform/ids';
 import type { KeyStore } from '../service/keyStore';
 import type { Logger } from '../platform/logger';
@@ -28,7 +28,7 @@ export interface CoreServices {
 }
 
 /** The core, as the entry bundle sees it; cite-key completion, hover and links are the citations feature's contract. */
-export interface Core extends vscode.Disposable, CiteAssistant, ToolRunner {
+export interface Core extends vscode.Disposable, CiteAssistant, ToolRunner, ChatRunner {
   /** Runs a command; errors are caught, logged and shown here (the command boundary). */
   run(command: CommandId, args: readonly unknown[]): Promise<unknown>;
   /** Restores an answer panel after a reload (the entry bundle's WebviewPanelSerializer). */

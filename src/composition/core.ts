@@ -37,6 +37,9 @@ import { CiteHover } from '../citations/hover';
 import { RecentPapersList } from '../citations/recentPapers';
 import { ClientProvider } from '../service/clientProvider';
 import { ResearchTools } from '../chat/researchTools';
+import { ResearchParticipant } from '../chat/participant';
+import type { CitationCommandResult } from '../citations/commandSupport';
+import type { CitePaper } from '../citations/types';
 import type { ToolName } from '../platform/ids';
 import type { Core, CoreServices } from './contract';
 
@@ -81,8 +84,10 @@ class CoreImpl extends Disposable implements Core {
    * Completing an answer's citations (authors, DOI) from a search, with the writer's consent (`ask`/`last` for tests).
    */
   readonly paperLookup: PaperLookup;
-  /** The language model tools (search papers, calls left). */
+  /** The language model tools (search, paper details, citing, the research agent, calls left). */
   readonly tools: ResearchTools;
+  /** The @research chat participant. */
+  readonly participant: ResearchParticipant;
 
   constructor(private readonly services: CoreServices) {
     super();
@@ -110,9 +115,9 @@ class CoreImpl extends Disposable implements Core {
     this.filterCommands = new FilterCommands(this.filters, () => this.usage.isFreePlan());
     this.usageMenu = new UsageMenu(this.usage, settings);
     if (this.filters.defaultsProblem) void showWarning(this.filters.defaultsProblem);
-    const keyCommands = new KeyCommands(keys, settings, log, this.presenter);
     const tester = new ConnectionTester(clients, keys, log, this.presenter);
-    const emulator = new EmulatorCommand(keys, settings, log);
+    const keyCommands = new KeyCommands(keys, settings, log, this.presenter, tester);
+    const emulator = new EmulatorCommand(keys, settings, log, tester);
     // Search: session, its commands, paper actions.
     this.search = this.register(
       new SearchSession({
@@ -160,6 +165,7 @@ class CoreImpl extends Disposable implements Core {
         client: () => clients.get().client,
         log,
         showError: (err, context, retry) => void this.presenter.show(err, { context, retry }),
+        onKeyChange: keys.onDidChange,
         sendFollowUp: (threadId, text, mode) => this.threads.followUp(threadId, text, mode),
       }),
     );
@@ -205,11 +211,38 @@ class CoreImpl extends Disposable implements Core {
         log,
       }),
     );
+    // As the answer view cites: a paper known only from an answer is completed first (a paid lookup, asked).
+    const citeWithLookup = async (papers: CitePaper[]): Promise<CitationCommandResult> => {
+      const target = (await this.citationCommands.targetEditor())?.document.uri;
+      const completed = await this.paperLookup.complete(papers, target);
+      return completed ? this.citationCommands.insertCitation(completed) : { done: false, message: 'cancelled' };
+    };
     this.tools = new ResearchTools({
       search: (params) => this.search.searchOnce(params),
       usage: () => this.usage.snapshot(),
+      isFreePlan: () => this.usage.isFreePlan(),
       recent: this.recentPapers,
+      shownPapers: () => services.results.current?.papers ?? [],
+      insertCitation: (papers) => citeWithLookup(papers),
+      citeTarget: async () => (await this.citationCommands.targetEditor())?.document,
+      ask: (request, useSearchFilters) => this.threads.sendRequest(request, useSearchFilters),
+      searchFilters: () => (threadFilters(this.filters.current) ? this.filters.describe() : ''),
+      watcher: this.threadWatcher,
+      getThread: (threadId, interactionId) =>
+        clients.get().client.getThread(threadId, interactionId ? { interactionId } : {}),
+      listThreads: (query, limit) => clients.get().client.listThreads(query ? { query, limit } : { limit }),
       describeError: (err) => describeError(err, { baseUrl: settings.service.baseUrl })?.message ?? errorLine(err),
+    });
+    this.participant = new ResearchParticipant({
+      tools: this.tools,
+      searchFilters: () => {
+        const params = threadFilters(this.filters.current);
+        return params ? { params, words: this.filters.describe() } : { params: {}, words: '' };
+      },
+      followUp: (threadId, message, mode) => this.threads.followUp(threadId, message, mode),
+      usage: () => this.usage.snapshot(),
+      insertCitation: (papers) => citeWithLookup(papers),
+      log,
     });
     this.paperLookup = new PaperLookup({
       search: (params) => this.search.searchOnce(params),
@@ -241,6 +274,19 @@ class CoreImpl extends Disposable implements Core {
 
   invokeTool(name: ToolName, input: unknown, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResult> {
     return this.tools.invoke(name, input, token);
+  }
+
+  handleChat(
+    request: vscode.ChatRequest,
+    context: vscode.ChatContext,
+    stream: vscode.ChatResponseStream,
+    token: vscode.CancellationToken,
+  ): Promise<vscode.ChatResult> {
+    return this.participant.handle(request, context, stream, token);
+  }
+
+  chatFollowups(result: vscode.ChatResult): vscode.ChatFollowup[] {
+    return this.participant.followups(result);
   }
 
   restoreAnswerPanel(panel: vscode.WebviewPanel, state: unknown): Promise<void> {

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { registerCiteProviders } from '../citations/providers';
-import { registerResearchTools } from '../chat/toolProviders';
+import { showIconLegend } from '../search/legend';
+import { registerResearchParticipant, registerResearchTools } from '../chat/chatProviders';
 import { ResearchMcpServers } from '../chat/mcpProvider';
 import { CoreLoader } from './coreLoader';
 import type { CoreInternals } from './core';
@@ -147,6 +148,7 @@ export class ResearchDesk extends Disposable {
 
     const local: LocalHandlers = {
       [Commands.showLog]: () => this.log.show(),
+      [Commands.showIconLegend]: () => showIconLegend(),
       [Commands.getKey]: () => vscode.env.openExternal(vscode.Uri.parse(Urls.dashboard)),
     };
     for (const id of Object.values(Commands)) {
@@ -171,6 +173,7 @@ export class ResearchDesk extends Disposable {
     // Cite-key completion, hover and links: registered here, the core loads only near a citation.
     this.register(registerCiteProviders(this.core, this.log));
     this.register(registerResearchTools(this.core));
+    this.register(registerResearchParticipant(this.core, context.extensionUri));
     this.mcpServers = this.register(new ResearchMcpServers(this.settings, this.keys, this.log));
     this.register(vscode.lm.registerMcpServerDefinitionProvider(McpProviders.research, this.mcpServers));
     step('citeProviders');

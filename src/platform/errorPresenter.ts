@@ -83,12 +83,17 @@ function describe(err: unknown, ctx: ErrorContext): ErrorReport | undefined {
     case 'aborted':
       return undefined;
     case 'unauthorized':
+      // Without a status nothing reached the service (no key, or one that cannot be read or sent): it refused
+      // nothing, and saying so would send the writer looking for a problem with a key that was never tried.
       return {
         ...base,
-        message: vscode.l10n.t(
-          'The service at {0} rejected the API key (401): it is missing, wrong or revoked, so set a valid key.',
-          where,
-        ),
+        message:
+          err.status === undefined
+            ? vscode.l10n.t('No usable API key is set for {0}, so nothing was sent. Set your key.', where)
+            : vscode.l10n.t(
+                'The service at {0} rejected the API key (401): it is wrong or revoked, so set a valid key.',
+                where,
+              ),
         actions: ['setApiKey', 'getKey'],
       };
     case 'payment_required':

@@ -13,6 +13,7 @@ export const Commands = {
   useEmulator: 'researchDesk.useEmulator',
   getKey: 'researchDesk.getKey',
   showLog: 'researchDesk.showLog',
+  showIconLegend: 'researchDesk.showIconLegend',
   // Search
   searchPapers: 'researchDesk.searchPapers',
   searchSelection: 'researchDesk.searchSelection',
@@ -59,9 +60,19 @@ export type CommandId = (typeof Commands)[keyof typeof Commands];
 /** Language model tools (`contributes.languageModelTools`): names models see, so letters, digits and `_` only. */
 export const Tools = {
   searchPapers: 'researchDesk_searchPapers',
+  paperDetails: 'researchDesk_paperDetails',
+  insertCitations: 'researchDesk_insertCitations',
+  askAgent: 'researchDesk_askResearchAgent',
+  readThread: 'researchDesk_readThread',
+  listThreads: 'researchDesk_listThreads',
   monthlyCalls: 'researchDesk_monthlyCalls',
 } as const;
 export type ToolName = (typeof Tools)[keyof typeof Tools];
+
+/** Chat participants (`contributes.chatParticipants`). */
+export const ChatParticipants = {
+  research: 'researchDesk.research',
+} as const;
 
 /** MCP server definition providers (`contributes.mcpServerDefinitionProviders`). */
 export const McpProviders = {

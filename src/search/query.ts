@@ -37,6 +37,28 @@ export function paperDescription(p: Pick<Paper, 'authors' | 'publish_year' | 'jo
     .join(' · ');
 }
 
+/**
+ * The name a writer knows a paper by, before its title: the first author's family name, "et al." for more, and the
+ * year ("Štěpánková et al. 2021"). "Family, Given" gives its family part; a name of four words or more (an
+ * organisation, most likely) stays whole, clipped.
+ */
+export function paperLead(p: Pick<Paper, 'authors' | 'publish_year'>): string {
+  const authors = (p.authors ?? []).map((a) => a.trim()).filter(Boolean);
+  const first = authors[0];
+  let who = '';
+  if (first) {
+    const words = first.split(/\s+/);
+    const family = first.includes(',')
+      ? first.slice(0, first.indexOf(',')).trim()
+      : words.length >= 4
+        ? first
+        : words.at(-1)!;
+    who = family.length > 40 ? `${family.slice(0, 39)}…` : family;
+    if (authors.length > 1) who += ' et al.';
+  }
+  return [who, p.publish_year ?? ''].filter((x) => x !== '').join(' ');
+}
+
 /** Codicon id for a study type, by family; unknown or absent (free plan) → file-text. */
 export function studyTypeIcon(studyType: string | null | undefined): string {
   const t = (studyType ?? '').toLowerCase().trim();

@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
 import type { Paper } from '../api/index';
 import { Commands } from '../platform/ids';
-import { paperDescription, studyTypeIcon } from './query';
+import { paperDescription, paperLead, studyTypeIcon } from './query';
+import { studyTypeLabel } from '../shared/studyTypes';
 import { Disposable } from '../shared/disposable';
 import { escapeMarkdown, markdownWithSafeLinks } from '../shared/markdown';
 import { clip, oneLine, plainText } from '../shared/plainText';
@@ -104,15 +105,20 @@ export class ResultsTreeProvider extends Disposable implements vscode.TreeDataPr
       case 'paper': {
         const p = node.paper;
         const title = plainText(p.title, 300) || vscode.l10n.t('(untitled paper)');
+        // Who and when lead the row: at the sidebar's default width the description is cut away first.
+        const lead = plainText(paperLead(p), 80);
+        const design = p.study_type ? vscode.l10n.t(studyTypeLabel(p.study_type)) : '';
         const item = new vscode.TreeItem(
-          title,
+          lead ? `${lead} · ${title}` : title,
           excerptsOf(p).length ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None,
         );
         item.id = `${node.generation}/${node.index}`;
-        item.description = plainText(paperDescription(p), 300);
+        item.description = plainText([p.journal_name?.trim(), design].filter(Boolean).join(' · '), 300);
         item.iconPath = new vscode.ThemeIcon(studyTypeIcon(p.study_type));
         item.contextValue = p.doi ? PAPER_WITH_DOI_CONTEXT : PAPER_CONTEXT;
-        item.accessibilityInformation = { label: `${title}. ${item.description}` };
+        item.accessibilityInformation = {
+          label: [title, plainText(paperDescription(p), 300), design].filter(Boolean).join('. '),
+        };
         return item;
       }
       case 'excerpt': {
@@ -179,16 +185,31 @@ export function paperTooltip(p: Paper, options: { openAccess?: boolean } = {}): 
   const bold = (label: string): void => void md.appendMarkdown(`**${escapeMarkdown(label)}**`);
   md.appendMarkdown(`**${markdownWithSafeLinks(oneLine(p.title) || vscode.l10n.t('(untitled paper)'))}**`);
   md.appendMarkdown('\n\n');
+  // Who, when and where first, as a reference reads; then the takeaway (or the abstract's start).
+  const authors = (p.authors ?? []).map(oneLine).filter(Boolean);
+  const cite = [
+    authors.length ? clip(listSome(authors, 6, ', '), 400) : '',
+    isNum(p.publish_year) ? `(${p.publish_year})` : '',
+    p.journal_name?.trim() ? clip(oneLine(p.journal_name), 200) : '',
+  ].filter(Boolean);
+  if (cite.length) {
+    text(cite.join(' '));
+    md.appendMarkdown('\n\n');
+  }
   const summary = p.takeaway?.trim() ? p.takeaway : p.abstract;
   if (summary?.trim()) {
+    md.appendMarkdown(
+      `*${escapeMarkdown(p.takeaway?.trim() ? vscode.l10n.t('Takeaway') : vscode.l10n.t('Abstract'))}:* `,
+    );
     text(clip(oneLine(summary), 700));
     md.appendMarkdown('\n\n');
   }
   const marks: string[] = [];
+  if (p.study_type) marks.push(vscode.l10n.t(studyTypeLabel(p.study_type)));
   if (p.is_preprint === true) marks.push(vscode.l10n.t('Preprint (not peer reviewed)'));
   if (options.openAccess) marks.push(vscode.l10n.t('Open access'));
-  if (p.study_type) marks.push(p.study_type);
   const rows: [string, string][] = [];
+  if (p.doi?.trim()) rows.push([vscode.l10n.t('DOI'), oneLine(p.doi)]);
   if (marks.length) rows.push([vscode.l10n.t('Type'), marks.join(' · ')]);
   if (isNum(p.citation_count))
     rows.push([
@@ -225,7 +246,7 @@ function formatDuration(days: number): string {
   return vscode.l10n.t('{0} days', days);
 }
 
-function listSome(items: readonly string[], n: number): string {
-  const head = items.slice(0, n).join('; ');
+function listSome(items: readonly string[], n: number, separator = '; '): string {
+  const head = items.slice(0, n).join(separator);
   return items.length > n ? vscode.l10n.t('{0} and {1} more', head, items.length - n) : head;
 }

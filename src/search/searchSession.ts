@@ -384,8 +384,8 @@ export class SearchSession extends Disposable {
       more: this.hasMore(run),
       fetched: run.papers.length,
       description: parts.join(' · '),
-      // Also above the tree: a container with a single view hides the pane header (and its description).
-      message: run.papers.length === 0 ? this.emptyMessage(run.query, run.filters) : parts.join(' · '),
+      // Above the tree only what the header does not say already: why nothing was found, or a note on the run.
+      message: run.papers.length === 0 ? this.emptyMessage(run.query, run.filters) : run.note,
       openAccess: run.filters.open_access === true,
       generation: run.generation,
     };

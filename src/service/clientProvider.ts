@@ -31,6 +31,24 @@ export class ClientProvider extends Disposable {
     void old?.close().catch(() => undefined);
   }
 
+  /**
+   * A client for the current settings that sends `key` instead of the stored one: to check a key before it is
+   * stored. The caller closes it.
+   */
+  withKey(key: string): { client: ResearchClient; service: ServiceSettings } {
+    const service = this.settings.service;
+    return {
+      client: createClient({
+        baseUrl: service.baseUrl,
+        apiKey: key,
+        authScheme: service.authScheme,
+        timeoutMs: service.timeoutMs,
+        proxy: service.proxy,
+      }),
+      service,
+    };
+  }
+
   /** The client for the current settings, with the settings it was built from. */
   get(): { client: ResearchClient; service: ServiceSettings } {
     const service = this.settings.service;

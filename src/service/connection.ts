@@ -57,14 +57,30 @@ export class ConnectionTester {
     return result;
   }
 
-  /** The check itself, without UI. */
-  async check(token?: vscode.CancellationToken): Promise<ConnectionResult> {
-    const { client, service } = this.clients.get();
+  /**
+   * Checks `key` (not stored) the same way, spending nothing: Set API Key and Use the Local Emulator check a key before
+   * they keep it.
+   */
+  async checkKey(key: string, token?: vscode.CancellationToken): Promise<ConnectionResult> {
+    const one = this.clients.withKey(key);
+    try {
+      return await this.check(token, one);
+    } finally {
+      void one.client.close().catch(() => undefined);
+    }
+  }
+
+  /** The check itself, without UI: with the stored key, or with the client given. */
+  async check(
+    token?: vscode.CancellationToken,
+    given?: ReturnType<ClientProvider['withKey']>,
+  ): Promise<ConnectionResult> {
+    const { client, service } = given ?? this.clients.get();
     const baseUrl = service.baseUrl;
     if (service.problem) {
       return { ok: false, outcome: 'bad_address', message: service.problem, actions: ['openSettings'], baseUrl };
     }
-    if (!(await this.keys.get(service.origin))) {
+    if (!given && !(await this.keys.get(service.origin))) {
       return {
         ok: false,
         outcome: 'no_key',

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { Commands, EnvVars, Settings, Urls } from '../platform/ids';
+import type { KeyChecker } from './keyCommands';
 import type { KeyStore } from './keyStore';
 import type { Logger } from '../platform/logger';
 import type { SettingsStore } from '../platform/settings';
@@ -35,6 +36,7 @@ export class EmulatorCommand {
     private readonly keys: KeyStore,
     private readonly settings: SettingsStore,
     private readonly log: Logger,
+    private readonly checker: KeyChecker,
   ) {}
 
   async run(): Promise<UseEmulatorResult> {
@@ -104,7 +106,12 @@ export class EmulatorCommand {
     await this.settings.setBaseUrl(url);
     // The emulator serves the MCP server too, on the same origin, so chat's MCP searches go there with the key.
     await this.settings.setMcpUrl(`${url}/mcp`);
-    const storedDemoKey = (await this.keys.get(origin)) === undefined;
+    // A key already stored for this address is kept only if the emulator takes it (checked without a call); a
+    // mistyped or foreign one is replaced by the demo key, so the emulator works at once.
+    const stored = await this.keys.get(origin);
+    const storedDemoKey =
+      stored === undefined ||
+      (stored !== EMULATOR_DEMO_KEY && (await this.checker.checkKey(stored)).outcome === 'unauthorized');
     if (storedDemoKey) await this.keys.set(EMULATOR_DEMO_KEY, origin);
     this.log.info(
       `Now using the emulator at ${url}${storedDemoKey ? ' with the demo key' : ' with the key already stored for it'}.`,

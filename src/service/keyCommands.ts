@@ -4,12 +4,15 @@ import type { KeyStore } from './keyStore';
 import type { Logger } from '../platform/logger';
 import type { SettingsStore } from '../platform/settings';
 import type { ErrorPresenter } from '../platform/errorPresenter';
-import { showInfo } from '../platform/notify';
+import { showInfo, showWarning } from '../platform/notify';
+import type { ConnectionResult } from './connection';
 
 export interface SetKeyResult {
   saved: boolean;
   /** The service origin the key was saved for. */
   origin?: string;
+  /** What checking the key found before it was saved ('connected' when it works). */
+  checked?: string;
 }
 
 export interface ClearKeyResult {
@@ -26,6 +29,11 @@ export function validateApiKey(value: string): string | undefined {
   return undefined;
 }
 
+/** What checks a key before it is stored (Test Connection's check, with the key given; spends nothing). */
+export interface KeyChecker {
+  checkKey(key: string): Promise<ConnectionResult>;
+}
+
 /** Set API Key and Clear API Key. */
 export class KeyCommands {
   constructor(
@@ -33,6 +41,7 @@ export class KeyCommands {
     private readonly settings: SettingsStore,
     private readonly log: Logger,
     private readonly presenter: ErrorPresenter,
+    private readonly checker: KeyChecker,
   ) {}
 
   async setApiKey(): Promise<SetKeyResult> {
@@ -42,17 +51,38 @@ export class KeyCommands {
       return { saved: false };
     }
     const replacing = (await this.keys.get(origin)) !== undefined;
-    const value = await askForKey(baseUrl, replacing);
+    // The key is checked before it is kept, as Test Connection checks (one free listing): a key the service refuses
+    // is not stored, and the box stays open with the reason. A key that could not be checked (no network, billing)
+    // is kept, and the writer is told why it was not confirmed.
+    let checked: ConnectionResult | undefined;
+    const value = await askForKey(baseUrl, replacing, async (v) => {
+      const r = await this.checker.checkKey(v.trim());
+      this.log.info(`Set API Key: checked (${r.outcome}${r.status ? ` ${r.status}` : ''}).`);
+      if (r.outcome === 'unauthorized')
+        return vscode.l10n.t(
+          '{0} rejected this key (401). Check that you pasted the whole key, or create a new one.',
+          baseUrl,
+        );
+      checked = r;
+      return undefined;
+    });
     if (value === undefined || validateApiKey(value) !== undefined) {
       this.log.info('Set API Key: cancelled.');
       return { saved: false };
     }
     await this.keys.set(value, origin);
-    const test = vscode.l10n.t('Test Connection');
-    void showInfo(vscode.l10n.t('API key saved for {0}.', baseUrl), test).then((choice) => {
-      if (choice === test) void vscode.commands.executeCommand(Commands.testConnection);
-    });
-    return { saved: true, origin };
+    if (checked?.ok)
+      void showInfo(vscode.l10n.t('API key saved for {0}; it works (checked without spending a call).', baseUrl));
+    else {
+      const test = vscode.l10n.t('Test Connection');
+      void showWarning(
+        vscode.l10n.t('API key saved for {0}, but it could not be checked: {1}', baseUrl, checked?.message ?? ''),
+        test,
+      ).then((choice) => {
+        if (choice === test) void vscode.commands.executeCommand(Commands.testConnection);
+      });
+    }
+    return { saved: true, origin, checked: checked?.outcome };
   }
 
   /**
@@ -80,7 +110,11 @@ export class KeyCommands {
  * The password input for the key, with a button that opens the dashboard where keys are
  * created. Resolves with the accepted value, or undefined when dismissed.
  */
-function askForKey(baseUrl: string, replacing: boolean): Promise<string | undefined> {
+function askForKey(
+  baseUrl: string,
+  replacing: boolean,
+  check: (value: string) => Promise<string | undefined>,
+): Promise<string | undefined> {
   return new Promise<string | undefined>((resolve) => {
     const input = vscode.window.createInputBox();
     let accepted: string | undefined;
@@ -105,11 +139,23 @@ function askForKey(baseUrl: string, replacing: boolean): Promise<string | undefi
     ];
     input.onDidChangeValue((v) => (input.validationMessage = v ? validateApiKey(v) : undefined));
     input.onDidTriggerButton(() => void vscode.env.openExternal(vscode.Uri.parse(Urls.dashboard)));
-    input.onDidAccept(() => {
+    input.onDidAccept(async () => {
+      if (input.busy) return;
       const problem = validateApiKey(input.value);
       input.validationMessage = problem;
       if (problem) return;
-      accepted = input.value;
+      const value = input.value;
+      input.busy = true;
+      input.enabled = false;
+      input.validationMessage = undefined;
+      const refused = await check(value).catch(() => undefined);
+      input.busy = false;
+      input.enabled = true;
+      if (refused && input.value === value) {
+        input.validationMessage = refused;
+        return;
+      }
+      accepted = value;
       input.hide();
     });
     input.onDidHide(() => {

@@ -65,7 +65,7 @@ export function markdownWithSafeLinks(text: string): string {
 }
 
 /** Escaped, and no `scheme://` left for an autolink to start at (`\:` shows as `:`). */
-function inertMarkdown(text: string): string {
+export function inertMarkdown(text: string): string {
   return escapeMarkdown(text).replace(/:\/\//g, '\\://');
 }
 
@@ -76,7 +76,7 @@ export function markdownLink(label: string, url: string | undefined): string {
 }
 
 /** A link destination in angle brackets, with the characters that could end it early encoded. */
-function linkDestination(href: string): string {
+export function linkDestination(href: string): string {
   return `<${href.replace(/[()<>]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}>`;
 }
 

@@ -71,8 +71,21 @@ export const PLAIN_TEXT_MAX = 1000;
  */
 export function plainText(text: string | null | undefined, max = PLAIN_TEXT_MAX): string {
   if (!text) return '';
-  return clip(defangLinks(oneLine(text.replace(INVISIBLE, ''))), max);
+  // Only a prefix reaches the result: a prefix a little longer than the bound is read, and a longer one only while
+  // white space and invisible characters shrink it below the bound, so a megabyte title costs what its start costs.
+  // The result of a prefix is the whole's but near its end (a trailing space trimmed, `]` before a cut `(`, a `<` whose
+  // scheme was cut), so past the bound by that reach the two clip alike.
+  for (let take = 2 * max + 64; take < text.length; take *= 4) {
+    const out = plainWhole(text.slice(0, take));
+    if (out.length > max + PREFIX_REACH) return clip(out, max);
+  }
+  return clip(plainWhole(text), max);
 }
+
+/** How far from its end a prefix's result can differ from the whole's: `<` and a scheme of up to 32 characters. */
+const PREFIX_REACH = 40;
+
+const plainWhole = (text: string): string => defangLinks(oneLine(text.replace(INVISIBLE, '')));
 
 /** An error's message (an `Error`'s, else the value as a string) as `plainText`: one line, no link or icon syntax. */
 export function errorLine(err: unknown, max = PLAIN_TEXT_MAX): string {

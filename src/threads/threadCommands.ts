@@ -5,7 +5,7 @@
  * filters go with it, offering a kept draft again; threadSender.ts sends it (checks, drafts, once per brief, Retry).
  */
 import * as vscode from 'vscode';
-import type { Paper } from '../api/index';
+import type { Paper, ThreadRequest } from '../api/index';
 import { briefText, isBriefDocument, openBriefDocument } from './briefDocument';
 import { type DraftStore, NEW_THREAD } from './drafts';
 import type { RunningThread, SentRequest, ThreadModeName } from './persisted';
@@ -251,6 +251,20 @@ export class ThreadCommands {
    */
   followUp(threadId: string, message: string, mode: ThreadModeName = 'pro'): Promise<AskOutcome> {
     return this.sender.followUp(threadId, message, mode);
+  }
+
+  /**
+   * A brief written elsewhere (the chat's tools and participant), sent like every brief: its own filters, or the
+   * writer's current search filters when `useSearchFilters`.
+   */
+  sendRequest(request: ThreadRequest, useSearchFilters: boolean): Promise<AskOutcome> {
+    return this.sender.send(NEW_THREAD, {
+      message: request.input_message,
+      mode: request.mode ?? 'pro',
+      paperIds: request.attachments?.paper_ids ?? undefined,
+      filters: request.filters,
+      useFilters: useSearchFilters,
+    });
   }
 
   /** Retry of a failed run: the same brief again (a new thread, or the same follow-up). */

@@ -111,17 +111,24 @@ export class ThreadSender {
     return this.dispatch(run.followUp ? run.threadId : NEW_THREAD, request);
   }
 
-  /** A brief (or follow-up) as a request: the current search filters when asked, attached papers. */
+  /** A brief (or follow-up) as a request: filters given, or the current search filters when asked; attached papers. */
   async send(
     target: string,
-    o: { message: string; mode: ThreadModeName; paperIds?: string[]; useFilters?: boolean },
+    o: {
+      message: string;
+      mode: ThreadModeName;
+      paperIds?: readonly string[];
+      useFilters?: boolean;
+      filters?: ThreadRequest['filters'];
+    },
   ): Promise<AskOutcome> {
     const request: ThreadRequest = { input_message: o.message, mode: o.mode };
-    if (o.useFilters) {
+    if (o.filters) request.filters = o.filters;
+    else if (o.useFilters) {
       const f = threadFilters(this.deps.filters.current);
       if (f) request.filters = f;
     }
-    if (o.paperIds?.length) request.attachments = { paper_ids: o.paperIds };
+    if (o.paperIds?.length) request.attachments = { paper_ids: [...o.paperIds] };
     return this.dispatch(target, request);
   }
 

@@ -19,6 +19,7 @@ import {
   eventually,
   finishedThread,
   htmlPattern,
+  observeSinks,
   provisionedKey,
   requestsOf,
   setUserSettings,
@@ -406,6 +407,37 @@ export function answerSuite(): void {
       assert.match(bad.webview.html, /could not be restored/);
       assert.ok(!a.openThreads().includes('../etc'));
       bad.dispose();
+    });
+
+    test('a panel restored before any key is set says so, shows no rejected-key error, and loads once the key is set', async () => {
+      const id = await finishedThread(key, 'Does mindfulness reduce stress in nurses?');
+      const a = await answers();
+      const desk = await api();
+      const origin = new URL(await emulatorUrl()).origin;
+      await desk.keys.delete(origin);
+      const sinks = observeSinks();
+      try {
+        const panel = vscode.window.createWebviewPanel('researchDesk.answer', 'restored', {
+          viewColumn: vscode.ViewColumn.Beside,
+          preserveFocus: true,
+        });
+        await a.restore(panel, { threadId: id });
+        assert.match(panel.webview.html, /Set your API key/);
+        assert.ok(
+          !sinks.records.some((r) => /rejected|401/i.test(r.text)),
+          `nothing was sent, so nothing was rejected: ${JSON.stringify(sinks.records)}`,
+        );
+        await desk.keys.set(key, origin);
+        await eventually(
+          () => new RegExp(`<h1 id="thread-title">`).test(a.inspect(id)?.html ?? ''),
+          'the answer loaded after the key was set',
+        );
+        assert.match(a.inspect(id)!.html, new RegExp(htmlPattern(await threadTitle(key, id))));
+        panel.dispose();
+      } finally {
+        sinks.dispose();
+        await desk.keys.set(key, origin);
+      }
     });
 
     test('time from opening a finished thread to the answer painted (figure logged, not asserted)', async () => {

@@ -44,6 +44,36 @@ export function emulatorSuite(): void {
       }
     });
 
+    test('a mistyped key stored for the emulator is replaced by the demo key; a key the emulator takes is kept', async () => {
+      const desk = await api();
+      const url = await emulatorUrl();
+      const origin = new URL(url).origin;
+      const savedEnv = process.env[EnvVars.emulatorUrl];
+      const savedKey = await desk.keys.get(origin);
+      const restore = await setUserSettings({ [Settings.baseUrl]: undefined, [Settings.mcpUrl]: undefined });
+      process.env[EnvVars.emulatorUrl] = url;
+      try {
+        await desk.keys.set('custom-key-xyz', origin);
+        const replaced = await acceptQuickInput(
+          vscode.commands.executeCommand<UseEmulatorResult>(Commands.useEmulator),
+        );
+        assert.deepEqual(replaced, { used: true, baseUrl: url, storedDemoKey: true });
+        assert.equal(await desk.keys.get(origin), EMULATOR_DEMO_KEY);
+
+        await setUserSettings({ [Settings.baseUrl]: undefined });
+        await desk.keys.set(DEMO_KEYS.teams, origin);
+        const kept = await acceptQuickInput(vscode.commands.executeCommand<UseEmulatorResult>(Commands.useEmulator));
+        assert.deepEqual(kept, { used: true, baseUrl: url, storedDemoKey: false });
+        assert.equal(await desk.keys.get(origin), DEMO_KEYS.teams, 'a working key is kept');
+      } finally {
+        if (savedEnv === undefined) delete process.env[EnvVars.emulatorUrl];
+        else process.env[EnvVars.emulatorUrl] = savedEnv;
+        if (savedKey) await desk.keys.set(savedKey, origin);
+        else await desk.keys.delete(origin);
+        await restore();
+      }
+    });
+
     test('cancelling the pick changes nothing', async () => {
       const desk = await api();
       const before = desk.settings.service.baseUrl;

@@ -39,6 +39,17 @@ export function errorsSuite(): void {
       assert.ok(actions('server').includes('showLog'));
     });
 
+    test('a 401 says the service rejected the key; no key to send says nothing was sent, never that it was rejected', () => {
+      const rejected = describeError(new ApiError('unauthorized', 'x', { status: 401 }), { baseUrl: BASE });
+      assert.match(rejected?.message ?? '', /rejected the API key \(401\)/);
+      const noKey = describeError(new ApiError('unauthorized', 'No API key is set (nothing was sent).'), {
+        baseUrl: BASE,
+      });
+      assert.match(noKey?.message ?? '', /nothing was sent/);
+      assert.doesNotMatch(noKey?.message ?? '', /rejected|401/);
+      assert.deepEqual(noKey?.actions, ['setApiKey', 'getKey']);
+    });
+
     test('the monthly-pool 429 names the reset date; the per-second 429 does not talk about the month', () => {
       const quota = describeError(
         new ApiError('quota_exhausted', 'used up', { status: 429, resetDate: '2026-12-01' }),

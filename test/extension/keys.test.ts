@@ -127,6 +127,12 @@ export function keysSuite(): void {
       assert.equal(await desk.demoHandOff({ [EnvVars.demoKey]: DEMO_KEYS.teams }), 'stored');
       assert.equal(await desk.keys.get(), DEMO_KEYS.teams);
       assert.equal(await desk.demoHandOff({ [EnvVars.demoKey]: DEMO_KEYS.teams }), 'unchanged');
+      // A key the writer set meanwhile outlives the next start (a window reload runs the hand-off again).
+      await desk.keys.set('custom-key-xyz');
+      assert.equal(await desk.demoHandOff({ [EnvVars.demoKey]: DEMO_KEYS.teams }), 'kept');
+      assert.equal(await desk.keys.get(), 'custom-key-xyz');
+      await desk.keys.delete();
+      assert.equal(await desk.demoHandOff({ [EnvVars.demoKey]: DEMO_KEYS.teams }), 'stored');
 
       const restore = await setUserSettings({ [Settings.baseUrl]: 'https://research.example.com' });
       try {

@@ -111,13 +111,21 @@ export function searchSuite(): void {
       assert.equal(nodes.at(-1)?.kind, 'more', 'no Load More node after the last result');
       const first = papers[0]!;
       const item = desk.results.getTreeItem(first);
-      assert.equal(item.label, plainText(first.paper.title));
-      const author = first.paper.authors?.[0];
+      // Who and when lead the row (the description is cut first in a narrow sidebar); journal and design follow.
+      const rowLabel = typeof item.label === 'string' ? item.label : (item.label?.label ?? '');
+      const family = (first.paper.authors?.[0] ?? '').trim().split(/\s+/).at(-1) ?? '';
+      assert.ok(rowLabel.startsWith(family), `label: ${rowLabel}`);
+      assert.ok(rowLabel.includes(String(first.paper.publish_year)), `label: ${rowLabel}`);
+      assert.ok(rowLabel.endsWith(plainText(first.paper.title)), `label: ${rowLabel}`);
       assert.ok(
-        typeof item.description === 'string' && author && item.description.startsWith(author),
+        !first.paper.journal_name || String(item.description).startsWith(plainText(first.paper.journal_name)),
         `description: ${String(item.description)}`,
       );
-      assert.ok(String(item.description).includes(String(first.paper.publish_year)));
+      for (const p of papers) {
+        const d = String(desk.results.getTreeItem(p).description);
+        if (p.paper.study_type === 'rct') assert.match(d, /Randomized controlled trial/, d);
+        if (p.paper.study_type) assert.ok(!d.endsWith(` ${p.paper.study_type}`) || p.paper.study_type === 'other', d);
+      }
       assert.ok(item.iconPath instanceof vscode.ThemeIcon);
       const icons = new Set(papers.map((p) => (desk.results.getTreeItem(p).iconPath as vscode.ThemeIcon).id));
       for (const p of papers) {
@@ -151,6 +159,13 @@ export function searchSuite(): void {
         if (p.institutions?.length) assert.ok(tip.value.includes('Institutions'));
         if (p.sample_size === null || p.sample_size === undefined)
           assert.ok(!tip.value.includes('Sample size'), 'an absent field shown');
+        // Authors, year and journal as a reference reads, and the DOI.
+        const one = (x: string): string => x.replace(/\s+/g, ' ').trim().slice(0, 30);
+        const shown = tip.value.replace(/\\(.)/g, '$1').replace(/&lt;/g, '<').replace(/&amp;/g, '&');
+        if (p.authors?.[0]) assert.ok(shown.includes(one(p.authors[0])), `no first author: ${shown.slice(0, 300)}`);
+        if (p.publish_year) assert.ok(shown.includes(`(${p.publish_year})`), 'no year');
+        if (p.journal_name) assert.ok(shown.includes(one(p.journal_name)), `no journal: ${shown.slice(0, 600)}`);
+        if (p.doi) assert.ok(shown.includes(one(p.doi)), 'no DOI');
       }
       // Hostile service text stays text.
       const hostile = {

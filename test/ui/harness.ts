@@ -8,6 +8,8 @@
  * ones); a screenshot `<flow>-FAILED.png` is saved. `shot(name)` saves
  * test-results/ui/<flow>-<name>.png.
  */
+import type { Page } from '../../scripts/vscode/pw-types';
+import type { ScriptedLogLine } from '../fixtures/scripted-model/types';
 import type { WorkbenchDriver } from './driver';
 
 export interface FlowEmulator {
@@ -26,15 +28,21 @@ export interface FlowContext {
   /** Our extension's id, e.g. "research-desk.research-desk". */
   extensionId: string;
   check: (title: string, fn: () => Promise<void> | void) => Promise<void>;
-  shot: (name: string) => Promise<string>;
+  /** Saves test-results/ui/<flow>-<name>.png of the workbench, or of another window of the browser (`page`). */
+  shot: (name: string, page?: Page) => Promise<string>;
+  /** What the scripted model (test/fixtures/scripted-model, installed in every window) logged so far. */
+  scriptedModelLog: () => ScriptedLogLine[];
 }
 
 export interface UiFlow {
   name: string;
   /** Trusted workspace (default) or Restricted Mode. */
   trusted?: boolean;
-  /** Extra user settings for the window (researchDesk.baseUrl = emulator is always set). */
-  userSettings?: Record<string, unknown>;
+  /**
+   * Extra user settings for the window (researchDesk.baseUrl = emulator is always set); a function gets the emulator's
+   * URL.
+   */
+  userSettings?: Record<string, unknown> | ((emulatorUrl: string) => Record<string, unknown>);
   /** Extra environment for the server / extension host. */
   env?: Record<string, string>;
   /** Files to create in the workspace folder (relative path -> content). */

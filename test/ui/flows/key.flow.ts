@@ -47,6 +47,31 @@ export const flow = defineFlow({
       await shot('01-welcome-no-key');
     });
 
+    await check(
+      'Set API Key checks a key before keeping it: a mistyped one is refused and the box stays open',
+      async () => {
+        await driver.runCommand('Research Desk: Set API Key');
+        const box = driver.quickInputBox();
+        await box.waitFor({ state: 'visible', timeout: driver.timeoutMs });
+        await box.fill('custom-key-xyz');
+        await box.press('Enter');
+        const message = await driver.waitUntil('the refusal under the box', async () => {
+          const m = await driver.inputMessage();
+          return /rejected this key/i.test(m) ? m : undefined;
+        });
+        assert.match(message, /401/);
+        assert.ok(await box.isVisible(), 'the box stays open for another try');
+        await shot('02a-mistyped-key-refused');
+        // Nothing was stored: the welcome view still asks for a key.
+        await driver.closeQuickInput();
+        const b = await driver.welcomeButtons(VIEW);
+        assert.ok(
+          b.some((x) => /set api key/i.test(x)),
+          `buttons: ${b.join(', ')}`,
+        );
+      },
+    );
+
     await check('Set API Key asks for the key in a password box and stores it', async () => {
       await driver.runCommand('Research Desk: Set API Key');
       await driver.answerInput(emulator.keys.pro!, {

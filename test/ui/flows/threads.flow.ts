@@ -70,21 +70,16 @@ export const flow = defineFlow({
       await shot('02-running');
     });
 
-    await check('after a window reload the running thread is resumed from what was remembered', async () => {
+    await check('after a window reload the key is still set and the running thread is resumed', async () => {
       await page.goto(page.url(), { waitUntil: 'domcontentloaded' });
       await driver.ready();
       await driver.openViewContainer('researchDesk');
-      // This browser-hosted VS Code keeps secrets per page session: after the reload the key is
-      // gone, so the resumed run pauses (kept remembered) until the key is set again.
-      await driver.waitUntil(
-        'the welcome view',
-        async () => (await driver.welcomeButtons('researchDesk.results')).length > 0,
-        30_000,
-      );
-      await driver.runCommand('Research Desk: Set API Key');
-      await driver.answerInput(emulator.keys.pro!, { password: true });
+      // The key typed before the reload is kept (the workbench's secret storage survives a reload here as on the
+      // desktop): the run resumes without asking for it, and the view does not fall back to its welcome.
       const text = await driver.waitUntil('the resumed thread in the status bar', running, 60_000);
       assert.match(text, /1 thread running/);
+      const welcome = await driver.welcomeButtons('researchDesk.results');
+      assert.ok(!welcome.some((b) => /set api key/i.test(b)), `the key was lost: ${welcome.join(', ')}`);
       await shot('03-resumed-after-reload');
     });
 

@@ -52,6 +52,10 @@ import {
   yamlBibliographies,
 } from '../../../src/bib/locate';
 import { answerMarkup } from '../../../src/bib/markup';
+import { safeChatMarkdown } from '../../../src/chat/answerMarkdown';
+import { answerMarkdown as chatAnswerMarkdown, paperListMarkdown } from '../../../src/chat/chatMarkdown';
+import { answerRecord } from '../../../src/chat/threadToolInput';
+import { paperRecords } from '../../../src/chat/toolInput';
 import { citePlaceholder, escapeLatex, escapeTypst } from '../../../src/bib/markupText';
 import { asciiFold, parseName } from '../../../src/bib/names';
 import { tellApart } from '../../../src/bib/paperIdentity';
@@ -227,6 +231,33 @@ const ROWS: Scanner[] = [
   {
     name: 'render: indexCitations (hostile citations, authors)',
     run: (s) => indexCitations([...hostileCitations(s), { ...CITATIONS[0]!, n: 3, authors: s }], ''),
+  },
+  { name: 'chat: safeChatMarkdown', families: ['markdown'], run: (s) => safeChatMarkdown(s) },
+  {
+    name: 'chat: answerRecord and answerMarkdown (hostile answer and citations)',
+    families: ['markdown'],
+    run: (s) =>
+      chatAnswerMarkdown(
+        answerRecord(
+          {
+            thread_id: 't',
+            title: s,
+            status: 'idle',
+            url: s,
+            interactions: [{ interaction_id: 'i', status: 'idle', response: s, citations: hostileCitations(s) }],
+          },
+          () => undefined,
+        ),
+        { citePaper: () => ({ title: s }), labels: { references: 'R', cite: 'C', untitled: 'U' } },
+      ),
+  },
+  {
+    name: 'chat: paperRecords and paperListMarkdown (hostile papers)',
+    run: (s) =>
+      paperListMarkdown(
+        paperRecords([{ title: s, authors: [s, s], journal_name: s, takeaway: s, url: s, study_type: s }], () => s),
+        { citePaper: () => ({ title: s, authors: [s] }), labels: { cite: 'C', key: 'K' } },
+      ),
   },
   { name: 'shared: escapeMarkdown', run: (s) => escapeMarkdown(s) },
   { name: 'shared: escapeInlineMarkdown', run: (s) => escapeInlineMarkdown(s) },

@@ -45,5 +45,10 @@ describe('third-party licence notices', () => {
     }).split('\n');
     assert.ok(files.includes(NOTICES), files.join(', '));
     assert.ok(files.includes('dist/core.js'));
+    // Test code stays out, the scripted-model helper extension (test/fixtures) above all.
+    assert.deepEqual(
+      files.filter((f) => f.startsWith('test/') || f.startsWith('out/')),
+      [],
+    );
   });
 });

@@ -67,7 +67,10 @@ describe('chat: the search tool input', () => {
     const search = tools.find((t) => t.name === Tools.searchPapers);
     assert.ok(search, 'the search tool is not contributed');
     assert.deepEqual(search.inputSchema.required, ['query']);
-    assert.deepEqual(Object.keys(search.inputSchema.properties).sort(), ['limit', 'query', ...TOOL_FILTER_KEYS].sort());
+    assert.deepEqual(
+      Object.keys(search.inputSchema.properties).sort(),
+      ['excerpts', 'limit', 'query', ...TOOL_FILTER_KEYS].sort(),
+    );
     assert.deepEqual(search.inputSchema.properties['study_types']?.items?.enum, [...STUDY_TYPES]);
     assert.deepEqual(search.inputSchema.properties['domain']?.items?.enum, [...DOMAIN_CODES]);
     assert.equal(search.inputSchema.properties['limit']?.maximum, TOOL_RESULTS_MAX);
@@ -106,6 +109,6 @@ describe('chat: paper records for a model', () => {
 
   it('leaves out what the service did not give', () => {
     const [r] = paperRecords([{ title: 'T' }], () => 'k');
-    assert.deepEqual(r, { n: 1, title: 'T', authors: [], citeKey: 'k' });
+    assert.deepEqual(r, { n: 1, id: 'T', title: 'T', authors: [], citeKey: 'k' });
   });
 });

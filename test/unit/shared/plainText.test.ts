@@ -83,6 +83,61 @@ describe('plainText (service and setting text for notifications, prompts, status
     }
   });
 
+  it('reads only the prefix it needs, with the result of reading the whole text', () => {
+    // The whole text's result, computed the plain way: the prefix shortcut must never differ from it.
+    const whole = (t: string, max: number): string =>
+      clip(
+        oneLine(
+          t.replace(
+            // eslint-disable-next-line no-control-regex
+            /[\u0000-\u0008\u000e-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]/g,
+            '',
+          ),
+        )
+          .replace(/\]\(/g, '] (')
+          .replace(/<(?=[a-z][a-z0-9+.-]{1,31}:)/gi, '< ')
+          .replace(/\$\(/g, '$ ('),
+        max,
+      );
+    // Runs of white space and invisible characters make a prefix's result end near the bound.
+    const parts = [
+      '](',
+      '$(',
+      '<https:',
+      ' ',
+      ' '.repeat(40),
+      '\u200b'.repeat(30),
+      'a',
+      'bc',
+      '😀',
+      '\ud83d',
+      ']',
+      '(',
+    ];
+    let seed = 11;
+    const rnd = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      return seed % n;
+    };
+    for (let i = 0; i < 20000; i++) {
+      let t = '';
+      for (let k = rnd(200); k > 0; k--) t += parts[rnd(parts.length)];
+      const max = 1 + rnd(30);
+      assert.equal(plainText(t, max), whole(t, max), JSON.stringify({ t, max }));
+    }
+    // A scheme cut by the first prefix read (2 × max + 64 characters), after white space that shrinks to one: there
+    // its `<` is not yet made inert, and the bound lands inside it.
+    for (const max of [8, 20, 33])
+      for (let lead = 0; lead <= max; lead += 4)
+        for (let cut = 1; cut <= 31; cut++) {
+          const spaces = 2 * max + 64 - lead - 1 - cut;
+          const t = `${'a'.repeat(lead)}${' '.repeat(spaces)}<${'b'.repeat(31)}:x tail`;
+          assert.equal(plainText(t, max), whole(t, max), JSON.stringify({ t, max }));
+        }
+    // A megabyte of white space before the words: still read to the words.
+    assert.equal(plainText(`${' '.repeat(1_000_000)}words here`, 20), 'words here');
+  });
+
   it('is linear: 1 MB of hostile syntax in well under a second', () => {
     for (const unit of ['[a](command:x)', '](', '$(', '[[[[', '\u200b]\u200b(', ' \n\t ']) {
       const text = unit.repeat(Math.ceil(1_000_000 / unit.length));
