@@ -15,7 +15,9 @@ import { answerRecord } from '../src/chat/threadToolInput';
 import { paperRecords, TOOL_RESULTS_DEFAULT } from '../src/chat/toolInput';
 import { citePaperOf } from '../src/citations/recentPapers';
 import { sampleQueries, startEmulator } from '../test/emulator';
+import { join } from 'node:path';
 import { type BenchResult, median, recordResults } from './results';
+import { runUiFlow, vscodeBenchSkipped } from './vscode';
 
 const QUERIES = 100;
 
@@ -91,6 +93,33 @@ export async function runChatBench(): Promise<BenchResult[]> {
   }
 }
 
+/**
+ * Calls an agent-mode task spends, as the chat UI flow measures it against the emulator's charges: a writer asks
+ * @research for trials in words, the model searches once through our tool, the writer cites one. The fewest calls
+ * that task can take is one search.
+ */
+export function measureAgentTask(): BenchResult[] {
+  const skipped = vscodeBenchSkipped();
+  if (skipped) {
+    console.log(`chat in VS Code: skipped (${skipped})`);
+    return [];
+  }
+  const figures = runUiFlow<{ task: string; calls: number; minimum: number }>(
+    'chat',
+    join(__dirname, '..', 'test-results', 'ui', 'chat-calls.json'),
+  );
+  return [
+    {
+      name: 'chat: calls spent per agent task (UI flow) / the minimum',
+      value: Math.round((figures.calls / figures.minimum) * 100) / 100,
+      unit: 'x',
+      goal: '1.00',
+      met: figures.calls === figures.minimum,
+      note: `${figures.task}: ${figures.calls} call(s) charged by the emulator, minimum ${figures.minimum}`,
+    },
+  ];
+}
+
 if (require.main === module) {
-  void runChatBench().then((r) => recordResults(r));
+  void runChatBench().then((r) => recordResults([...r, ...measureAgentTask()]));
 }

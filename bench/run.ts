@@ -34,7 +34,7 @@ import { createClient, type SearchParams } from '../src/api';
 import { searchQueryString } from '../src/api/serialize';
 import { getEngine, sampleQueries, startEmulator } from '../test/emulator';
 import { type BenchResult, median, recordResults, RESULTS_FILE } from './results';
-import { runChatBench } from './chat';
+import { measureAgentTask, runChatBench } from './chat';
 import { runCiteBench } from './cite';
 import { runRenderBench } from './render';
 import { measureResultsView, measureSearchPlan } from './search';
@@ -235,7 +235,7 @@ async function main(): Promise<void> {
   );
   recordResults(await runCiteBench());
   console.log('\nChat (bench/chat.ts): what the tools hand a model, against the service records of the same run');
-  recordResults(await runChatBench());
+  recordResults([...(await runChatBench()), ...measureAgentTask()]);
 
   const vs = vscodeWanted();
   if (vs.run) {

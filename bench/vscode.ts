@@ -8,6 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { CACHE_DIR } from '../scripts/vscode/cache';
 
 const ROOT = join(__dirname, '..');
 
@@ -15,8 +16,22 @@ const ROOT = join(__dirname, '..');
 export function vscodeBenchSkipped(): string | undefined {
   if (process.argv.includes('--no-vscode') || process.env.RESEARCH_DESK_BENCH_VSCODE === '0')
     return '--no-vscode or RESEARCH_DESK_BENCH_VSCODE=0';
-  if (!existsSync(join(ROOT, '.vscode-test', 'code-server'))) return 'no .vscode-test cache';
+  if (!existsSync(join(CACHE_DIR, 'code-server'))) return `no VS Code cache at ${CACHE_DIR}`;
   return undefined;
+}
+
+/** Builds the extension, runs the UI flow `name` (test/ui/flows) and returns the file it wrote, parsed. */
+export function runUiFlow<T>(name: string, file: string): T {
+  const build = spawnSync(process.execPath, ['esbuild.mjs', '--tests'], { cwd: ROOT, stdio: 'ignore' });
+  if (build.status !== 0) throw new Error('node esbuild.mjs --tests failed');
+  rmSync(file, { force: true });
+  const r = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', join('scripts', 'vscode', 'run-ui.ts'), '--no-build', '--grep', name],
+    { cwd: ROOT, stdio: 'inherit', timeout: 300_000 },
+  );
+  if (r.status !== 0 || !existsSync(file)) throw new Error(`the ${name} flow failed (exit ${r.status})`);
+  return JSON.parse(readFileSync(file, 'utf8')) as T;
 }
 
 /** Builds the extension, runs `bench/fixtures/<fixture>` in the extension host and returns what it wrote. */

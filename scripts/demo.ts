@@ -8,7 +8,7 @@
  * 3. opens VS Code with the extension loaded, pointed at the emulator (user setting
  *    researchDesk.baseUrl) and the demo key handed over through RESEARCH_DESK_DEMO_KEY
  *    (the extension stores it in its SecretStorage; honoured only for a loopback address),
- *    on the sample folder demo/:
+ *    on a copy of the sample folder demo/ (in a temporary folder, so the checkout stays unchanged):
  *      - desktop VS Code when `code` is on the PATH (fresh --user-data-dir), or
  *      - otherwise VS Code's own server from the git-ignored cache (installed on first use),
  *        printing the address to open in a browser.
@@ -19,7 +19,7 @@
  * speed-up, default 1), --no-build.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { cleanNpmEnv, ensureCache } from './vscode/cache';
@@ -76,7 +76,7 @@ function findCode(): string | undefined {
 const DEMO_USER_SETTINGS = {
   // Opens demo/README.md (how to start) when the window opens.
   'workbench.startupEditor': 'readme',
-  // demo/ sits inside this repository: no "open the parent git repository?" prompt.
+  // No "open the parent git repository?" prompt.
   'git.openRepositoryInParentFolders': 'never',
   'workbench.tips.enabled': false,
   'telemetry.telemetryLevel': 'off',
@@ -89,6 +89,12 @@ async function main(): Promise<number> {
   const o = parseArgs(process.argv.slice(2));
   if (!existsSync(DEMO_DIR)) throw new UserFacingError(`The sample folder ${DEMO_DIR} is missing.`);
   if (o.build) await buildExtension(false);
+  // The window works on a copy: citing and tidying write to its files, and the checkout's demo/ stays as committed.
+  const workDir = mkdtempSync(join(tmpdir(), 'research-desk-demo-folder-'));
+  const folder = join(workDir, 'demo');
+  cpSync(DEMO_DIR, folder, { recursive: true });
+  onCleanup(() => rmSync(workDir, { recursive: true, force: true }));
+  log('demo', `working on a copy of demo/ at ${folder} (deleted when the demo stops)`);
 
   // Emulator with a ready demo key.
   const emu = loadEmulator();
@@ -121,7 +127,7 @@ async function main(): Promise<number> {
       `--user-data-dir=${join(tmp, 'user')}`,
       `--extensions-dir=${join(tmp, 'extensions')}`,
       '--disable-workspace-trust',
-      DEMO_DIR,
+      folder,
     ];
     try {
       const v = execFileSync(code, ['--version'], { encoding: 'utf8', timeout: 20_000 }).split('\n')[0];
@@ -132,7 +138,7 @@ async function main(): Promise<number> {
     const child = spawnTracked(code, args, { env: { ...cleanNpmEnv(), ...env }, stdio: 'inherit' });
     banner([
       `Emulator:  ${emulator.url}  (demo key of the "pro" plan, stored for you)`,
-      'VS Code:   a new window opens on demo/ with Research Desk loaded.',
+      'VS Code:   a new window opens on a copy of demo/ with Research Desk loaded.',
       'Click the Research Desk icon in the activity bar to start.',
       'Close that window or press Ctrl+C here to stop.',
     ]);
@@ -145,7 +151,7 @@ async function main(): Promise<number> {
   // Offline route: VS Code's own server from the cache, opened in a browser.
   log(
     'demo',
-    "`code` is not on the PATH: using VS Code's server (first use installs it into .vscode-test/, ~3 minutes)",
+    "`code` is not on the PATH: using VS Code's server (its first use downloads it from the npm registry into .vscode-test/ and builds it, about 3 minutes; progress follows)",
   );
   const cache = await ensureCache();
   const port = o.port || (await freePort(8090));
@@ -162,7 +168,7 @@ async function main(): Promise<number> {
     env,
     userSettings,
   });
-  const url = server.workbenchUrl({ folder: DEMO_DIR, skipWelcome: false });
+  const url = server.workbenchUrl({ folder, skipWelcome: false });
   banner([
     `Emulator:  ${emulator.url}  (demo key of the "pro" plan, stored for you)`,
     `VS Code ${cache.vscodeVersion} is ready. Open this address in your browser:`,

@@ -142,20 +142,32 @@ async function ensurePart(part: Part): Promise<void> {
     JSON.stringify({ name: `cache-${part.name}`, private: true }) + '\n',
   );
   await part.prepare?.();
-  await run(
-    'npm',
-    [
-      'install',
-      '--prefix',
-      part.prefix,
-      `${part.pkg}@${part.version}`,
-      '--no-audit',
-      '--no-fund',
-      '--loglevel=error',
-      '--save-exact',
-    ],
-    { cwd: part.prefix, env: part.env ?? cleanNpmEnv(), timeoutMs: part.timeoutMs, tag: `npm ${part.name}` },
-  );
+  // npm says nothing until it is done (minutes for VS Code's server): a line every 15 s, so nobody waits in silence.
+  const heartbeat = setInterval(() => {
+    const s = Math.round((Date.now() - started) / 1000);
+    log(
+      'cache',
+      `${part.pkg}@${part.version}: still installing (${s} s so far; downloading, then building native modules)`,
+    );
+  }, 15_000);
+  try {
+    await run(
+      'npm',
+      [
+        'install',
+        '--prefix',
+        part.prefix,
+        `${part.pkg}@${part.version}`,
+        '--no-audit',
+        '--no-fund',
+        '--loglevel=error',
+        '--save-exact',
+      ],
+      { cwd: part.prefix, env: part.env ?? cleanNpmEnv(), timeoutMs: part.timeoutMs, tag: `npm ${part.name}` },
+    );
+  } finally {
+    clearInterval(heartbeat);
+  }
   if (!existsSync(part.probe)) {
     throw new UserFacingError(`${part.pkg}@${part.version} installed, but ${part.probe} is missing.`);
   }

@@ -42,7 +42,8 @@ const parentKeys = (e: BibEntry): string[] =>
 /**
  * Tidy: sort entries by key (case-insensitive), `@string`, `@preamble` and `@comment` first in their order, every
  * `crossref`/`xref` parent after the entries that refer to it (BibTeX reads the children first); text between
- * entries travels with the entry after it; entries are kept as written. Entries whose DOI repeats another's are
+ * entries travels with the entry after it, except the file's header (set apart by a blank line), which stays on top;
+ * entries are kept as written. Entries whose DOI repeats another's are
  * removed unless a document cites them or an entry refers to them: of a group of same-DOI entries, the cited (and
  * referred-to) ones stay, else the first. `cited`: the keys the documents cite; without it every later duplicate
  * goes and nothing is reported uncited.
@@ -71,6 +72,13 @@ export function tidyBibliography(text: string, cited?: Iterable<string>, options
   const directiveChunks: string[] = [];
   const entryItems: { entry: BibEntry; chunk: string; sortKey: string }[] = [];
   let prev = 0;
+  // The file's header (a `% Encoding: UTF-8` line, a licence, a note) stays on top: the text before the first item
+  // when a blank line sets it apart; text right above the first item belongs to that item and travels with it.
+  const first = Math.min(file.entries[0]?.start ?? text.length, file.directives[0]?.start ?? text.length);
+  const before = text.slice(0, first);
+  const lead = before.trimEnd();
+  const header = lead.trim() && /\n[ \t]*\r?\n/.test(before.slice(lead.length)) ? lead.trim() : '';
+  if (header) prev = lead.length;
   const chunkOf = (start: number, end: number): string => {
     const lead = text.slice(prev, start).trim();
     prev = end;
@@ -121,7 +129,12 @@ export function tidyBibliography(text: string, cited?: Iterable<string>, options
     citedSet && !options.everyKeyCited
       ? ordered.map((k) => k.entry.key).filter((k) => !citedSet.has(k.toLowerCase()))
       : [];
-  const parts = [...directiveChunks, ...ordered.map((k) => k.chunk), ...(trailing ? [trailing] : [])];
+  const parts = [
+    ...(header ? [header] : []),
+    ...directiveChunks,
+    ...ordered.map((k) => k.chunk),
+    ...(trailing ? [trailing] : []),
+  ];
   return {
     text: parts.length ? parts.join(nl + nl) + nl : '',
     removed,

@@ -9,6 +9,7 @@ import type { CitePaper } from '../citations/types';
 import { Commands } from '../platform/ids';
 import { inertMarkdown, markdownLink } from '../shared/markdown';
 import { plainText } from '../shared/plainText';
+import { studyTypeLabel } from '../shared/studyTypes';
 import { safeChatMarkdown } from './answerMarkdown';
 import type { AnswerRecord } from './threadToolInput';
 import type { PaperRecord } from './toolInput';
@@ -39,7 +40,7 @@ function paperLine(p: PaperRecord): string {
     p.journal ? `*${inertMarkdown(p.journal)}*` : '',
   ].filter(Boolean);
   const evidence = [
-    p.studyType ? inertMarkdown(p.studyType) : '',
+    p.studyType ? inertMarkdown(studyTypeLabel(p.studyType)) : '',
     p.citations !== undefined ? `${p.citations} citations` : '',
   ].filter(Boolean);
   return [title, facts.map((f) => (f.startsWith('*') ? f : inertMarkdown(f))).join(' · '), evidence.join(' · ')]

@@ -112,7 +112,10 @@ class CoreImpl extends Disposable implements Core {
         services.context.globalState,
       ),
     );
-    this.filterCommands = new FilterCommands(this.filters, () => this.usage.isFreePlan());
+    this.filterCommands = new FilterCommands(this.filters, () => this.usage.isFreePlan(), {
+      shownQuery: () => services.results.current?.query,
+      rerun: () => this.search.rerun(),
+    });
     this.usageMenu = new UsageMenu(this.usage, settings);
     if (this.filters.defaultsProblem) void showWarning(this.filters.defaultsProblem);
     const tester = new ConnectionTester(clients, keys, log, this.presenter);

@@ -19,14 +19,25 @@ export class FilterCommands {
   constructor(
     private readonly store: FilterStore,
     private readonly isFreePlan: () => boolean,
+    /** The search the Research view shows: its query, and running it again under the new filters. */
+    private readonly search: { shownQuery(): string | undefined; rerun(): Promise<unknown> } = {
+      shownQuery: () => undefined,
+      rerun: () => Promise.resolve(undefined),
+    },
   ) {
-    this.editor = new FilterEditor(store, isFreePlan, () => this.pickPreset());
+    this.editor = new FilterEditor(
+      store,
+      isFreePlan,
+      () => this.pickPreset(),
+      () => search.shownQuery(),
+    );
   }
 
   async edit(arg?: unknown): Promise<FilterCommandResult | undefined> {
     if (arg === undefined) {
       const applied = await this.editor.run();
       if (applied) this.noteWithheldExcerpts();
+      if (applied) await this.rerun();
       return applied ? { ok: true, filters: applied } : undefined;
     }
     if (typeof arg !== 'object' || arg === null || Array.isArray(arg))
@@ -41,6 +52,14 @@ export class FilterCommands {
   async clear(): Promise<FilterCommandResult> {
     await this.store.clear();
     return { ok: true, filters: this.store.current };
+  }
+
+  /**
+   * The writer applied filters in the editor: the search on show runs again under them (the Apply row said what it
+   * costs). Clear Filters and Apply Filter Preset say nothing of a cost, so they leave the view's "Refresh to apply".
+   */
+  private async rerun(): Promise<void> {
+    if (this.search.shownQuery() !== undefined) await this.search.rerun();
   }
 
   async applyPreset(name?: unknown): Promise<FilterCommandResult | undefined> {

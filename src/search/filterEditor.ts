@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { studyTypeLabel } from '../shared/studyTypes';
 import type { FilterStore } from './filterStore';
 import {
   COUNTRY_CODES,
@@ -9,7 +10,7 @@ import {
   EXCERPTS_NEED_PAID_PLAN,
   FILTER_FIELDS,
   fieldValueText,
-  filterProblems,
+  filterIssues,
   listItems,
   parseFieldInput,
   STUDY_TYPES,
@@ -19,6 +20,12 @@ import {
 } from './filterModel';
 import { showError, showInfo } from '../platform/notify';
 import { plainText } from '../shared/plainText';
+
+/** Two filter sets are the same when they hold the same values (key order aside). */
+function sameFilters(a: SearchFilters, b: SearchFilters): boolean {
+  const canon = (f: SearchFilters): string => JSON.stringify(Object.entries(f).sort(([x], [y]) => (x < y ? -1 : 1)));
+  return canon(a) === canon(b);
+}
 
 type Row = vscode.QuickPickItem & { action: 'apply' | 'clear' | 'defaults' | 'presets' | 'field'; field?: FilterField };
 type Choice<T> = vscode.QuickPickItem & { value: T };
@@ -40,6 +47,8 @@ export class FilterEditor {
     private readonly store: FilterStore,
     private readonly isFreePlan: () => boolean,
     private readonly pickPreset: () => Promise<SearchFilters | undefined>,
+    /** The search Apply runs again (the Research view's), if one is shown: its query. */
+    private readonly shownQuery: () => string | undefined = () => undefined,
   ) {}
 
   /** Runs the editor; resolves with the applied filters, or undefined when cancelled. */
@@ -47,14 +56,20 @@ export class FilterEditor {
     let draft: SearchFilters = this.store.current;
     let focus: string | undefined;
     for (;;) {
-      const row = await this.stepOne(draft, focus);
+      let row = await this.stepOne(draft, focus);
+      // Escape with changes not applied: asked, not thrown away (a second Escape discards).
+      if (!row && !sameFilters(draft, this.store.current)) {
+        const choice = await this.askDiscard(draft);
+        if (choice === 'keep') continue;
+        if (choice === 'apply') row = { label: '', action: 'apply' };
+      }
       if (!row) return undefined;
       if (row.action === 'apply') {
         // A combination can break a cross-field rule (months left without their years): say
         // which, and keep the editor open with everything typed so far.
-        const problems = filterProblems(draft);
+        const problems = filterIssues(draft);
         if (problems.length) {
-          void showError(vscode.l10n.t('These filters cannot be sent: {0}.', problems.join('; ')));
+          void showError(vscode.l10n.t('These filters cannot be used: {0}.', problems.map((p) => p.text).join('; ')));
           continue;
         }
         await this.store.set(draft);
@@ -98,14 +113,22 @@ export class FilterEditor {
     qp.placeholder = vscode.l10n.t('Pick a filter to change it, then Apply');
     qp.matchOnDescription = true;
     const summary = describeFilters(draft);
-    const problems = filterProblems(draft);
+    const problems = filterIssues(draft).map((p) => p.text);
     const free = this.isFreePlan();
+    const query = this.shownQuery();
     const rows: Row[] = [
       {
         label: `$(check) ${vscode.l10n.t('Apply')}`,
         // The draft may come from a preset or the default filters (settings): its text is shown plain.
         description: plainText(summary, 300) || vscode.l10n.t('no filters'),
-        detail: problems.length ? `$(warning) ${plainText(problems.join('; '))}` : undefined,
+        detail: problems.length
+          ? `$(warning) ${plainText(problems.join('; '))}`
+          : query !== undefined
+            ? vscode.l10n.t(
+                'and search “{0}” again with them: one call of your monthly pool, unless this session has the answer',
+                plainText(query, 60),
+              )
+            : undefined,
         action: 'apply',
         alwaysShow: true,
       },
@@ -146,6 +169,26 @@ export class FilterEditor {
     return this.show(qp, () => qp.selectedItems[0] ?? KEEP_OPEN).then((r) => (r === BACK ? undefined : r));
   }
 
+  /** Escape with unapplied changes: apply them, keep editing, or discard them (Escape again discards). */
+  private askDiscard(draft: SearchFilters): Promise<'apply' | 'keep' | 'discard'> {
+    type Item = vscode.QuickPickItem & { choice: 'apply' | 'keep' | 'discard' };
+    const qp = vscode.window.createQuickPick<Item>();
+    qp.title = vscode.l10n.t('Your filter changes are not applied');
+    qp.placeholder = vscode.l10n.t('Escape again discards them');
+    qp.items = [
+      { label: `$(edit) ${vscode.l10n.t('Keep Editing')}`, choice: 'keep' },
+      {
+        label: `$(check) ${vscode.l10n.t('Apply Them')}`,
+        description: plainText(describeFilters(draft), 200) || vscode.l10n.t('no filters'),
+        choice: 'apply',
+      },
+      { label: `$(discard) ${vscode.l10n.t('Discard Changes')}`, choice: 'discard' },
+    ];
+    return this.show(qp, () => qp.selectedItems[0]?.choice ?? KEEP_OPEN).then((r) =>
+      r === BACK || r === undefined ? 'discard' : r,
+    );
+  }
+
   /** Step 2 for one filter: resolves with the new draft, BACK, or undefined (cancelled). */
   private stepTwo(field: FilterField, draft: SearchFilters): Promise<SearchFilters | Back | undefined> {
     const r = draft as Record<string, unknown>;
@@ -163,7 +206,7 @@ export class FilterEditor {
       case 'studyTypes':
         return this.pickMany(
           field,
-          STUDY_TYPES.map((s) => ({ label: s, value: s })),
+          STUDY_TYPES.map((s) => ({ label: vscode.l10n.t(studyTypeLabel(s)), value: s })),
           listItems(r[key]),
           (v) => withValues(draft, { [key]: v }),
         );

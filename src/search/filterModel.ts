@@ -5,6 +5,7 @@
  * to the year at apply time).
  */
 import { DOMAIN_CODES, STUDY_TYPES, validateSearchParams, type SearchParams } from '../api';
+import { studyTypeLabel } from '../shared/studyTypes';
 
 /** Every filter the search accepts, plus the two response options (semantic scores, excerpts). */
 export type SearchFilters = Omit<SearchParams, 'query' | 'page' | 'page_size'>;
@@ -175,6 +176,62 @@ export function filterProblems(filters: SearchFilters): string[] {
   });
 }
 
+/** How the editor names each filter key in a sentence: the writer's words, not the service's field names. */
+const KEY_WORDS: Record<FilterKey, string> = {
+  year_min: 'the first year',
+  year_max: 'the last year',
+  month_min: 'the first month',
+  month_max: 'the last month',
+  study_types: 'the study types',
+  human: 'human studies only',
+  controlled: 'controlled studies only',
+  sample_size_min: 'the minimum sample size',
+  sjr_min: 'the best quartile',
+  sjr_max: 'the worst quartile',
+  citation_min: 'the minimum citations',
+  duration_min: 'the shortest duration',
+  duration_max: 'the longest duration',
+  exclude_preprints: 'no preprints',
+  open_access: 'open access only',
+  publisher_name: 'the publishers',
+  domain: 'the fields',
+  country: 'the countries',
+  journal_name: 'the preferred journal',
+  clinical_guideline: 'clinical guidelines only',
+  medical_mode: 'medical mode',
+  include_semantic_score: 'semantic scores',
+  include_full_text_chunks: 'full-text excerpts',
+};
+
+const KEY_RUN = new RegExp(`\\b(${Object.keys(KEY_WORDS).join('|')})\\b`, 'g');
+
+/** The client's wording made the writer's: field names as words, "Input should be …" as "must …". */
+function writerWords(key: string, msg: string): string {
+  const said = msg
+    .replace(/^Input should be less than or equal to /, 'must be at most ')
+    .replace(/^Input should be greater than or equal to /, 'must be at least ')
+    .replace(/^Input should be a valid integer/, 'must be a whole number')
+    .replace(/^Input should be a valid boolean/, 'must be yes or no')
+    .replace(/^Input should be /, 'must be ')
+    .replace(/ requires /, ' needs ')
+    .replace(KEY_RUN, (k) => KEY_WORDS[k as FilterKey]);
+  const subject = KEY_WORDS[key as FilterKey];
+  const sentence = subject && !said.startsWith('the ') && /^must /.test(said) ? `${subject} ${said}` : said;
+  return sentence.charAt(0).toUpperCase() + sentence.slice(1);
+}
+
+/**
+ * Issues of a filter set under the client's own rules, for the filter editor: each with the key it concerns and a
+ * sentence in the writer's words ("The first year must not exceed the last year"). Settings and programmatic filters
+ * are checked with filterProblems, which names the keys the writer wrote there.
+ */
+export function filterIssues(filters: SearchFilters): { key: string; text: string }[] {
+  return validateSearchParams({ query: 'x', ...filters }).map((i) => {
+    const key = String(i.loc.filter((p) => p !== 'query')[0] ?? '');
+    return { key, text: writerWords(key, i.msg) };
+  });
+}
+
 /** Result of parsing what was typed for one row. */
 export type Parsed = { ok: true; values: Partial<Record<FilterKey, unknown>> } | { ok: false; message: string };
 
@@ -240,10 +297,8 @@ export function parseFieldInput(field: FilterField, text: string, base: SearchFi
       return { ok: false, message: `internal: ${field.kind} is not typed` };
   }
   const candidate = withValues(base, values);
-  const problems = filterProblems(candidate).filter((p) =>
-    field.keys.some((k) => p.startsWith(`${k}:`) || p.includes(k)),
-  );
-  if (problems.length) return { ok: false, message: problems.join('; ') };
+  const problems = filterIssues(candidate).filter((p) => (field.keys as readonly string[]).includes(p.key));
+  if (problems.length) return { ok: false, message: problems.map((p) => p.text).join('; ') };
   return { ok: true, values };
 }
 
@@ -287,6 +342,7 @@ export function fieldValueText(field: FilterField, f: SearchFilters): string {
     case 'int':
       return typeof v0 === 'number' ? `≥ ${v0}` : '';
     case 'studyTypes':
+      return listItems(v0).map(studyTypeLabel).join(', ');
     case 'names':
     case 'countries':
       return listItems(v0).join(', ');
@@ -324,7 +380,7 @@ export function describeFilters(f: SearchFilters): string {
     else if (field.kind === 'int') parts.push(`${short ?? field.id} ${text}`);
     else if (field.id === 'study_types') {
       const types = listItems((f as Record<string, unknown>).study_types);
-      parts.push(types.length > 2 ? `${types.length} study types` : types.join(', '));
+      parts.push(types.length > 2 ? `${types.length} study types` : types.map(studyTypeLabel).join(', '));
     } else if (field.id === 'months') parts.push(`months ${text}`);
     else if (field.id === 'duration') parts.push(`${text} days`);
     else if (field.kind === 'countries' || field.kind === 'domains' || field.kind === 'names') {

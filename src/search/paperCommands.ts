@@ -3,8 +3,8 @@ import type { Paper } from '../api/index';
 import type { Logger } from '../platform/logger';
 import { doiUrl, paperDescription, paperId } from './query';
 import { Disposable } from '../shared/disposable';
-import { escapeMarkdown } from '../shared/markdown';
-import { oneLine } from '../shared/plainText';
+import { escapeMarkdown, markdownLink, markdownWithSafeLinks } from '../shared/markdown';
+import { oneLine, plainText } from '../shared/plainText';
 import { checkHttpsUrl, type LinkRefusal } from '../shared/url';
 import { showInfo, showWarning, statusMessage } from '../platform/notify';
 import type { ResultNode, ResultsTreeProvider } from './resultsTree';
@@ -128,17 +128,27 @@ export class PaperCommands extends Disposable {
     return { done: true, value: text };
   }
 
+  /**
+   * The paper as a rendered Markdown preview whose tab is named after the paper (the document's file name is the
+   * title): the escaping that keeps service text inert is read by the renderer, not by the writer. Without the
+   * built-in Markdown preview, the document itself is shown.
+   */
   async showAbstract(...args: unknown[]): Promise<PaperActionResult> {
     const paper = this.papers(args)[0];
     if (!paper) return this.nothing();
-    const path = `/${paperId(paper).replace(/[^A-Za-z0-9._-]/g, '_') || 'paper'}.md`;
+    const id = paperId(paper).replace(/[^A-Za-z0-9._-]/g, '_') || 'paper';
+    const path = `/${id}/${fileTitle(paper.title)}.md`;
     const text = abstractMarkdown(paper);
     this.abstracts.set(path, text);
     const uri = vscode.Uri.from({ scheme: ABSTRACT_SCHEME, path });
     this.changed.fire(uri);
     const doc = await vscode.workspace.openTextDocument(uri);
     if (doc.languageId !== 'markdown') await vscode.languages.setTextDocumentLanguage(doc, 'markdown');
-    await vscode.window.showTextDocument(doc, { preview: true, preserveFocus: false });
+    const previewed = await vscode.commands.executeCommand('markdown.showPreview', uri).then(
+      () => true,
+      () => false,
+    );
+    if (!previewed) await vscode.window.showTextDocument(doc, { preview: true, preserveFocus: false });
     return { done: true, value: doc.getText() };
   }
 
@@ -151,24 +161,39 @@ export class PaperCommands extends Disposable {
   }
 }
 
-/** The abstract document: title, authors, year, journal, DOI, takeaway, abstract — every service string escaped. */
+/**
+ * A paper's title as a file name a tab shows: plain, without characters a path or a file system would read, cut at a
+ * word boundary to 60 characters.
+ */
+export function fileTitle(title: string | null | undefined): string {
+  // plainText drops control and invisible characters; what a path or a file system reads becomes a space.
+  const plain = plainText(title, 400).replace(/[\\/:*?"<>|#%]/g, ' ');
+  const words = plain.replace(/\s+/g, ' ').trim();
+  if (!words) return vscode.l10n.t('Untitled paper');
+  if (words.length <= 60) return words.replace(/[. ]+$/, '') || vscode.l10n.t('Untitled paper');
+  const cut = words.slice(0, 60);
+  const space = cut.lastIndexOf(' ');
+  return `${(space > 30 ? cut.slice(0, space) : cut).replace(/[.,;: ]+$/, '')}…`;
+}
+
+/**
+ * The abstract document: title, authors, year, journal, DOI, takeaway, abstract. It is shown rendered (a Markdown
+ * preview links bare URLs by itself), so every service string goes through markdownWithSafeLinks: escaped, and a URL
+ * in it a link only when the one link rule allows it (no credentials, https only), any other made inert.
+ */
 export function abstractMarkdown(p: Paper): string {
+  const text = (v: string | null | undefined): string => markdownWithSafeLinks(oneLine(v));
   const lines: string[] = [];
-  lines.push(`# ${escapeMarkdown(oneLine(p.title) || vscode.l10n.t('(untitled paper)'))}`, '');
+  lines.push(`# ${text(p.title) || escapeMarkdown(vscode.l10n.t('(untitled paper)'))}`, '');
   const authors = (p.authors ?? []).map((a) => oneLine(a)).filter(Boolean);
-  if (authors.length) lines.push(`*${escapeMarkdown(authors.join(', '))}*`, '');
+  if (authors.length) lines.push(`*${text(authors.join(', '))}*`, '');
   const where = paperDescription({ authors: null, publish_year: p.publish_year, journal_name: p.journal_name });
-  if (where) lines.push(escapeMarkdown(where), '');
+  if (where) lines.push(text(where), '');
   const doi = doiUrl(p.doi);
-  if (doi) lines.push(`DOI: ${escapeMarkdown(oneLine(p.doi))}`, '');
-  if (p.takeaway?.trim()) lines.push(`## ${vscode.l10n.t('Takeaway')}`, '', escapeMarkdown(oneLine(p.takeaway)), '');
+  if (doi) lines.push(`DOI: ${markdownLink(oneLine(p.doi), doi)}`, '');
+  if (p.takeaway?.trim()) lines.push(`## ${vscode.l10n.t('Takeaway')}`, '', text(p.takeaway), '');
   lines.push(`## ${vscode.l10n.t('Abstract')}`, '');
-  lines.push(
-    p.abstract?.trim()
-      ? escapeMarkdown(oneLine(p.abstract))
-      : vscode.l10n.t('The service sent no abstract for this paper.'),
-    '',
-  );
+  lines.push(p.abstract?.trim() ? text(p.abstract) : vscode.l10n.t('The service sent no abstract for this paper.'), '');
   return lines.join('\n');
 }
 

@@ -12,7 +12,12 @@ import type { SearchFilters } from './filterModel';
 
 /** What the session reports to the UsageLedger: each search answered (page sizes asked and applied) and each error. */
 export interface UsageSink {
-  recordSearch(e: { resultCount: number; requestedPageSize: number; appliedPageSize: number }): void;
+  recordSearch(e: {
+    resultCount: number;
+    requestedPageSize: number;
+    appliedPageSize: number;
+    paidFields?: boolean;
+  }): void;
   recordError(err: unknown): void;
 }
 
@@ -137,6 +142,7 @@ export class SearchPages {
       resultCount: response.results.length,
       requestedPageSize: pageSize,
       appliedPageSize: response.page_size,
+      paidFields: response.results.some((r) => !!r.study_type || !!r.takeaway),
     });
     this.learnFrom(scope, pageSize, response.page_size);
     this.cache.set(key, response);

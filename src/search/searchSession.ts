@@ -271,6 +271,13 @@ export class SearchSession extends Disposable {
   }
 
   /** Runs the current query again with the active filters, asking the service (not the cache). */
+  /** The shown search again under the current filters (new filters: new results; the session cache may answer). */
+  async rerun(): Promise<SearchOutcome> {
+    const run = this.run;
+    if (!run) return { outcome: 'none', shown: 0, fetched: 0, requests: 0, more: false };
+    return this.search(run.query);
+  }
+
   async refresh(): Promise<SearchOutcome> {
     const run = this.run;
     if (!run) return { outcome: 'none', shown: 0, fetched: 0, requests: 0, more: false };
@@ -373,7 +380,9 @@ export class SearchSession extends Disposable {
         ? vscode.l10n.t('no results')
         : this.hasMore(run)
           ? vscode.l10n.t('{0} shown, more available', run.shown)
-          : vscode.l10n.t('{0} results', run.shown);
+          : run.shown === 1
+            ? vscode.l10n.t('1 result')
+            : vscode.l10n.t('{0} results', run.shown);
     const parts = [`“${plainText(run.query, 50)}”`, count];
     const filters = this.describeFilters();
     if (filters) parts.push(filters);

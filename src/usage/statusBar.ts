@@ -33,9 +33,13 @@ export function usageTooltip(s: UsageSnapshot): vscode.MarkdownString {
   const plan =
     s.plan === undefined
       ? vscode.l10n.t('unknown (set it from this menu, or it is inferred from the page size the service applies)')
-      : s.planSource === 'inferred'
-        ? vscode.l10n.t('{0} (inferred from the page size the service applied)', PLANS[s.plan].label)
-        : PLANS[s.plan].label;
+      : s.planSource === 'inferred' && s.inferredFrom === 'fields'
+        ? vscode.l10n.t(
+            'a paid plan: Pro, Teams or Enterprise, 500 calls a month (seen in the service’s answers; choose Deep in this menu if that is yours)',
+          )
+        : s.planSource === 'inferred'
+          ? vscode.l10n.t('{0} (inferred from the page size the service applied)', PLANS[s.plan].label)
+          : PLANS[s.plan].label;
   const lines = [
     `**${md(vscode.l10n.t('Research Desk: monthly calls'))}**`,
     '',

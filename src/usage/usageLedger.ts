@@ -28,8 +28,10 @@ export interface UsageRecord {
   month: string;
   /** Calls charged to searches made on this machine (or the corrected figure). */
   spent: number;
-  /** Plans consistent with the page_size the service applied (inferred). */
+  /** Plans consistent with what the service's answers showed (inferred). */
   inferred?: PlanId[];
+  /** What showed it: the page_size the service capped to, or the fields only paid plans get. */
+  inferredFrom?: 'pageSize' | 'fields';
   /** The page_size the service capped a request to: the plan's maximum. */
   cap?: number;
   /** A monthly-pool 429 was answered: 0 left until this date (YYYY-MM-DD). */
@@ -53,6 +55,8 @@ export interface UsageSnapshot {
   plan: PlanId | undefined;
   /** Where the plan comes from. */
   planSource: 'setting' | 'inferred' | 'unknown';
+  /** For an inferred plan: what the service's answers showed (the capped page size, or paid-plan fields). */
+  inferredFrom?: 'pageSize' | 'fields';
   /** Included calls of the plan (undefined when the plan is unknown; Infinity for none). */
   included: number | undefined;
   /** Calls left this month as far as this machine knows (undefined when the plan is unknown). */
@@ -170,6 +174,7 @@ export class UsageLedger extends Disposable implements vscode.Disposable {
     const exhausted = rec.exhaustedUntil !== undefined;
     const left = exhausted ? 0 : included === undefined ? undefined : Math.max(0, included - rec.spent);
     return {
+      ...(planSource === 'inferred' ? { inferredFrom: rec.inferredFrom ?? 'pageSize' } : {}),
       origin: this.origin,
       month: rec.month,
       spent: rec.spent,
@@ -190,18 +195,36 @@ export class UsageLedger extends Disposable implements vscode.Disposable {
     return this.record().spent;
   }
 
-  /** A search the service answered: charged callsForSearch(resultCount); the applied page_size may tell the plan. */
-  recordSearch(e: { resultCount: number; requestedPageSize: number; appliedPageSize: number }): void {
+  /**
+   * A search the service answered: charged callsForSearch(resultCount). The applied page_size may tell the plan; so
+   * may the results: study types and takeaways come on paid plans only (`paidFields`), which tells a paid plan from
+   * the free one at the first search, even when no page was capped.
+   */
+  recordSearch(e: {
+    resultCount: number;
+    requestedPageSize: number;
+    appliedPageSize: number;
+    paidFields?: boolean;
+  }): void {
     const rec = this.record();
     rec.spent += callsForSearch(e.resultCount);
     rec.searches = (rec.searches ?? 0) + 1;
     const inferred = inferPlanFromPageSize(e.requestedPageSize, e.appliedPageSize);
     if (inferred) {
       rec.inferred = inferred;
+      rec.inferredFrom = 'pageSize';
       rec.cap = e.appliedPageSize;
     } else if (rec.cap !== undefined && e.appliedPageSize > rec.cap) {
       // A larger page than the cap we saw: the plan changed (an upgrade); forget the inference.
       delete rec.inferred;
+      delete rec.inferredFrom;
+      delete rec.cap;
+    }
+    // Paid-plan fields: a paid plan. Pro, Teams and Enterprise (500 calls) cannot be told apart from the answers; Deep
+    // (2,000) neither, short of a page over 300 papers, which would cost more: the writer picks Deep from the menu.
+    if (e.paidFields && (!rec.inferred?.length || rec.inferred.includes('free'))) {
+      rec.inferred = ['pro', 'teams', 'enterprise'];
+      rec.inferredFrom = 'fields';
       delete rec.cap;
     }
     // An answered call means the pool is not used up and billing is fine (additional usage, a payment).

@@ -173,6 +173,8 @@ export function filtersSuite(): void {
     test('the multi-step editor, driven like a person: a range typed (bad, then good), a yes/no step, Back, Apply', async () => {
       const label = await freshKey('pro');
       const core = await testCore();
+      // No search on show: Apply then stores the filters and runs nothing (the next test has one on show).
+      await run(Commands.clearResults);
       await core.filters.clear();
       const editor = core.filterCommands.editor;
       const pending = run<FilterCommandResult>(Commands.editFilters);
@@ -194,7 +196,11 @@ export function filtersSuite(): void {
       await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
       await eventually(() => years.validationMessage !== undefined, 'a validation message');
       const msg = years.validationMessage;
-      assert.match(typeof msg === 'string' ? msg : (msg?.message ?? ''), /year_min must not exceed year_max/);
+      // In the writer's words, not the service's field names.
+      assert.match(
+        typeof msg === 'string' ? msg : (msg?.message ?? ''),
+        /The first year must not exceed the last year/,
+      );
       assert.equal(editor.active, years, 'a bad range was accepted');
       years.value = '2019-2024';
       await accept(() => editor.active !== undefined && editor.active !== years, 'years → step 1');
@@ -235,6 +241,69 @@ export function filtersSuite(): void {
         received((await searchesOf(label))[0]),
         expected('creatine and cognition', { year_min: 2019, year_max: 2024, human: true }),
       );
+    });
+
+    test('Apply runs the search on show again under the new filters (its row says the cost); Escape with changes asks first', async () => {
+      const label = await freshKey('pro');
+      const core = await testCore();
+      await core.filters.clear();
+      await run(Commands.searchPapers, 'omega-3 and depression');
+      assert.equal((await searchesOf(label)).length, 1);
+      const editor = core.filterCommands.editor;
+
+      // Escape after a change: asked; Keep Editing returns to the editor with the change; a second Escape discards.
+      let pending = run<FilterCommandResult>(Commands.editFilters);
+      await eventually(() => editor.active !== undefined, 'the editor to open');
+      const step1 = asPick(editor.active);
+      step1.activeItems = step1.items.filter((i) => i.field?.id === 'human');
+      await sleep(300);
+      await accept(() => editor.active !== undefined && editor.active !== step1, 'step 1 → human');
+      const human = asPick(editor.active);
+      human.activeItems = human.items.filter((i) => i.value === true);
+      await sleep(300);
+      await accept(() => editor.active !== undefined && editor.active !== human, 'human → step 1');
+      const withChange = editor.active;
+      withChange?.hide();
+      await eventually(() => editor.active !== undefined && editor.active !== withChange, 'the discard question');
+      const ask = asPick(editor.active);
+      assert.match(ask.title ?? '', /not applied/);
+      ask.activeItems = ask.items.filter((i) => /Keep Editing/.test(i.label));
+      await sleep(300);
+      await accept(() => editor.active !== undefined && editor.active !== ask, 'Keep Editing → step 1');
+      const back = asPick(editor.active);
+      assert.equal(back.items.find((i) => i.field?.id === 'human')?.description, 'yes', 'the change was kept');
+      // The Apply row says the search runs again, and what that costs.
+      const applyRow = back.items.find((i) => i.action === 'apply');
+      assert.match(applyRow?.detail ?? '', /search “omega-3 and depression” again/);
+      assert.match(applyRow?.detail ?? '', /one call/);
+      back.hide();
+      await eventually(() => editor.active !== undefined && editor.active !== back, 'the discard question again');
+      editor.active?.hide();
+      assert.equal(await pending, undefined, 'discarded');
+      assert.deepEqual(core.filters.current, {});
+      assert.equal((await searchesOf(label)).length, 1, 'nothing sent');
+
+      // Apply: stored and searched again.
+      pending = run<FilterCommandResult>(Commands.editFilters);
+      await eventually(() => editor.active !== undefined, 'the editor to open');
+      const s1 = asPick(editor.active);
+      s1.activeItems = s1.items.filter((i) => i.field?.id === 'human');
+      await sleep(300);
+      await accept(() => editor.active !== undefined && editor.active !== s1, 'step 1 → human');
+      const h = asPick(editor.active);
+      h.activeItems = h.items.filter((i) => i.value === true);
+      await sleep(300);
+      await accept(() => editor.active !== undefined && editor.active !== h, 'human → step 1');
+      const s2 = asPick(editor.active);
+      s2.activeItems = s2.items.filter((i) => i.action === 'apply');
+      await sleep(300);
+      await accept(() => editor.active !== s2, 'Apply');
+      assert.deepEqual(await pending, { ok: true, filters: { human: true } });
+      const sent = await searchesOf(label);
+      assert.equal(sent.length, 2, 'the search ran again');
+      assert.deepEqual(received(sent[1]), expected('omega-3 and depression', { human: true }));
+      assert.doesNotMatch((await api()).results.treeView?.description ?? '', /Refresh to apply/);
+      await core.filters.clear();
     });
 
     test('multi-select steps: domains by readable name and countries by ISO code reach the service comma-separated', async () => {

@@ -11,6 +11,7 @@ import {
   api,
   control,
   emulatorUrl,
+  eventually,
   setUserSettings,
   testCore,
   useEmulatorKeepingKey,
@@ -496,10 +497,14 @@ export function searchSuite(): void {
           ...node.paper,
           title: 'T [x](command:workbench.action.quit)',
           abstract: '<script>alert(1)</script> ![i](https://e.x/p.png) # not a heading',
+          takeaway: 'Data at https://user:pass@evil.example/data and https://example.org/code.',
         },
       };
       const abs = await run<PaperActionResult>(Commands.showAbstract, hostile);
       const text = abs?.value ?? '';
+      // Rendered as a preview, which links bare URLs itself: only the one the link rule allows may stay linkable.
+      assert.ok(!/https:\/\/user/.test(text), text);
+      assert.ok(text.includes('(<https://example.org/code>)'), text);
       assert.ok(!text.includes('](command:'), text);
       assert.ok(!text.includes('<script>'), text);
       assert.ok(!text.includes('![i]('), text);
@@ -642,9 +647,16 @@ export function searchSuite(): void {
       const text = abs.value ?? '';
       assert.ok(text.startsWith('# '));
       assert.ok(text.includes('## Abstract'));
-      const active = vscode.window.activeTextEditor?.document;
-      assert.equal(active?.uri.scheme, 'research-desk-paper');
-      assert.equal(active?.languageId, 'markdown');
+      // A rendered preview whose tab is named after the paper, over the Markdown document.
+      const shown = vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'research-desk-paper');
+      assert.equal(shown?.languageId, 'markdown');
+      const words = (b.paper.title ?? '').replace(/\s+/g, ' ').trim().split(' ').slice(0, 3).join(' ');
+      const tabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs.map((t) => t.label));
+      await eventually(
+        () => vscode.window.tabGroups.all.some((g) => g.tabs.some((t) => t.label.includes(words))),
+        `a tab named after the paper (tabs: ${tabs.join(' | ')})`,
+      );
+      assert.ok(!tabs.some((t) => /^[0-9a-f]{32}\.md$/.test(t)), 'no tab named by the paper id');
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
       const similar = await run<SearchOutcome>(Commands.findSimilar, b);
       assert.equal(similar?.query, b.paper.title?.replace(/\s+/g, ' ').trim());

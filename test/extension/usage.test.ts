@@ -175,6 +175,31 @@ export function usageSuite(): void {
       assert.equal(core.usage.snapshot().plan, 'pro');
     });
 
+    test('a paid key: the first search shows the calls left, without a setting (study types and takeaways are paid-plan fields)', async () => {
+      const restorePlan = await setUserSettings({ [Settings.plan]: 'auto' });
+      try {
+        await freshKey('pro');
+        // Forget an earlier inference for this origin (a free key's cap).
+        core.usage.recordSearch({ resultCount: 0, requestedPageSize: 100, appliedPageSize: 100 });
+        core.usage.correct(0);
+        const pre = core.usage.snapshot();
+        assert.notEqual(pre.planSource, 'setting');
+        await run(Commands.searchPapers, 'sleep deprivation and working memory');
+        const s = core.usage.snapshot();
+        assert.equal(s.planSource, 'inferred');
+        assert.equal(s.inferredFrom, 'fields');
+        assert.equal(s.included, 500);
+        assert.equal(core.usageStatus.item.text, `$(pulse) ${500 - s.spent} / 500`);
+        assert.match(tooltipText(core.usageStatus.item), /a paid plan: Pro, Teams or Enterprise/);
+        // A free key's capped page then wins: the free plan it shows is certain.
+        await freshKey('free');
+        await run(Commands.searchPapers, 'sleep deprivation and reaction time');
+        assert.equal(core.usage.snapshot().plan, 'free');
+      } finally {
+        await restorePlan();
+      }
+    });
+
     test('month rollover: a new month starts from 0 (fake clock), the reset date moves on', () => {
       let now = new Date('2026-03-31T23:59:00Z');
       const state = memento();

@@ -45,7 +45,7 @@ export const flow = defineFlow({
       await driver.waitUntil('the years step', async () => /Publication years/.test(await title()));
       await driver.quickInputBox().fill('2024-2019');
       await driver.waitUntil('a validation message', async () =>
-        /year_min must not exceed year_max/.test(await driver.inputMessage()),
+        /The first year must not exceed the last year/.test(await driver.inputMessage()),
       );
       await shot('02-years-invalid');
       await driver.quickInputBox().fill('2019-2024');
@@ -131,6 +131,32 @@ export const flow = defineFlow({
       await driver.waitUntil('88 / 500 in the status bar', async () => /88 \/ 500/.test(await usageItem().innerText()));
       await shot('07-status-corrected');
     });
+
+    await check(
+      'Escape with changes asks; Apply Them runs the search again under them (one call, as the row said)',
+      async () => {
+        await driver.runCommand('Research Desk: Edit Search Filters');
+        await driver.waitUntil('the filter list', async () => /Edit Search Filters/.test(await title()));
+        assert.match(await row('Apply').innerText(), /search “exercise and depression” again/);
+        await row('Controlled studies only').click();
+        await driver.waitUntil('the controlled step', async () => /Controlled studies only/.test(await title()));
+        await row('Yes').click();
+        await driver.waitUntil('back on the filter list', async () => /Edit Search Filters/.test(await title()));
+        await page.keyboard.press('Escape');
+        await driver.waitUntil('the discard question', async () => /not applied/.test(await title()));
+        await shot('07a-escape-asks');
+        await row('Apply Them').click();
+        await driver.waitUntil(
+          'the search again, with the new filter',
+          async () => /controlled/.test(await pane.locator('.pane-header .description').innerText()),
+          30_000,
+        );
+        await driver.waitUntil('87 / 500 in the status bar', async () =>
+          /87 \/ 500/.test(await usageItem().innerText()),
+        );
+        await shot('07b-applied-and-searched');
+      },
+    );
 
     await check(
       'when the service says the month is used up, the item shows 0 with the reset date on a warning background',

@@ -82,11 +82,13 @@ export const flow = defineFlow({
           await shot('02-password-input');
         },
       });
-      // The welcome view no longer asks for a key.
-      await driver.waitUntil('the welcome view to stop offering Set API Key', async () => {
+      // The welcome view no longer asks for a key, and offers no big Clear API Key button either (it is in the
+      // view's menu, and gives an Undo).
+      const shown = await driver.waitUntil('the welcome view to stop offering Set API Key', async () => {
         const b = await driver.welcomeButtons(VIEW);
-        return !b.some((x) => /set api key/i.test(x));
+        return b.some((x) => /search papers/i.test(x)) && !b.some((x) => /set api key/i.test(x)) ? b : undefined;
       });
+      assert.ok(!shown.some((x) => /clear api key/i.test(x)), `buttons: ${shown.join(', ')}`);
       // The Threads view (no threads yet) now offers to ask the agent.
       await driver.waitUntil('the Threads welcome to offer Ask the Research Agent', async () => {
         const b = await driver.welcomeButtons(THREADS);
@@ -108,6 +110,8 @@ export const flow = defineFlow({
     await check('Clear API Key brings the welcome view back', async () => {
       await driver.clearNotifications();
       await driver.runCommand('Research Desk: Clear API Key');
+      const undo = await driver.waitForNotification(/Cleared the API key/);
+      assert.ok(undo.buttons.includes('Undo'), `buttons: ${undo.buttons.join(', ')}`);
       const buttons = await driver.waitUntil('the welcome view to offer Set API Key again', async () => {
         const b = await driver.welcomeButtons(VIEW);
         return b.some((x) => /set api key/i.test(x)) ? b : undefined;

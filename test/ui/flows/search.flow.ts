@@ -187,5 +187,33 @@ export const flow = defineFlow({
         await page.mouse.move(1000, 700);
       },
     );
+
+    await check('Show Abstract opens a readable preview in a tab named after the paper', async () => {
+      const row = pane.locator('.monaco-list-row').first();
+      const label = (await row.innerText()).split('·').slice(1).join('·').trim();
+      await row.click({ button: 'right' });
+      const item = page.locator('.context-view .monaco-menu .action-item', { hasText: 'Show Abstract' }).first();
+      await item.waitFor({ state: 'visible', timeout: driver.timeoutMs });
+      await item.click();
+      // A click that lands while the menu is still opening is lost: the highlighted item is chosen with Enter then.
+      if (await item.isVisible()) await page.keyboard.press('Enter');
+      const words = label.split(' ').slice(0, 3).join(' ');
+      const tabs = await driver.waitUntil(`a tab named after the paper (${words})`, async () => {
+        const t = await driver.editorTabs();
+        return t.some((x) => x.includes(words)) ? t : undefined;
+      });
+      assert.ok(!tabs.some((t) => /^[0-9a-f]{32}\.md/.test(t)), tabs.join(' | '));
+      // The preview renders: no escaping backslash reaches the reader.
+      const body = await driver.webviewElement('body');
+      const text = await body.innerText();
+      assert.match(text, /Abstract/);
+      assert.doesNotMatch(text, /\\[.\-(]/, text.slice(0, 400));
+      // The preview links bare URLs itself: only the DOI and the URL the link rule allows are links.
+      const links = await evaluateAll(driver.webviewContent().locator('a'), (as) =>
+        as.map((a) => a.getAttribute('href') ?? ''),
+      );
+      assert.deepEqual(links.sort(), ['https://doi.org/10.1000/links.1', 'https://example.org/code'], text);
+      await shot('07-abstract-preview');
+    });
   },
 });

@@ -83,17 +83,28 @@ describe('filters/model', () => {
       assert.equal(r.ok, false, `${id} ${text} accepted`);
       return r.ok ? '' : r.message;
     };
-    assert.match(msg('years', '2024-2019'), /year_min must not exceed year_max/);
+    assert.match(msg('years', '2024-2019'), /The first year must not exceed the last year/);
     assert.match(msg('years', 'last year'), /FROM-TO/);
-    assert.match(msg('sjr', '0-5'), /sjr_min: Input should be greater than or equal to 1/);
-    assert.match(msg('sjr', '1-5'), /sjr_max: Input should be less than or equal to 4/);
-    assert.match(msg('months', '3-9'), /month_min requires year_min/);
-    assert.match(msg('months', '13-'), /less than or equal to 12/);
-    assert.match(msg('months', '9-3', { year_min: 2020, year_max: 2020 }), /month_min must not exceed month_max/);
-    assert.match(msg('sample_size_min', '0'), /greater than or equal to 1/);
+    assert.match(msg('sjr', '0-5'), /The best quartile must be at least 1/);
+    assert.match(msg('sjr', '1-5'), /The worst quartile must be at most 4/);
+    assert.match(msg('months', '3-9'), /The first month needs the first year/);
+    assert.match(msg('months', '13-'), /must be at most 12/);
+    assert.match(
+      msg('months', '9-3', { year_min: 2020, year_max: 2020 }),
+      /The first month must not exceed the last month/,
+    );
+    assert.match(msg('sample_size_min', '0'), /must be at least 1/);
     assert.match(msg('sample_size_min', '12.5'), /not a whole number/);
-    assert.match(msg('duration', '30-7'), /duration_min must not exceed duration_max/);
+    assert.match(msg('duration', '30-7'), /The shortest duration must not exceed the longest duration/);
     assert.match(msg('publisher_name', 'Springer, Nature'), /cannot contain a comma/);
+    // The writer's words: no field name of the service in any of them.
+    for (const [id, text] of [
+      ['years', '2024-2019'],
+      ['sjr', '0-5'],
+      ['months', '3-9'],
+      ['duration', '30-7'],
+    ] as const)
+      assert.doesNotMatch(msg(id, text), /\b(year|month|sjr|duration)_(min|max)\b/, `${id} ${text}`);
     // Another field's existing problem does not block this one.
     assert.equal(parseFieldInput(field('citation_min'), '5', { sjr_min: 4, sjr_max: 1 }).ok, true);
   });
@@ -128,7 +139,7 @@ describe('filters/model', () => {
     assert.equal(fieldValueText(field('open_access'), f), 'no');
     assert.equal(
       describeFilters(f),
-      '2021+ · rct, meta-analysis · human · Q1 · cited ≥ 10 · not open access · Medicine, Psychology',
+      '2021+ · Randomized controlled trial (RCT), Meta-analysis · human · Q1 · cited ≥ 10 · not open access · Medicine, Psychology',
     );
     assert.equal(describeFilters({}), '');
     assert.equal(describeFilters({ study_types: ['rct', 'meta-analysis', 'cohort study'] }), '3 study types');
