@@ -32,10 +32,10 @@ describe('bib/bibTidy', () => {
     const text = `${header}\n\n@article{zeta, title = {Z}}\n\n@article{alpha, title = {A}}\n`;
     const r = tidyBibliography(text);
     assert.equal(r.text, `${header}\n\n@article{alpha, title = {A}}\n\n@article{zeta, title = {Z}}\n`);
-    assert.equal(tidyBibliography(r.text!).text, r.text, 'idempotent');
+    assert.equal(tidyBibliography(r.text).text, r.text, 'idempotent');
     // CRLF files too.
     const crlf = text.replace(/\n/g, '\r\n');
-    assert.equal(tidyBibliography(crlf).text, r.text!.replace(/\n/g, '\r\n'));
+    assert.equal(tidyBibliography(crlf).text, r.text.replace(/\n/g, '\r\n'));
     // No blank line: the comment is the first entry's, and moves with it.
     const own = '% about zeta\n@article{zeta, title = {Z}}\n\n@article{alpha, title = {A}}\n';
     assert.equal(
