@@ -4,6 +4,7 @@
 //   dist/core.js       the API client and the features, `require`d on the first command needing them.
 //   dist/bibtex.js     the BibTeX library, loaded by the core on the first citation feature.
 //   dist/webview.js    the answer webview script (browser).
+//   dist/table.js      the evidence table's webview script (browser).
 //   out/test/extension/index.js  (with --tests) the extension-host Mocha suite; mocha and vscode external.
 // `--production` minifies without source maps; `--watch` rebuilds.
 import { writeFileSync } from 'node:fs';
@@ -76,7 +77,7 @@ const configs = [
   },
   {
     ...common,
-    entryPoints: { webview: 'src/answer/webview/main.ts' },
+    entryPoints: { webview: 'src/answer/webview/main.ts', table: 'src/search/table/webview/main.ts' },
     outdir: 'dist',
     platform: 'browser',
     format: 'iife',
@@ -101,7 +102,7 @@ if (tests) {
 // What the entry bundle must never contain: activation must not pay for these.
 const FORBIDDEN_IN_ENTRY = [
   /node_modules\/(undici|zod|markdown-it)\//,
-  /^src\/(api|render|bib|answer)\//,
+  /^src\/(api|render|bib|answer|search\/table)\//,
   /^src\/composition\/core\.ts$/,
   /^src\/citations\/(?!providers\.ts$)/,
   /^src\/chat\/(?!(chatProviders|mcpProvider)\.ts$)/,

@@ -4,7 +4,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 /**
- * Files that run without VS Code: the pure layer's folders, the answer webview's browser code, and the pure parts of
+ * Files that run without VS Code: the pure layer's folders, the webviews' browser code, and the pure parts of
  * feature folders (models, caches, display text). Fenced from `vscode` so they stay testable in plain Node;
  * test/unit/build/layout.test.ts fails when a file that imports no `vscode` is missing here.
  */
@@ -19,6 +19,8 @@ export const PURE_FILES = [
   'src/citations/{citeMatch,declare,display,errors,incrementalParse,recentPapers}.ts',
   'src/platform/ids.ts',
   'src/search/{cache,filterModel,paging,query,resultsModel,searchPages}.ts',
+  'src/search/table/{protocol,rows,sortFilter}.ts',
+  'src/search/table/webview/**/*.ts',
   'src/service/{clientProvider,demoKey}.ts',
   'src/threads/threadList.ts',
 ];

@@ -15,8 +15,9 @@
  *
  * Then bench/search.ts (calls charged for paging and repeats), bench/render.ts (renderAnswer) and
  * bench/threads.ts (polls per finished thread, open → answer painted, in a real VS Code), and bench/cite.ts
- * (Insert Citation's pure path with a 1,000–10,000-entry bibliography, growth 1k → 10k), and bench/chat.ts (what the
- * chat's tools hand a model, in characters, against the service's own records).
+ * (Insert Citation's pure path with a 1,000–10,000-entry bibliography, growth 1k → 10k), bench/chat.ts (what the
+ * chat's tools hand a model, in characters, against the service's own records), and bench/table.ts (the evidence
+ * table: show and sort 1,000 results in a real VS Code against 20 in the same window).
  *
  * Then the real-VS Code activation benchmark (bench/activation.ts) runs as a
  * child process when that file exists and the `.vscode-test/code-server` cache is present. It
@@ -38,6 +39,7 @@ import { measureAgentTask, runChatBench } from './chat';
 import { runCiteBench } from './cite';
 import { runRenderBench } from './render';
 import { measureResultsView, measureSearchPlan } from './search';
+import { runTableBench } from './table';
 import { measureThreads } from './threads';
 
 const ROOT = join(__dirname, '..');
@@ -236,6 +238,8 @@ async function main(): Promise<void> {
   recordResults(await runCiteBench());
   console.log('\nChat (bench/chat.ts): what the tools hand a model, against the service records of the same run');
   recordResults([...(await runChatBench()), ...measureAgentTask()]);
+  console.log('\nEvidence table (bench/table.ts): rows and ordering in Node; show and sort 1,000 results in VS Code');
+  recordResults(runTableBench());
 
   const vs = vscodeWanted();
   if (vs.run) {

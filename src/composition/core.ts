@@ -17,6 +17,8 @@ import { ThreadsViewCommands } from '../threads/threadsViewCommands';
 import { Commands, Views, type CommandId } from '../platform/ids';
 import { FilterStore } from '../search/filterStore';
 import { SearchSession } from '../search/searchSession';
+import { PaperExporter } from '../search/table/exportPapers';
+import { TablePanel } from '../search/table/tablePanel';
 import { BriefCodeLensProvider } from '../threads/briefDocument';
 import { ThreadsModel } from '../threads/threadsModel';
 import { ThreadWatcher } from '../threads/threadWatcher';
@@ -88,6 +90,10 @@ class CoreImpl extends Disposable implements Core {
   readonly tools: ResearchTools;
   /** The @research chat participant. */
   readonly participant: ResearchParticipant;
+  /** Export Papers (BibTeX, RIS, CSL-JSON) from the results view and the evidence table. */
+  readonly exporter: PaperExporter;
+  /** The evidence table: the results as rows to screen, sort, filter and act on. */
+  readonly table: TablePanel;
 
   constructor(private readonly services: CoreServices) {
     super();
@@ -263,6 +269,20 @@ class CoreImpl extends Disposable implements Core {
       log,
     });
     const papers = this.register(new PaperCommands(services.results, log, (title) => search.searchPapers(title)));
+    this.exporter = new PaperExporter({
+      shown: () => services.results.current,
+      selected: () => services.results.selectedPapers(),
+    });
+    this.table = this.register(
+      new TablePanel({
+        extensionUri: services.context.extensionUri,
+        results: services.results,
+        state: services.context.globalState,
+        exporter: this.exporter,
+        log,
+        showError: (err, context) => void this.presenter.show(err, { context }),
+      }),
+    );
     this.handlers = commandTable(this, { keyCommands, tester, emulator, search, papers, threadsView });
   }
 
@@ -382,6 +402,8 @@ function commandTable(
     [Commands.copyTitle]: (...args) => papers.copyTitle(...args),
     [Commands.showAbstract]: (...args) => papers.showAbstract(...args),
     [Commands.findSimilar]: (...args) => papers.findSimilar(...args),
+    [Commands.showEvidenceTable]: (arg) => Promise.resolve(core.table.show(arg)),
+    [Commands.exportPapers]: (...args) => core.exporter.run(...args),
     [Commands.editFilters]: (arg) => core.filterCommands.edit(arg),
     [Commands.clearFilters]: () => core.filterCommands.clear(),
     [Commands.applyFilterPreset]: (arg) => core.filterCommands.applyPreset(arg),

@@ -26,6 +26,9 @@ export const Commands = {
   copyTitle: 'researchDesk.copyTitle',
   showAbstract: 'researchDesk.showAbstract',
   findSimilar: 'researchDesk.findSimilar',
+  // The evidence table, and exporting papers (the table's rows, the results view's papers)
+  showEvidenceTable: 'researchDesk.showEvidenceTable',
+  exportPapers: 'researchDesk.exportPapers',
   // Filters and monthly calls
   editFilters: 'researchDesk.editFilters',
   clearFilters: 'researchDesk.clearFilters',
@@ -79,9 +82,11 @@ export const McpProviders = {
   research: 'researchDesk.mcp',
 } as const;
 
-/** Webview panel types (each has an `onWebviewPanel:` activation event and a serializer). */
+/** Webview panel types (the answer view has an `onWebviewPanel:` activation event and a serializer). */
 export const WebviewTypes = {
   answer: 'researchDesk.answer',
+  /** The evidence table (no serializer: the results it shows are not kept across a reload). */
+  evidenceTable: 'researchDesk.evidenceTable',
 } as const;
 
 export const ViewContainers = {
@@ -169,6 +174,10 @@ export const StorageKeys = {
   runningThreadsPrefix: 'researchDesk.threads.running/',
   /** Unsent briefs and follow-ups, per target (globalState). */
   threadDrafts: 'researchDesk.threads.drafts',
+  /** The evidence table's hidden columns (globalState). */
+  tableColumns: 'researchDesk.table.hiddenColumns',
+  /** The evidence table's last sort, or null for the search's order (globalState). */
+  tableSort: 'researchDesk.table.sort',
 } as const;
 
 /** Status bar item ids (VS Code lists them by id in the status bar's context menu). */

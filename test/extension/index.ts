@@ -24,6 +24,7 @@ import { mcpSuite } from './mcp.test';
 import { moneySuite } from './money.test';
 import { scriptedModelSuite } from './scriptedModel.test';
 import { searchSuite } from './search.test';
+import { tableSuite } from './table.test';
 import { settingsSuite } from './settings.test';
 import { threadsSuite } from './threads.test';
 import { toolsSuite } from './tools.test';
@@ -55,6 +56,7 @@ export function run(): Promise<void> {
   trustSuite();
   searchSuite();
   filtersSuite();
+  tableSuite();
   usageSuite();
   toolsSuite();
   chatSuite();

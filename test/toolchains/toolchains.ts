@@ -49,6 +49,8 @@ export interface CompileInput {
   document: string;
   bib: string;
   bibName?: string;
+  /** The bibliography's format, for pandoc (which reads CSL-JSON too): its file name extension. */
+  bibExtension?: 'bib' | 'json';
 }
 
 const run = (
@@ -182,7 +184,7 @@ export function compilePandoc(input: CompileInput): CompileResult {
   const started = performance.now();
   const dir = workdir('pandoc');
   try {
-    const bibName = `${input.bibName ?? 'refs'}.bib`;
+    const bibName = `${input.bibName ?? 'refs'}.${input.bibExtension ?? 'bib'}`;
     writeFileSync(join(dir, bibName), input.bib);
     writeFileSync(join(dir, 'doc.md'), input.document);
     const r = run(
