@@ -22,7 +22,7 @@ import {
   workspaceDir,
   writeFile,
 } from './support';
-import { modelRequests, setScript } from './scriptedModel.test';
+import { modelRequests, scriptedModelLoads, setScript, skipWithoutScriptedModel } from './scriptedModel.test';
 
 const invoke = (name: string, input: object): Thenable<vscode.LanguageModelToolResult> =>
   vscode.lm.invokeTool(name, { input, toolInvocationToken: undefined });
@@ -364,8 +364,8 @@ export function chatViewSuite(): void {
   suite('Chat: @research in the real chat view (the scripted model)', () => {
     let restore: (() => Promise<void>) | undefined;
     suiteSetup(async function () {
-      // The chat needs a model, and the scripted one needs VS Code 1.104.
-      if (Number(vscode.version.split('.')[1]) < 104) this.skip();
+      // The chat needs a model: the scripted one.
+      skipWithoutScriptedModel(this);
       this.timeout(120_000);
       // A request sent before the chat has resolved its models is dropped: send a free one until it is answered.
       const c = await testCore();
@@ -387,7 +387,7 @@ export function chatViewSuite(): void {
       };
     });
     suiteTeardown(async () => {
-      await setScript([]);
+      if (scriptedModelLoads()) await setScript([]);
       await restore?.();
     });
 

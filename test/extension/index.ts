@@ -99,7 +99,7 @@ class LineReporter extends Mocha.reporters.Base {
       if (s.title) console.log(`${s.title}`);
     });
     runner.on('pass', (t) => console.log(`  ✔ ${t.title}`));
-    runner.on('pending', (t) => console.log(`  - SKIPPED ${t.title}`));
+    runner.on('pending', (t) => console.log(`  - SKIPPED ${t.title}${skipReason(t)}`));
     runner.on('fail', (t, err: unknown) =>
       console.log(`  ✘ ${t.title}: ${err instanceof Error ? err.message : String(err)}`),
     );
@@ -108,6 +108,13 @@ class LineReporter extends Mocha.reporters.Base {
       console.log(`${s.passes} passing, ${s.failures} failing, ${s.pending} skipped (${s.duration ?? 0} ms)`);
     });
   }
+}
+
+/** The reason support.skipBelowVsCode left on the test or one of its suites, if any. */
+function skipReason(t: Mocha.Runnable): string {
+  for (let r: { skipReason?: string; parent?: Mocha.Suite } | undefined = t; r; r = r.parent)
+    if (r.skipReason) return ` (${r.skipReason})`;
+  return '';
 }
 
 function writeCounts(counts: Counts): void {

@@ -7,7 +7,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { MCP_SERVER_LABEL } from '../../src/chat/mcpProvider';
-import { Settings } from '../../src/platform/ids';
+import { EXTENSION_ID, Settings } from '../../src/platform/ids';
 import {
   type EmuCharge,
   chargedTo,
@@ -22,6 +22,17 @@ import {
 /** An internal command of VS Code's MCP client: starts servers ('*': all) and, asked to, waits for their tools. */
 const START_SERVER = 'workbench.mcp.startServer';
 
+/**
+ * Our server's id in VS Code's MCP registry: the extension's id in lower case, then the definition's label. VS Code 1.103
+ * starts only a server named by its id (its startServer knows neither '*' nor waitForLiveTools).
+ */
+const OUR_SERVER_ID = `${EXTENSION_ID.toLowerCase()}/${MCP_SERVER_LABEL}`;
+
+/** The tool-name prefix VS Code 1.103 gives a server's tools: "mcp_" and the label, lower case, cut to 13 characters. */
+const OUR_TOOL_PREFIX = `mcp_${MCP_SERVER_LABEL.toLowerCase()
+  .replace(/[^a-z0-9_.-]+/g, '_')
+  .slice(0, 13)}_`;
+
 interface McpRequest {
   route: string;
   keyLabel: string | null;
@@ -33,12 +44,13 @@ interface McpRequest {
 
 /** Our server's search tool as VS Code lists it: by tag, source and suffix (the full name is VS Code's to make up). */
 function ourSearchTool(): vscode.LanguageModelToolInformation | undefined {
-  return vscode.lm.tools.find(
-    (t) =>
-      t.tags.includes('mcp') &&
-      (t as { source?: { label?: string } }).source?.label === MCP_SERVER_LABEL &&
-      t.name.endsWith('_search'),
-  );
+  return vscode.lm.tools.find((t) => t.tags.includes('mcp') && fromOurServer(t) && t.name.endsWith('_search'));
+}
+
+function fromOurServer(t: vscode.LanguageModelToolInformation): boolean {
+  const source = (t as { source?: { label?: string } }).source;
+  // VS Code 1.103 shows extensions no tool's source: there the name it derives from the server's label tells.
+  return source ? source.label === MCP_SERVER_LABEL : t.name.startsWith(OUR_TOOL_PREFIX);
 }
 
 /** The emulator's /mcp requests after the first `from` entries of its log. */
@@ -60,7 +72,12 @@ async function startServersUntil<T>(found: () => T | undefined, ms: number): Pro
       vscode.commands.executeCommand(START_SERVER, '*', { waitForLiveTools: true }),
     ).catch(() => undefined);
     await Promise.race([started, sleep(Math.min(3000, Math.max(0, deadline - Date.now())))]);
-    const f = found();
+    let f = found();
+    if (f !== undefined) return f;
+    // Where '*' started nothing (VS Code 1.103), by our server's id.
+    const byId = Promise.resolve(vscode.commands.executeCommand(START_SERVER, OUR_SERVER_ID)).catch(() => undefined);
+    await Promise.race([byId, sleep(Math.min(3000, Math.max(0, deadline - Date.now())))]);
+    f = found();
     if (f !== undefined) return f;
     await sleep(300);
   }
@@ -161,8 +178,12 @@ export function mcpSuite(): void {
         // than the trusted run needs to see the tool (about a second).
         const deadline = Date.now() + 6000;
         while (Date.now() < deadline) {
+          // By id as well: VS Code 1.103 starts nothing for '*'.
           const settled = await Promise.race([
-            Promise.resolve(vscode.commands.executeCommand(START_SERVER, '*', { waitForLiveTools: true })).then(
+            Promise.all([
+              vscode.commands.executeCommand(START_SERVER, '*', { waitForLiveTools: true }),
+              vscode.commands.executeCommand(START_SERVER, OUR_SERVER_ID),
+            ]).then(
               () => true,
               () => true,
             ),

@@ -13,9 +13,21 @@ import {
   type ScriptedTurn,
   ScriptedModelCommands,
 } from '../fixtures/scripted-model/types';
-import { chargedTo, provisionedKey, requestsOf, useEmulatorKeepingKey } from './support';
+import { chargedTo, provisionedKey, requestsOf, skipBelowVsCode, useEmulatorKeepingKey, vscodeMinor } from './support';
 
 const HELPER_ID = 'research-desk-tests.scripted-model';
+
+/** The helper provides its model through lm.registerLanguageModelChatProvider, API from VS Code 1.104. */
+const HELPER_MIN_MINOR = 104;
+const HELPER_WHY = 'the scripted model (test helper) uses lm.registerLanguageModelChatProvider';
+
+/** Skips the suite where VS Code does not load the helper. */
+export function skipWithoutScriptedModel(ctx: Mocha.Context): void {
+  skipBelowVsCode(ctx, HELPER_MIN_MINOR, HELPER_WHY);
+}
+
+/** Whether this VS Code loads the helper (so its commands exist). */
+export const scriptedModelLoads = (): boolean => vscodeMinor() >= HELPER_MIN_MINOR;
 
 /** Replaces the model's script and clears what it received. */
 export async function setScript(turns: ScriptedTurn[]): Promise<void> {
@@ -51,13 +63,12 @@ export function scriptedModelSuite(): void {
   suite('The scripted model (test helper) through vscode.lm', () => {
     let restore: (() => Promise<void>) | undefined;
     suiteSetup(async function () {
-      // lm.registerLanguageModelChatProvider is 1.104+; an older VS Code does not load the helper.
-      if (Number(vscode.version.split('.')[1]) < 104) this.skip();
+      skipWithoutScriptedModel(this);
       assert.ok(vscode.extensions.getExtension(HELPER_ID), `${HELPER_ID} is not installed in this window`);
       restore = (await useEmulatorKeepingKey()).restore;
     });
     suiteTeardown(async () => {
-      await setScript([]);
+      if (scriptedModelLoads()) await setScript([]);
       await restore?.();
     });
 

@@ -113,6 +113,22 @@ export async function control<T>(method: string, ...args: unknown[]): Promise<T>
 
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
+/** The minor version of the VS Code running the suite (1.<minor>). */
+export const vscodeMinor = (): number => Number(vscode.version.split('.')[1]);
+
+/**
+ * Skips the test, or (called in a suiteSetup) every test of the suite, where VS Code is older than 1.<minor>. The
+ * reporter prints the reason next to each skipped test, so a run on the oldest VS Code says what it left out.
+ */
+export function skipBelowVsCode(ctx: Mocha.Context, minor: number, why: string): void {
+  if (vscodeMinor() >= minor) return;
+  // In a hook (suiteSetup) the reason goes on its suite, so every test of it shows it.
+  const runnable: { type?: string; parent?: Mocha.Suite } | undefined = ctx.test;
+  const target = runnable?.type === 'hook' ? runnable.parent : runnable;
+  if (target) Object.assign(target, { skipReason: `needs VS Code 1.${minor}+, this is ${vscode.version}: ${why}` });
+  ctx.skip();
+}
+
 /**
  * Waits until `pending` (a command showing a quick pick or input box) settles, pressing
  * Enter on the quick input every 100 ms: the way a person accepts the highlighted item.
