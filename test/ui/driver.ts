@@ -161,6 +161,28 @@ export class WorkbenchDriver {
     }
   }
 
+  /**
+   * Right-clicks `target` and runs the context menu item labelled `label`. The menu drops a
+   * click that lands while it is still settling (seen on loaded machines: the item highlights
+   * and the menu stays open), so a menu still open after the click gets Enter on the item.
+   */
+  async contextMenu(target: Locator, label: string): Promise<void> {
+    await target.click({ button: 'right' });
+    const menu = this.page.locator('.context-view .monaco-menu');
+    const item = menu.locator('.action-item', { hasText: label }).first();
+    await item.waitFor({ state: 'visible', timeout: this.timeoutMs });
+    await item.hover();
+    await item.click();
+    const closed = await menu
+      .waitFor({ state: 'hidden', timeout: 3_000 })
+      .then(() => true)
+      .catch(() => false);
+    if (closed) return;
+    await item.hover();
+    await this.page.keyboard.press('Enter');
+    await menu.waitFor({ state: 'hidden', timeout: this.timeoutMs });
+  }
+
   // --------------------------------------------------------------- command palette
 
   quickInput(): Locator {

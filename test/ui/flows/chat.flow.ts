@@ -85,8 +85,23 @@ export const flow = defineFlow({
         await input.click();
         await page.keyboard.type('@research find randomized trials on creatine and memory');
         await page.keyboard.press('Enter');
+        // On a loaded machine the participant suggestion can still be open when Enter lands, and takes it: the
+        // prompt stays in the input. Send it again then (nothing was sent, so nothing is sent twice).
+        const request = chat.locator('.interactive-request').first();
+        const sent = await request
+          .waitFor({ state: 'visible', timeout: 10_000 })
+          .then(() => true)
+          .catch(() => false);
+        if (!sent) {
+          await input.click();
+          await page.keyboard.press('End');
+          await page.keyboard.press('Enter');
+        }
         const allow = page.locator('.interactive-session .monaco-button:visible', { hasText: /^Allow/ }).first();
-        await allow.waitFor({ state: 'visible', timeout: 60_000 });
+        await allow.waitFor({ state: 'visible', timeout: 60_000 }).catch(async (e: unknown) => {
+          const shown = (await chat.innerText()).replace(/\s+/g, ' ').slice(0, 600);
+          throw new Error(`no Allow button; the chat shows: ${shown}`, { cause: e });
+        });
         const widget = (await chat.innerText()).replace(/\s+/g, ' ');
         assert.match(widget, /Search papers\?/);
         assert.match(widget, /one call of your monthly pool/);

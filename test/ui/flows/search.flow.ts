@@ -223,12 +223,7 @@ export const flow = defineFlow({
     await check('Show Abstract opens a readable preview in a tab named after the paper', async () => {
       const row = pane.locator('.monaco-list-row').first();
       const label = (await row.innerText()).split('·').slice(1).join('·').trim();
-      await row.click({ button: 'right' });
-      const item = page.locator('.context-view .monaco-menu .action-item', { hasText: 'Show Abstract' }).first();
-      await item.waitFor({ state: 'visible', timeout: driver.timeoutMs });
-      await item.click();
-      // A click that lands while the menu is still opening is lost: the highlighted item is chosen with Enter then.
-      if (await item.isVisible()) await page.keyboard.press('Enter');
+      await driver.contextMenu(row, 'Show Abstract');
       const words = label.split(' ').slice(0, 3).join(' ');
       const tabs = await driver.waitUntil(`a tab named after the paper (${words})`, async () => {
         const t = await driver.editorTabs();

@@ -208,14 +208,10 @@ export const flow = defineFlow({
         30_000,
       );
       const askAboutPapers = async (): Promise<void> => {
-        await results.locator('.monaco-list-row').first().click({ button: 'right' });
-        const item = page
-          .locator('.context-view .monaco-menu .action-item', {
-            hasText: 'Ask the Research Agent about Selected Papers',
-          })
-          .first();
-        await item.waitFor({ state: 'visible', timeout: driver.timeoutMs });
-        await item.click();
+        await driver.contextMenu(
+          results.locator('.monaco-list-row').first(),
+          'Ask the Research Agent about Selected Papers',
+        );
         await driver.quickInputBox().waitFor({ state: 'visible', timeout: driver.timeoutMs });
       };
       await askAboutPapers();
