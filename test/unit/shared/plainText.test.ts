@@ -89,6 +89,7 @@ describe('plainText (service and setting text for notifications, prompts, status
       clip(
         oneLine(
           t.replace(
+            // eslint-disable-next-line no-control-regex
             /[\u0000-\u0008\u000e-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]/g,
             '',
           ),
