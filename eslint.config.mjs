@@ -16,7 +16,7 @@ export const PURE_FILES = [
   'src/answer/webview/**/*.ts',
   'src/answer/protocol.ts',
   'src/chat/{answerMarkdown,chatMarkdown,seenPapers,threadToolInput,toolInput}.ts',
-  'src/citations/{citeMatch,declare,display,errors,incrementalParse,recentPapers}.ts',
+  'src/citations/{citeIndex,citeMatch,declare,display,errors,incrementalParse,recentPapers}.ts',
   'src/platform/ids.ts',
   'src/search/{cache,filterModel,paging,query,resultsModel,searchPages}.ts',
   'src/service/{clientProvider,demoKey}.ts',
