@@ -207,6 +207,7 @@ class CoreImpl extends Disposable implements Core {
         recent: this.recentPapers,
         shownPapers: () => services.results.current?.papers ?? [],
         search: (query) => search.searchPapers(query),
+        prepareBibliographies: (document) => this.citeCompletion.prepare(document),
         log,
       }),
     );
@@ -300,7 +301,7 @@ class CoreImpl extends Disposable implements Core {
     return this.quietly('completion', () => this.citeCompletion.provide(document, position, token));
   }
 
-  resolveCompletion(item: vscode.CompletionItem): vscode.CompletionItem {
+  resolveCompletion(item: vscode.CompletionItem): Promise<vscode.CompletionItem> {
     return this.citeCompletion.resolve(item);
   }
 
