@@ -88,9 +88,17 @@ class CoreImpl extends Disposable implements Core {
   readonly tools: ResearchTools;
   /** The @research chat participant. */
   readonly participant: ResearchParticipant;
+  /** Milliseconds spent in each construction step (test API; the benchmark reports what loading the core costs). */
+  readonly steps: Record<string, number> = {};
 
   constructor(private readonly services: CoreServices) {
     super();
+    let mark = performance.now();
+    const step = (name: string): void => {
+      const now = performance.now();
+      this.steps[name] = now - mark;
+      mark = now;
+    };
     const { log, settings, keys } = services;
     this.presenter = new ErrorPresenter(log, () => settings.service.baseUrl);
     const clients = this.register(new ClientProvider(settings, keys, log));
@@ -115,9 +123,11 @@ class CoreImpl extends Disposable implements Core {
     this.filterCommands = new FilterCommands(this.filters, () => this.usage.isFreePlan());
     this.usageMenu = new UsageMenu(this.usage, settings);
     if (this.filters.defaultsProblem) void showWarning(this.filters.defaultsProblem);
+    step('usage');
     const keyCommands = new KeyCommands(keys, settings, log, this.presenter);
     const tester = new ConnectionTester(clients, keys, log, this.presenter);
     const emulator = new EmulatorCommand(keys, settings, log);
+    step('service');
     // Search: session, its commands, paper actions.
     this.search = this.register(
       new SearchSession({
@@ -137,6 +147,7 @@ class CoreImpl extends Disposable implements Core {
       }),
     );
     const search = new SearchCommands(this.search, services.context.globalState, () => this.filters.describe());
+    step('search');
     this.threadWatcher = this.register(
       new ThreadWatcher({
         clients,
@@ -157,6 +168,7 @@ class CoreImpl extends Disposable implements Core {
       log,
       usage: this.usage,
     });
+    step('threads');
     // The answer view's follow-ups go through ThreadCommands like every brief (its watcher refreshes the view).
     this.answers = this.register(
       new AnswerPanels({
@@ -191,6 +203,7 @@ class CoreImpl extends Disposable implements Core {
     this.threadWatcher.resume();
     // A paused run (no key, a revoked key) is followed again once the key changes.
     this.register(keys.onDidChange(() => void this.threadWatcher.resume()));
+    step('answers');
     // Citations.
     this.bibliographies = this.register(new Bibliographies());
     this.recentPapers = new RecentPapersList();
@@ -211,6 +224,7 @@ class CoreImpl extends Disposable implements Core {
         log,
       }),
     );
+    step('citations');
     // As the answer view cites: a paper known only from an answer is completed first (a paid lookup, asked).
     const citeWithLookup = async (papers: CitePaper[]): Promise<CitationCommandResult> => {
       const target = (await this.citationCommands.targetEditor())?.document.uri;
@@ -261,6 +275,7 @@ class CoreImpl extends Disposable implements Core {
     });
     const papers = this.register(new PaperCommands(services.results, log, (title) => search.searchPapers(title)));
     this.handlers = commandTable(this, { keyCommands, tester, emulator, search, papers, threadsView });
+    step('chat');
   }
 
   /** Whether the core's table has a handler for `command` (the contributions test checks every command has one). */

@@ -31,6 +31,11 @@ export class ClientProvider extends Disposable {
     void old?.close().catch(() => undefined);
   }
 
+  /** The current service settings, without making a client (which loads the HTTP stack). */
+  service(): ServiceSettings {
+    return this.settings.service;
+  }
+
   /** The client for the current settings, with the settings it was built from. */
   get(): { client: ResearchClient; service: ServiceSettings } {
     const service = this.settings.service;
