@@ -13,7 +13,7 @@ import { countBreaks } from '../bib/edit';
 import { bibFileEncoding } from '../platform/settings';
 import { regularFile } from './bibliographyFind';
 import { isUtf8, type PendingWrite } from './bibliographyWrite';
-import { canExtend, extendParse } from './incrementalParse';
+import { canAppendTo, canExtend, extendParse } from './incrementalParse';
 import { inSlices, yieldToEventLoop } from '../shared/slices';
 import type { BibliographyEntry, CitePaper, DiskBibliography, LoadedBibliography, ResolvedBibliography } from './types';
 
@@ -202,7 +202,10 @@ export class BibliographyCache {
     const stat = await regularFile(w.uri);
     if (!stat) return;
     const text = w.base.text + w.appended;
-    const file = w.base.exists && canExtend(w.base.file, text) ? extendParse(w.base.file, text) : parseBibFile(text);
+    const file =
+      w.base.exists && w.appended && canAppendTo(w.base.file)
+        ? extendParse(w.base.file, text, w.appended)
+        : parseBibFile(text);
     const disk: DiskBibliography = { bytes: w.after, encoding: w.base.disk?.encoding ?? 'utf8' };
     this.records.set(w.uri.toString(), {
       stamp: `disk:${stat.mtime}:${stat.size}`,

@@ -5,7 +5,8 @@
  *
  * Items, inside `\cite{…}` (after `{` or `,`), after `[@`, `; @`, ` @` / `@` at a line start (Pandoc, Typst) and in
  * Typst's `#cite(<`, never in an e-mail address (src/bib/syntax.ts completionContext):
- *   1. the document's bibliography entries: label = key, detail = title, documentation = authors · year · journal;
+ *   1. the document's bibliography entries: label = key, description = title (detail = title, documentation =
+ *      authors · year · journal, on resolve);
  *   2. recent papers (results shown, answer citations) that are not in the bibliography: label = the key the paper
  *      would get, described "not in bibliography — adds it". Accepting one runs `researchDesk.addToBibliography`,
  *      which adds its entry through bibliographies.addEntries and apply; should the key written differ
@@ -15,7 +16,9 @@
  * anywhere in the key, or the start of a word of the title or of an author's name (accents ignored); in that order,
  * bibliography entries before recent papers. The list is marked incomplete, so each keystroke asks again.
  * Lists use the raw .bib text (braces and common accent macros removed): decoding 10,000 entries with the BibTeX
- * library would take seconds; the selected item is decoded exactly on resolve.
+ * library would take seconds; the selected item is decoded exactly on resolve, which also gives its detail and
+ * documentation (500 items travel to the workbench without them). A large file is read and indexed in slices
+ * (citeIndex.ts); the first list after `\cite{` comes from the first entries read.
  */
 import * as vscode from 'vscode';
 import { showError, showWarning } from '../platform/notify';
@@ -99,7 +102,10 @@ export class CiteCompletion {
     for (const e of entries)
       if (files[files.length - 1] !== e.bib.file && !files.includes(e.bib.file)) files.push(e.bib.file);
     if (this.prepared && sameFiles(this.prepared.files, files)) return this.prepared;
-    const index = CiteIndex.after(this.prepared?.index, entries.map((e) => e.entry));
+    const index = CiteIndex.after(
+      this.prepared?.index,
+      entries.map((e) => e.entry),
+    );
     this.prepared = { files, entries, index, built: inSlices((until) => index.build(until)) };
     return this.prepared;
   }
@@ -221,15 +227,17 @@ export class CiteCompletion {
     return new vscode.CompletionList(items, true);
   }
 
-  /** An entry's item: its key, with the title, authors, year and journal read from the raw fields. */
+  /**
+   * An entry's item: its key and title (read from the raw fields). Its detail and documentation (title, authors, year,
+   * journal) are given on resolve, which VS Code asks for the item it shows them for: 500 items travel to the
+   * workbench without them.
+   */
   private entryItem(entry: BibEntry, prefix: string, range: vscode.Range): vscode.CompletionItem {
     const info = entryInfo(entry);
     const item = new vscode.CompletionItem(
       { label: info.key, description: info.title },
       vscode.CompletionItemKind.Reference,
     );
-    item.detail = info.title;
-    item.documentation = byline(info.families, info.year, info.journal);
     this.finish(item, info.key, prefix, range);
     return item;
   }
@@ -242,10 +250,14 @@ export class CiteCompletion {
     item.filterText = `${prefix} ${key}`;
   }
 
-  /** The selected item's metadata decoded exactly (the list used raw .bib text). */
+  /** The selected item's metadata: read from the raw fields, then decoded exactly by the library. */
   async resolve(item: vscode.CompletionItem): Promise<vscode.CompletionItem> {
     const source = this.sources.get(item);
     if (source?.kind !== 'entry' && source?.kind !== 'first') return item;
+    const raw = source.kind === 'entry' ? source.entry.entry : source.entry;
+    const info = entryInfo(raw);
+    item.detail = info.title;
+    item.documentation = byline(info.families, info.year, info.journal);
     try {
       await loadBibtexLibrary();
       const entry =
@@ -259,7 +271,7 @@ export class CiteCompletion {
       item.documentation = byline(p.authors ?? [], p.publish_year, p.journal_name);
     } catch (err) {
       this.options.log.debug(
-        `Could not decode the entry ${source.kind === 'entry' ? source.entry.entry.key : source.entry.key}: ${err instanceof Error ? err.message : String(err)}`,
+        `Could not decode the entry ${raw.key}: ${err instanceof Error ? err.message : String(err)}`,
       );
     }
     return item;
