@@ -15,7 +15,8 @@ const ROOT = join(__dirname, '..');
 export function vscodeBenchSkipped(): string | undefined {
   if (process.argv.includes('--no-vscode') || process.env.RESEARCH_DESK_BENCH_VSCODE === '0')
     return '--no-vscode or RESEARCH_DESK_BENCH_VSCODE=0';
-  if (!existsSync(join(ROOT, '.vscode-test', 'code-server'))) return 'no .vscode-test cache';
+  const cache = process.env.RESEARCH_DESK_VSCODE_CACHE ?? join(ROOT, '.vscode-test');
+  if (!existsSync(join(cache, 'code-server'))) return `no VS Code cache at ${cache}`;
   return undefined;
 }
 
