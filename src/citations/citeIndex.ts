@@ -24,7 +24,9 @@ export const prefixOf = (raw: string): Prefix => {
 /** ` w1 w2 …` of an entry: the folded words of its title, then of its authors' (or editors') family names. */
 export function entryWords(entry: BibEntry): string {
   const raw = entry.raw;
-  return wordString([rawText(raw['title']), ...rawFamilies(raw['author'] ?? raw['editor'])]);
+  const texts = rawFamilies(raw['author'] ?? raw['editor']);
+  texts.push(rawText(raw['title']));
+  return wordString(texts);
 }
 
 export class CiteIndex {

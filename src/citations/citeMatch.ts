@@ -26,10 +26,14 @@ export function rawText(raw: string | undefined): string {
 export function rawFamilies(raw: string | undefined): string[] {
   const text = rawText(raw);
   if (!text) return [];
-  return text
-    .split(/\s+and\s+/u)
-    .map((a) => (a.includes(',') ? a.split(',')[0]! : (a.split(' ').pop() ?? a)).trim())
-    .filter(Boolean);
+  const out: string[] = [];
+  for (const a of text.split(/\s+and\s+/u)) {
+    // "Last, First": before the comma; "First Last": after the last space.
+    const comma = a.indexOf(',');
+    const family = (comma >= 0 ? a.slice(0, comma) : a.slice(a.lastIndexOf(' ') + 1)).trim();
+    if (family) out.push(family);
+  }
+  return out;
 }
 
 /** What separates words: white space (`\s`) and `-‐–—/:;,.!?()[]{}"“”'’`, as a table of UTF-16 code units. */
@@ -81,6 +85,9 @@ const isAlnum = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <=
  * empty. `into` receives them (a word of letters and digits only is folded by lower-casing it).
  */
 function collectWords(text: string, into: string[]): void {
+  // Lower-cased once: where that keeps every position (nothing grew), a plain word is a slice of it.
+  const lowered = text.toLowerCase();
+  const lower = lowered.length === text.length ? lowered : undefined;
   let start = 0;
   let plain = true;
   for (let i = 0; i <= text.length; i++) {
@@ -90,7 +97,7 @@ function collectWords(text: string, into: string[]): void {
       continue;
     }
     if (i > start) {
-      const f = plain ? text.slice(start, i).toLowerCase() : foldWord(text, start, i);
+      const f = plain ? (lower ? lower.slice(start, i) : text.slice(start, i).toLowerCase()) : foldWord(text, start, i);
       if (f) into.push(f);
     }
     start = i + 1;

@@ -116,8 +116,9 @@ export function displayLatex(raw: string): string {
       // TeX's spacing grave accent: a backtick.
       .replace(/\\`\{\}/gu, standIn('`'));
     // Nested accents (ễ as \~{\^e}) take a second pass: each pass reads one level.
-    for (let pass = 0; pass < 2; pass++) t = t.replace(SYMBOL_ACCENT, accent).replace(LETTER_ACCENT, accent);
-    t = t.replace(/\\([A-Za-z]+)\s*/gu, (_m, name: string) => standIn(MACROS[name] ?? ''));
+    for (let pass = 0; pass < 2 && t.includes('\\'); pass++)
+      t = t.replace(SYMBOL_ACCENT, accent).replace(LETTER_ACCENT, accent);
+    if (t.includes('\\')) t = t.replace(/\\([A-Za-z]+)\s*/gu, (_m, name: string) => standIn(MACROS[name] ?? ''));
   }
   // Dashes before braces go: `-{}-` is two hyphens kept apart on purpose.
   if (t.includes('--')) t = t.replace(/---/gu, '—').replace(/--/gu, '–');
