@@ -3,6 +3,8 @@
 //                      handlers. Must stay tiny: no client, undici, zod or markdown-it (checked below).
 //   dist/core.js       the API client and the features, `require`d on the first command needing them.
 //   dist/bibtex.js     the BibTeX library, loaded by the core on the first citation feature.
+//   dist/undici.js     undici, loaded by the core when it makes its first client.
+//   dist/markdown.js   markdown-it, loaded by the core when it first renders Markdown.
 //   dist/webview.js    the answer webview script (browser).
 //   dist/table.js      the evidence table's webview script (browser).
 //   out/test/extension/index.js  (with --tests) the extension-host Mocha suite; mocha and vscode external.
@@ -38,19 +40,33 @@ const node = {
 // citation feature needs it: a search or a thread does not pay for it. In the core bundle the package resolves to
 // that file (external); the file exports what library.ts uses (`parse`).
 const BIBTEX_PACKAGES = /^(?:@retorquere\/bibtex-parser|unicode2latex)$/;
-const bibtexExternal = {
-  name: 'bibtex-bundle',
+// undici (about 520 KB minified, half the core) is its own bundle too, dist/undici.js: src/api/transport.ts requires it
+// when the first client is made, so a command that sends nothing (Search Papers' input, the citation features) loads
+// the core without it.
+/** Resolves `filter` in the core to a CommonJS shim that `require`s `./<file>` at run time. */
+const lazyBundle = (name, filter, file, contents = `module.exports = require('./${file}');`) => ({
+  name,
   setup(build) {
-    // A CommonJS shim `require`s the file at run time (a plain require, not an ESM import(), so the extension
-    // host's module loader handles it like core.js itself).
-    build.onResolve({ filter: BIBTEX_PACKAGES }, () => ({ path: 'bibtex-library', namespace: 'bibtex-shim' }));
-    build.onLoad({ filter: /.*/, namespace: 'bibtex-shim' }, () => ({
-      contents: "module.exports = require('./bibtex.js');",
-      loader: 'js',
+    // A plain require, not an ESM import(), so the extension host's module loader handles it like core.js itself.
+    build.onResolve({ filter }, () => ({ path: name, namespace: `${name}-shim` }));
+    build.onLoad({ filter: /.*/, namespace: `${name}-shim` }, () => ({ contents, loader: 'js' }));
+    build.onResolve({ filter: new RegExp(`^\\./${file.replace('.', '\\.')}$`) }, () => ({
+      path: `./${file}`,
+      external: true,
     }));
-    build.onResolve({ filter: /^\.\/bibtex\.js$/ }, () => ({ path: './bibtex.js', external: true }));
   },
-};
+});
+const bibtexExternal = lazyBundle('bibtex-library', BIBTEX_PACKAGES, 'bibtex.js');
+const undiciExternal = lazyBundle('undici-library', /^undici$/, 'undici.js');
+// markdown-it (its entity tables cost tens of milliseconds at load) is dist/markdown.js, required when the first
+// Markdown is rendered (an answer, a chat reply, markup for a document): the core's `markdown-it` is a constructor that
+// requires it then. Every use in src/ is `new MarkdownIt(…)`; a static member would need the real module here.
+const markdownExternal = lazyBundle(
+  'markdown-library',
+  /^markdown-it$/,
+  'markdown.js',
+  "module.exports = function MarkdownIt(...args) { return new (require('./markdown.js'))(...args); };",
+);
 
 const configs = [
   { ...node, entryPoints: { extension: 'src/extension.ts' }, outdir: 'dist', metafile: true },
@@ -60,7 +76,23 @@ const configs = [
     entryPoints: { core: 'src/composition/core.ts' },
     outdir: 'dist',
     mainFields: ['module', 'main'],
-    plugins: [bibtexExternal],
+    plugins: [bibtexExternal, undiciExternal, markdownExternal],
+    metafile: true,
+  },
+  {
+    ...node,
+    stdin: {
+      contents: "module.exports = require('markdown-it');\n",
+      resolveDir: '.',
+      sourcefile: 'markdown-library.js',
+    },
+    outfile: 'dist/markdown.js',
+    metafile: true,
+  },
+  {
+    ...node,
+    stdin: { contents: "module.exports = require('undici');\n", resolveDir: '.', sourcefile: 'undici-library.js' },
+    outfile: 'dist/undici.js',
     metafile: true,
   },
   {
@@ -110,14 +142,16 @@ const FORBIDDEN_IN_ENTRY = [
   /^src\/(search\/searchSession|threads\/threadWatcher|service\/(connection|emulator|clientProvider))\.ts$/,
 ];
 
-/** The core must reach the BibTeX library only through dist/bibtex.js. */
+/** The core must reach the BibTeX library, undici and markdown-it only through their own bundles. */
 function checkCore(result) {
   const bad = Object.keys(result.metafile?.inputs ?? {}).filter((i) =>
-    /node_modules\/(@retorquere\/bibtex-parser|unicode2latex)\//.test(i),
+    /node_modules\/(@retorquere\/bibtex-parser|unicode2latex|undici|markdown-it|linkify-it|mdurl|uc\.micro|punycode\.js|entities)\//.test(
+      i,
+    ),
   );
   if (bad.length > 0)
     throw new Error(
-      `dist/core.js must not bundle the BibTeX library (it loads dist/bibtex.js):\n  ${bad.join('\n  ')}`,
+      `dist/core.js must not bundle the BibTeX library, undici or markdown-it (it loads dist/bibtex.js, dist/undici.js, dist/markdown.js):\n  ${bad.join('\n  ')}`,
     );
 }
 

@@ -29,41 +29,19 @@
 import { performance } from 'node:perf_hooks';
 import { ensureEntry } from '../src/bib/bibAppend';
 import { parseBibFile } from '../src/bib/bibFile';
-import { toBibtex, type CitablePaper } from '../src/bib/bibtex';
+import type { CitablePaper } from '../src/bib/bibtex';
 import { LineIndex } from '../src/bib/edit';
-import { baseKey } from '../src/bib/keys';
 import { loadBibtexLibrary } from '../src/bib/library';
 import { insertCitation } from '../src/bib/syntax';
 import { canExtend, extendParse } from '../src/citations/incrementalParse';
-import { generateCorpus, mulberry32, type Paper } from '../test/emulator/corpus';
-import { corpusCitePaper } from '../test/unit/bib/corpusPaper';
+import { generateCorpus, mulberry32 } from '../test/emulator/corpus';
+import { citable, makeBib } from './bibData';
 import { type BenchResult, median, recordResults } from './results';
 
 export const SIZES = [1000, 2000, 5000, 10_000] as const;
 const RUNS = 30;
 const WARMUP = 5;
 const GOAL_MS = 100;
-
-/** The emulator corpus' paper as the service returns it (the fields a citation uses; no id, as before). */
-function citable(p: Paper): CitablePaper {
-  const { id: _id, ...paper } = corpusCitePaper(p);
-  return paper;
-}
-
-/** A .bib of the first `n` papers, keys made free the way citeKey does it (a Set instead of rescanning). */
-export function makeBib(papers: readonly CitablePaper[], n: number): string {
-  const taken = new Set<string>();
-  const out: string[] = [];
-  for (const p of papers.slice(0, n)) {
-    const base = baseKey(p);
-    let key = base;
-    for (let i = 0; taken.has(key.toLowerCase()); i++)
-      key = `${base}${String.fromCharCode(97 + (i % 26))}${i >= 26 ? Math.floor(i / 26) : ''}`;
-    taken.add(key.toLowerCase());
-    out.push(toBibtex(p, key));
-  }
-  return `${out.join('\n\n')}\n`;
-}
 
 /** A 300-paragraph LaTeX document citing some of the keys; the cursor is after a word in the middle. */
 export function makeDocument(keys: readonly string[], seed = 11): { text: string; offset: number } {

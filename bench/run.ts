@@ -16,8 +16,11 @@
  * Then bench/search.ts (calls charged for paging and repeats), bench/render.ts (renderAnswer) and
  * bench/threads.ts (polls per finished thread, open → answer painted, in a real VS Code), and bench/cite.ts
  * (Insert Citation's pure path with a 1,000–10,000-entry bibliography, growth 1k → 10k), bench/chat.ts (what the
- * chat's tools hand a model, in characters, against the service's own records), and bench/table.ts (the evidence
- * table: show and sort 1,000 results in a real VS Code against 20 in the same window).
+ * chat's tools hand a model, in characters, against the service's own records), bench/table.ts (the evidence
+ * table: show and sort 1,000 results in a real VS Code against 20 in the same window), bench/bibRead.ts (writers'
+ * bibliographies ready for completion, against LaTeX Workshop's parser) and bench/citeAssist.ts (completion, hover,
+ * Insert Citation, stalls and memory on them in a real VS Code). RESEARCH_DESK_BENCH_BASELINE=<a checkout of an earlier
+ * commit> adds its figures beside ours in the same runs (bibRead, citeAssist, activation), for the notes' before/after.
  *
  * Then the real-VS Code activation benchmark (bench/activation.ts) runs as a
  * child process when that file exists and the `.vscode-test/code-server` cache is present. It
@@ -35,12 +38,15 @@ import { createClient, type SearchParams } from '../src/api';
 import { searchQueryString } from '../src/api/serialize';
 import { getEngine, sampleQueries, startEmulator } from '../test/emulator';
 import { type BenchResult, median, recordResults, RESULTS_FILE } from './results';
+import { runBibReadBench } from './bibRead';
 import { measureAgentTask, runChatBench } from './chat';
+import { runCiteAssistBench } from './citeAssist';
 import { runCiteBench } from './cite';
 import { runRenderBench } from './render';
 import { measureResultsView, measureSearchPlan } from './search';
 import { runTableBench } from './table';
 import { measureThreads } from './threads';
+import { runTransportBench } from './transport';
 
 const ROOT = join(__dirname, '..');
 
@@ -240,6 +246,14 @@ async function main(): Promise<void> {
   recordResults([...(await runChatBench()), ...measureAgentTask()]);
   console.log('\nEvidence table (bench/table.ts): rows and ordering in Node; show and sort 1,000 results in VS Code');
   recordResults(runTableBench());
+  console.log(
+    "\nReading writers' bibliographies (bench/bibRead.ts): ready for completion against latex-utensils, 1,000 to 10,000 entries",
+  );
+  recordResults(await runBibReadBench());
+  console.log('\nCite assistance in VS Code (bench/citeAssist.ts): completion, hover, Insert Citation, stalls, memory');
+  recordResults(await runCiteAssistBench());
+  console.log("\nundici or VS Code's fetch (bench/transport.ts): the core's load and the first request");
+  recordResults(await runTransportBench());
 
   const vs = vscodeWanted();
   if (vs.run) {

@@ -86,6 +86,7 @@ export interface Page {
     options?: { timeout?: number; polling?: number },
   ): Promise<unknown>;
   evaluate<R>(fn: string | (() => R)): Promise<R>;
+  addInitScript(script: string): Promise<void>;
   on(event: 'console', listener: (msg: ConsoleMessage) => void): void;
   on(event: 'pageerror', listener: (err: Error) => void): void;
   on(event: 'close' | 'crash', listener: () => void): void;

@@ -36,6 +36,7 @@ import { join, resolve } from 'node:path';
 import { type VsCodeCache, type VsCodeChoice, cleanNpmEnv, ensureCache } from './cache';
 import { type RunningEmulator, startTestEmulator } from './emulator';
 import { SCRIPTED_MODEL_DIR, startServer } from './server';
+import type { Page } from './pw-types';
 import { type PwBrowser, launchChromium, openWorkbench } from './workbench';
 import { REPO_ROOT, UserFacingError, killTree, log, run, runMain, spawnTracked, withTimeout } from './util';
 
@@ -186,6 +187,12 @@ export async function runOnServer(opts: {
   browser: PwBrowser;
   emulator: RunningEmulator | undefined;
   timeoutMs: number;
+  /** The extension to run (default: this repository). Benches run a baseline copy beside it. */
+  extensionPath?: string;
+  /** Script run in the page before the workbench's own (benches watch the DOM with it). */
+  initScript?: string;
+  /** Reads the page once the suite has ended, before it is closed (benches collect what the page noted). */
+  inspect?: (page: Page) => Promise<void>;
 }): Promise<RunReport> {
   const started = Date.now();
   const workspace = makeWorkspace();
@@ -204,11 +211,14 @@ export async function runOnServer(opts: {
   try {
     const url = server.workbenchUrl({
       folder: workspace,
-      extensionDevelopmentPath: REPO_ROOT,
+      extensionDevelopmentPath: opts.extensionPath ?? REPO_ROOT,
       extensionTestsPath: opts.entry,
     });
     const tOpen = Date.now();
-    wb = await openWorkbench(opts.browser, url, { logPrefix: `[ext-host ${label}]` });
+    wb = await openWorkbench(opts.browser, url, {
+      logPrefix: `[ext-host ${label}]`,
+      ...(opts.initScript ? { initScript: opts.initScript } : {}),
+    });
     log('ext-tests', `workbench page loaded in ${((Date.now() - tOpen) / 1000).toFixed(1)} s; waiting for the suite`);
     exitCode = await withTimeout(wb.exitCode, opts.timeoutMs, `extension-host suite (${label})`).catch(
       async (e: unknown) => {
@@ -217,6 +227,7 @@ export async function runOnServer(opts: {
         return 124;
       },
     );
+    if (opts.inspect) await opts.inspect(wb.page);
   } finally {
     await wb?.close();
     await server.close();

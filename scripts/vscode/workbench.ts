@@ -28,6 +28,8 @@ export interface OpenOptions {
   verboseLog?: boolean;
   /** Receives every forwarded log line (e.g. to look for a marker). */
   onLog?: (line: string) => void;
+  /** Script run in the page before the workbench's own (benches watch the DOM with it). */
+  initScript?: string;
 }
 
 export async function openWorkbench(
@@ -57,6 +59,7 @@ export async function openWorkbench(
     });
   }
   page.on('crash', () => resolveExit(97));
+  if (options.initScript) await page.addInitScript(options.initScript);
   await page.goto(url, { timeout: options.gotoTimeoutMs ?? 60_000, waitUntil: 'domcontentloaded' });
   return {
     page,

@@ -7,8 +7,17 @@
  * Joins the caller's AbortSignal with the per-attempt timeout (the whole attempt, body included)
  * and maps failures to `aborted`, `timeout` and `network`.
  */
-import { Agent, EnvHttpProxyAgent, ProxyAgent, request, type Dispatcher } from 'undici';
+import type * as Undici from 'undici';
+import type { Dispatcher } from 'undici';
 import { ApiError, redact } from './errors';
+
+/**
+ * undici, required on first use: the extension's core bundle loads it from its own file then (dist/undici.js, about
+ * half the core's code), so loading the core for a command that sends nothing does not pay for it.
+ */
+let undici: typeof Undici | undefined;
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const http = (): typeof Undici => (undici ??= require('undici') as typeof Undici);
 
 export interface TransportOptions {
   baseUrl: string;
@@ -155,7 +164,11 @@ export class Transport {
     this.owned = !opts.dispatcher;
     this.dispatcher =
       opts.dispatcher ??
-      (opts.proxy ? new ProxyAgent(opts.proxy) : proxyFromEnv() ? new EnvHttpProxyAgent() : new Agent());
+      (opts.proxy
+        ? new (http().ProxyAgent)(opts.proxy)
+        : proxyFromEnv()
+          ? new (http().EnvHttpProxyAgent)()
+          : new (http().Agent)());
   }
 
   async send(a: Attempt): Promise<RawResponse> {
@@ -200,7 +213,7 @@ export class Transport {
     };
     let res: Dispatcher.ResponseData;
     try {
-      res = await request(`${this.base}${a.path}${a.query ? `?${a.query}` : ''}`, {
+      res = await http().request(`${this.base}${a.path}${a.query ? `?${a.query}` : ''}`, {
         method: a.method,
         headers: { accept: 'application/json', 'user-agent': this.opts.userAgent ?? 'research-desk', ...a.headers },
         body: a.body,

@@ -41,6 +41,9 @@ export function isAscii(bytes: Uint8Array): boolean {
 
 export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   if (a.length !== b.length) return false;
+  // Node compares natively (a 16 MB file is checked before every append to it); elsewhere byte by byte.
+  if (typeof Buffer === 'function')
+    return Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(Buffer.from(b.buffer, b.byteOffset, b.byteLength));
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
 }

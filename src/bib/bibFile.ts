@@ -72,45 +72,126 @@ const isBlocker = (code: BibDiagnosticCode): boolean => code === 'unclosed' || c
 
 /** Parse a .bib text. Never throws; linear in the length of the text. */
 export function parseBibFile(text: string): BibFile {
+  const parser = new BibParser(text);
+  parser.run();
+  return parser.result();
+}
+
+/**
+ * The parse of parseBibFile, resumable: `run(until)` reads entries until the clock passes `until` (or the end), so the
+ * editor can parse a large file in slices between other work and read the first entries before the last are read.
+ * Whatever the slices, the result is the same as parseBibFile's (the same code runs; tested).
+ */
+export class BibParser {
+  /** The entries read so far, in text order (the array the result holds). */
+  readonly entries: BibEntry[] = [];
+  private readonly directives: BibFile['directives'] = [];
+  private readonly brokenKeys: string[] = [];
+  private readonly diagnostics: BibDiagnostic[] = [];
+  private readonly lineEnd: (from: number) => number;
   // Line starts only when a diagnostic needs a range (most files have none).
-  let lineIndex: LineIndex | undefined;
-  const lines = {
-    range: (s: number, e: number) => (lineIndex ??= new LineIndex(text)).range(s, e),
-    position: (o: number) => (lineIndex ??= new LineIndex(text)).position(o),
-  };
-  const entries: BibEntry[] = [];
-  const directives: BibFile['directives'] = [];
-  const brokenKeys: string[] = [];
-  const diagnostics: BibDiagnostic[] = [];
-  const lineEnd = lineEnds(text);
-  let omitted = 0;
-  let blocker: BibDiagnostic | undefined;
-  const diag = (
+  private lineIndex: LineIndex | undefined;
+  private omitted = 0;
+  private blocker: BibDiagnostic | undefined;
+  private comments: CommentCloser | undefined;
+  private i = 0;
+  private finished: BibFile | undefined;
+
+  constructor(readonly text: string) {
+    this.lineEnd = lineEnds(text);
+  }
+
+  /** Whether every entry has been read. */
+  get done(): boolean {
+    return this.i >= this.text.length;
+  }
+
+  /** How far the parse has read (an offset in the text). */
+  get offset(): number {
+    return Math.min(this.i, this.text.length);
+  }
+
+  /**
+   * Reads on until `now()` passes `until` (checked every few entries) or the text ends; returns whether it ended.
+   * Without arguments, reads to the end.
+   */
+  run(until = Infinity, now: () => number = () => performance.now()): boolean {
+    for (let n = 1; this.i < this.text.length; n++) {
+      this.next();
+      if ((n & 15) === 0 && until !== Infinity && now() >= until) break;
+    }
+    return this.done;
+  }
+
+  /** The parse (reads what is left first). */
+  result(): BibFile {
+    if (this.finished) return this.finished;
+    this.run();
+    const { text, entries, directives, brokenKeys, diagnostics } = this;
+    const seen = new Map<string, BibEntry>();
+    for (const e of entries) {
+      const k = e.key.toLowerCase();
+      const first = seen.get(k);
+      if (!first) seen.set(k, e);
+      else if (diagnostics.length >= MAX_LISTED_DIAGNOSTICS) this.omitted++;
+      else
+        this.diag(
+          'warning',
+          'duplicate',
+          `Duplicate key ${e.key} (also at line ${this.lines().position(first.start).line + 1}).`,
+          e.keyStart,
+          e.keyStart + e.key.length,
+          e.key,
+        );
+    }
+    const file: BibFile = {
+      text,
+      entries,
+      directives,
+      brokenKeys,
+      diagnostics,
+      omitted: this.omitted,
+      newline: newlineOf(text),
+    };
+    if (this.blocker) file.blocker = this.blocker;
+    this.finished = file;
+    return file;
+  }
+
+  private lines(): LineIndex {
+    return (this.lineIndex ??= new LineIndex(this.text));
+  }
+
+  private diag(
     severity: BibDiagnostic['severity'],
     code: BibDiagnosticCode,
     message: string,
     start: number,
     end: number,
     key?: string,
-  ): void => {
-    const listed = diagnostics.length < MAX_LISTED_DIAGNOSTICS;
-    if (!listed) omitted++;
-    if (!listed && (blocker || !isBlocker(code))) return;
-    const d: BibDiagnostic = { severity, code, message, start, end, range: lines.range(start, end) };
+  ): void {
+    const listed = this.diagnostics.length < MAX_LISTED_DIAGNOSTICS;
+    if (!listed) this.omitted++;
+    if (!listed && (this.blocker || !isBlocker(code))) return;
+    const d: BibDiagnostic = { severity, code, message, start, end, range: this.lines().range(start, end) };
     if (key) d.key = key;
-    if (listed) diagnostics.push(d);
-    if (!blocker && isBlocker(code)) blocker = d;
-  };
-  let comments: CommentCloser | undefined;
-  let i = 0;
-  while (i < text.length) {
-    const at = text.indexOf('@', i);
-    if (at < 0) break;
+    if (listed) this.diagnostics.push(d);
+    if (!this.blocker && isBlocker(code)) this.blocker = d;
+  }
+
+  /** Reads the next entry or directive (or skips to the end when there is none). */
+  private next(): void {
+    const { text, lineEnd } = this;
+    const at = text.indexOf('@', this.i);
+    if (at < 0) {
+      this.i = text.length;
+      return;
+    }
     ENTRY_HEAD.lastIndex = at;
     const head = ENTRY_HEAD.exec(text);
     if (!head) {
-      i = at + 1;
-      continue;
+      this.i = at + 1;
+      return;
     }
     const type = head[1]!.toLowerCase();
     const open = head[2]!;
@@ -119,35 +200,35 @@ export function parseBibFile(text: string): BibFile {
     if (type === 'comment') {
       // `@comment{…}` with balanced braces, else to the end of the line (BibTeX's own reading). A failed search for
       // the close read to the end of the text: the answers for every later comment come from one pass instead.
-      let end = comments ? comments.close(bodyStart - 1) : matchClose(text, bodyStart, close, text.length);
-      if (end < 0 && !comments) {
-        comments = new CommentCloser(text);
-        end = comments.close(bodyStart - 1);
+      let end = this.comments ? this.comments.close(bodyStart - 1) : matchClose(text, bodyStart, close, text.length);
+      if (end < 0 && !this.comments) {
+        this.comments = new CommentCloser(text);
+        end = this.comments.close(bodyStart - 1);
       }
       if (end < 0) {
         const stop = lineEnd(at);
-        directives.push({ type, start: at, end: stop, unclosed: true });
-        diag(
+        this.directives.push({ type, start: at, end: stop, unclosed: true });
+        this.diag(
           'error',
           'comment',
           '@comment is not closed: BibTeX reads it to the end of its line, Biber on into what follows.',
           at,
           stop,
         );
-        i = Math.max(stop, bodyStart);
+        this.i = Math.max(stop, bodyStart);
       } else {
-        directives.push({ type, start: at, end: end + 1 });
-        i = end + 1;
+        this.directives.push({ type, start: at, end: end + 1 });
+        this.i = end + 1;
       }
-      continue;
+      return;
     }
     const { end, limit, quote } = closeOfEntry(text, bodyStart, close);
     if (end < 0) {
       const directive = type === 'string' || type === 'preamble';
       const { key } = readKey(text, bodyStart);
-      if (!directive && key) brokenKeys.push(key);
+      if (!directive && key) this.brokenKeys.push(key);
       const what = directive ? `@${type}` : `Entry ${key || `@${type}`}`;
-      diag(
+      this.diag(
         'error',
         'unclosed',
         `${what} is not closed: a brace is missing (or one too many opens). Entries after it are still read.`,
@@ -155,11 +236,11 @@ export function parseBibFile(text: string): BibFile {
         limit === text.length ? text.length : trimEnd(text, limit, at),
         directive ? undefined : key,
       );
-      i = limit;
-      continue;
+      this.i = limit;
+      return;
     }
     const unpaired = (what: string, key?: string): void =>
-      diag(
+      this.diag(
         'warning',
         'quote',
         `${what}: a quoted value is not closed (Biber reads on until the next ").`,
@@ -169,18 +250,18 @@ export function parseBibFile(text: string): BibFile {
       );
     if (type === 'string' || type === 'preamble') {
       if (quote >= 0) unpaired(`@${type}`);
-      directives.push({ type, start: at, end: end + 1 });
-      i = end + 1;
-      continue;
+      this.directives.push({ type, start: at, end: end + 1 });
+      this.i = end + 1;
+      return;
     }
     const { key, keyStart, after } = readKey(text, bodyStart);
-    if (!key) diag('error', 'noKey', `@${type} entry without a key.`, at, Math.min(end + 1, lineEnd(at)));
+    if (!key) this.diag('error', 'noKey', `@${type} entry without a key.`, at, Math.min(end + 1, lineEnd(at)));
     else {
       const raw: Record<string, string> = {};
       const bad = readFields(text, after, end, raw);
       if (quote >= 0) unpaired(`Entry ${key}`, key);
       else if (bad !== undefined)
-        diag(
+        this.diag(
           'warning',
           'fields',
           `Entry ${key}: cannot read the fields from here on (a missing comma, "=" or quote?).`,
@@ -188,29 +269,10 @@ export function parseBibFile(text: string): BibFile {
           Math.max(bad + 1, Math.min(end, lineEnd(bad))),
           key,
         );
-      entries.push({ type, key, start: at, end: end + 1, keyStart, raw });
+      this.entries.push({ type, key, start: at, end: end + 1, keyStart, raw });
     }
-    i = end + 1;
+    this.i = end + 1;
   }
-  const seen = new Map<string, BibEntry>();
-  for (const e of entries) {
-    const k = e.key.toLowerCase();
-    const first = seen.get(k);
-    if (!first) seen.set(k, e);
-    else if (diagnostics.length >= MAX_LISTED_DIAGNOSTICS) omitted++;
-    else
-      diag(
-        'warning',
-        'duplicate',
-        `Duplicate key ${e.key} (also at line ${lines.position(first.start).line + 1}).`,
-        e.keyStart,
-        e.keyStart + e.key.length,
-        e.key,
-      );
-  }
-  const file: BibFile = { text, entries, directives, brokenKeys, diagnostics, omitted, newline: newlineOf(text) };
-  if (blocker) file.blocker = blocker;
-  return file;
 }
 
 /**

@@ -15,7 +15,6 @@ const TYPE = String.raw`[^\s\d"#%'(),={}@\\][^\s"#%'(),={}@\\]*`;
 export const ENTRY_HEAD = new RegExp(String.raw`@[ \t]*(${TYPE})[ \t\r\n]*([{(])`, 'y');
 /** An entry head at the start of a line (after its break): where the scan resumes after a broken entry. */
 const LINE_HEAD = new RegExp(String.raw`[ \t]*@[ \t]*${TYPE}[ \t]*[{(]`, 'y');
-const FIELD_NAME = /[A-Za-z][\w\-:.+]*/y;
 
 /**
  * `lineEnd(from)`: offset of the first line break ("\n" or "\r") at or after `from`, or the end of the text. The last
@@ -153,13 +152,42 @@ export class CommentCloser {
   }
 }
 
-const KEY = /\s*([^\s,{}()"#%'=\\~]*)\s*,?/y;
+/** JavaScript's `\s`: the white space a key ends at (as the regular expression BibTeX keys were read with). */
+const isJsSpace = (c: number): boolean =>
+  c === 32 ||
+  (c >= 9 && c <= 13) ||
+  c === 160 ||
+  (c >= 0x2000
+    ? c <= 0x200a || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff
+    : c === 0x1680);
+/** Characters that end a key: `,{}()"#%'=\~`. */
+const endsKey = (c: number): boolean =>
+  c === 44 ||
+  c === 123 ||
+  c === 125 ||
+  c === 40 ||
+  c === 41 ||
+  c === 34 ||
+  c === 35 ||
+  c === 37 ||
+  c === 39 ||
+  c === 61 ||
+  c === 92 ||
+  c === 126;
+
+/**
+ * An entry's key after its opening delimiter: white space, the key (no white space nor `,{}()"#%'=\~`), white space,
+ * an optional comma. `after` is where the fields start.
+ */
 export function readKey(text: string, from: number): { key: string; keyStart: number; after: number } {
-  const m = KEY;
-  m.lastIndex = from;
-  const r = m.exec(text);
-  if (!r) return { key: '', keyStart: from, after: from };
-  return { key: r[1]!, keyStart: from + r[0].indexOf(r[1]!), after: m.lastIndex };
+  let j = from;
+  while (j < text.length && isJsSpace(text.charCodeAt(j))) j++;
+  const start = j;
+  for (let c = text.charCodeAt(j); j < text.length && !isJsSpace(c) && !endsKey(c); c = text.charCodeAt(++j));
+  const key = text.slice(start, j);
+  while (j < text.length && isJsSpace(text.charCodeAt(j))) j++;
+  if (text.charCodeAt(j) === 44) j++;
+  return { key, keyStart: key ? start : from, after: j };
 }
 
 const isWs = (c: number): boolean => c === 32 || (c >= 9 && c <= 13) || c === 160;
@@ -179,33 +207,33 @@ export function readFields(
   spans?: Map<string, [number, number]>,
 ): number | undefined {
   let j = from;
-  const ws = (): void => {
-    while (j < end && (isWs(text.charCodeAt(j)) || text.charCodeAt(j) === 44)) j++;
-  };
   for (;;) {
-    ws();
+    for (let c = text.charCodeAt(j); j < end && (isWs(c) || c === 44); c = text.charCodeAt(++j));
     if (j >= end) return undefined;
-    const name = FIELD_NAME;
-    name.lastIndex = j;
-    const nm = name.exec(text);
-    if (!nm) return j;
-    j = name.lastIndex;
+    // A field name: a letter, then letters, digits and `_-:.+`.
+    const nameStart = j;
+    if (!isLetter(text.charCodeAt(j))) return j;
+    for (j++; isNameChar(text.charCodeAt(j)); j++);
+    const name = fieldName(text, nameStart, j);
     while (j < end && isWs(text.charCodeAt(j))) j++;
-    if (text[j] !== '=') return j;
+    if (text.charCodeAt(j) !== 61) return j;
     j++;
-    const parts: string[] = [];
     while (j < end && isWs(text.charCodeAt(j))) j++;
     const valueStart = j;
     let valueEnd: number;
-    for (;;) {
+    // One part, or the parts joined by `#` (an array only then).
+    let value = '';
+    let parts: string[] | undefined;
+    for (let first = true; ; first = false) {
       while (j < end && isWs(text.charCodeAt(j))) j++;
-      const c = text[j];
-      if (c === '{') {
+      const c = j < end ? text.charCodeAt(j) : -1;
+      let part: string;
+      if (c === 123) {
         const close = matchClose(text, j + 1, '}', end);
         if (close < 0) return j;
-        parts.push(text.slice(j + 1, close));
+        part = text.slice(j + 1, close);
         j = close + 1;
-      } else if (c === '"') {
+      } else if (c === 34) {
         let k = j + 1;
         let depth = 0;
         for (; k < end; k++) {
@@ -215,22 +243,41 @@ export function readFields(
           else if (d === 34 && depth === 0) break;
         }
         if (k >= end) return j;
-        parts.push(text.slice(j + 1, k));
+        part = text.slice(j + 1, k);
         j = k + 1;
       } else {
         let k = j;
         while (k < end && !endsBare(text.charCodeAt(k))) k++;
         if (k === j) return j;
-        parts.push(text.slice(j, k));
+        part = text.slice(j, k);
         j = k;
       }
+      if (first) value = part;
+      else (parts ??= [value]).push(part);
       valueEnd = j;
       while (j < end && isWs(text.charCodeAt(j))) j++;
-      if (text[j] === '#') j++;
+      if (text.charCodeAt(j) === 35) j++;
       else break;
     }
-    raw[nm[0].toLowerCase()] = parts.join('');
-    spans?.set(nm[0].toLowerCase(), [valueStart, valueEnd]);
-    if (j < end && text[j] !== ',') return j;
+    raw[name] = parts ? parts.join('') : value;
+    spans?.set(name, [valueStart, valueEnd]);
+    if (j < end && text.charCodeAt(j) !== 44) return j;
   }
+}
+
+const isLetter = (c: number): boolean => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+/** `[\w\-:.+]`. */
+const isNameChar = (c: number): boolean =>
+  isLetter(c) || (c >= 48 && c <= 58) || c === 95 || c === 45 || c === 46 || c === 43;
+
+/** Field names in lower case, kept: the same few names come back in every entry. */
+const NAMES = new Map<string, string>();
+function fieldName(text: string, start: number, end: number): string {
+  const written = text.slice(start, end);
+  let name = NAMES.get(written);
+  if (name === undefined) {
+    name = written.toLowerCase();
+    if (NAMES.size < 1000) NAMES.set(written, name);
+  }
+  return name;
 }

@@ -24,7 +24,7 @@
 import * as vscode from 'vscode';
 import { appendBlocker, appendText } from '../bib/bibAppend';
 import { findEntry } from '../bib/bibEntry';
-import { entryByKey, entryKeys, parseBibFile, type BibDiagnostic, type BibFile } from '../bib/bibFile';
+import { entryByKey, entryKeys, parseBibFile, type BibDiagnostic, type BibEntry, type BibFile } from '../bib/bibFile';
 import { concatBytes } from '../bib/bibBytes';
 import { toBibtex } from '../bib/bibtex';
 import { citeKey } from '../bib/keys';
@@ -186,12 +186,26 @@ export class Bibliographies extends Disposable implements BibliographyService {
     return bibs;
   }
 
+  /** Every entry (its `paper` needs `loadBibtexLibrary()`: the lists read only the raw fields). */
   async entries(document: vscode.TextDocument): Promise<BibliographyEntry[]> {
     const bibs = await this.findRecent(document);
     if (!bibs.length) return [];
-    await loadBibtexLibrary();
     const out: BibliographyEntry[] = [];
-    for (const b of bibs) out.push(...this.cache.entriesOf(await this.load(b)));
+    // Read together: a second large file is parsed while the first waits for its slices.
+    for (const loaded of await Promise.all(bibs.map((b) => this.load(b)))) out.push(...this.cache.entriesOf(loaded));
+    return out;
+  }
+
+  /**
+   * The first `count` entries of the document's bibliographies, in order, as soon as they are read: a list that shows
+   * only those need not wait for the rest of a large file.
+   */
+  async firstEntries(document: vscode.TextDocument, count: number): Promise<BibEntry[]> {
+    const out: BibEntry[] = [];
+    for (const b of await this.findRecent(document)) {
+      if (out.length >= count) break;
+      out.push(...(await this.cache.firstEntries(b, count - out.length)));
+    }
     return out;
   }
 

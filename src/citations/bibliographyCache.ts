@@ -7,13 +7,14 @@
  */
 import * as vscode from 'vscode';
 import { entryToPaper } from '../bib/bibEntry';
-import { parseBibFile, type BibDiagnostic } from '../bib/bibFile';
+import { BibParser, parseBibFile, type BibDiagnostic, type BibEntry, type BibFile } from '../bib/bibFile';
 import { decodeLossy, decodeUtf8, isAscii } from '../bib/bibBytes';
 import { countBreaks } from '../bib/edit';
 import { bibFileEncoding } from '../platform/settings';
 import { regularFile } from './bibliographyFind';
 import { isUtf8, type PendingWrite } from './bibliographyWrite';
-import { canExtend, extendParse } from './incrementalParse';
+import { canAppendTo, canExtend, extendParse } from './incrementalParse';
+import { inSlices, yieldToEventLoop } from '../shared/slices';
 import type { BibliographyEntry, CitePaper, DiskBibliography, LoadedBibliography, ResolvedBibliography } from './types';
 
 /** Larger .bib files are not read (nor written): 64 MB is far beyond any real bibliography. */
@@ -25,8 +26,33 @@ interface CacheRecord {
   entries?: BibliographyEntry[];
 }
 
+/** A read in progress: its parse (entries appear as it goes), and the promise of the whole. */
+interface Reading {
+  stamp: string;
+  parser?: BibParser;
+  done: Promise<LoadedBibliography>;
+  /** Called after each slice of the parse (firstEntries waits for them). */
+  waiting: (() => void)[];
+}
+
+/** An entry of a loaded .bib, decoded by the library only when its metadata is read (hover, Quick Pick). */
+class LazyEntry implements BibliographyEntry {
+  private decoded: CitePaper | undefined;
+
+  constructor(
+    readonly bib: LoadedBibliography,
+    readonly entry: BibEntry,
+  ) {}
+
+  get paper(): CitePaper {
+    return (this.decoded ??= { ...entryToPaper(this.bib.file, this.entry), key: this.entry.key });
+  }
+}
+
 export class BibliographyCache {
   private readonly records = new Map<string, CacheRecord>();
+  /** Reads in progress, so that completion, hover and the background preparation share one. */
+  private readonly reading = new Map<string, Reading>();
   /** What addEntries appended to an open buffer, per .bib, until noteApplied. */
   private readonly appended = new Map<string, { base: LoadedBibliography; text: string }>();
 
@@ -62,20 +88,64 @@ export class BibliographyCache {
       read = () => readDisk(bib.uri);
     }
     const cached = this.records.get(id);
-    if (cached && cached.stamp === stamp) {
+    const as = (loaded: LoadedBibliography): LoadedBibliography =>
       // Same file, maybe found another way (declared vs default): the source is the caller's.
-      return cached.loaded.source === bib.source ? cached.loaded : { ...cached.loaded, source: bib.source };
+      loaded.source === bib.source ? loaded : { ...loaded, source: bib.source };
+    if (cached && cached.stamp === stamp) return as(cached.loaded);
+    const current = this.reading.get(id);
+    if (current && current.stamp === stamp) return as(await current.done);
+    const reading = { stamp, waiting: [] as (() => void)[] } as Reading;
+    const progressed = (): void => {
+      for (const resume of reading.waiting.splice(0)) resume();
+    };
+    reading.done = (async (): Promise<LoadedBibliography> => {
+      const got = await read();
+      let file: BibFile;
+      // After an append (ours, or the writer's typing at the end) only the new part is parsed.
+      if (cached && canExtend(cached.loaded.file, got.text)) file = extendParse(cached.loaded.file, got.text);
+      else {
+        // A large file is parsed in slices: the editor stays responsive, and the first entries can be listed early.
+        const parser = (reading.parser = new BibParser(got.text));
+        await inSlices((until) => {
+          const done = parser.run(until);
+          progressed();
+          return done;
+        });
+        file = parser.result();
+      }
+      const loaded: LoadedBibliography = { uri: bib.uri, source: bib.source, ...got, file };
+      if (this.reading.get(id) === reading) {
+        this.records.set(id, { stamp, loaded });
+        this.publish(bib.uri, file.diagnostics);
+      }
+      return loaded;
+    })().finally(() => {
+      if (this.reading.get(id) === reading) this.reading.delete(id);
+      progressed();
+    });
+    this.reading.set(id, reading);
+    return reading.done;
+  }
+
+  /**
+   * The first `count` entries of the .bib as soon as they are read (all of them once it is read): what a list that
+   * shows only the first entries needs, before the rest of a large file is parsed.
+   */
+  async firstEntries(bib: ResolvedBibliography, count: number): Promise<readonly BibEntry[]> {
+    const whole = this.load(bib);
+    let settled = false;
+    const done = whole.then(
+      () => void (settled = true),
+      () => void (settled = true),
+    );
+    for (;;) {
+      const reading = this.reading.get(bib.uri.toString());
+      const parser = reading?.parser;
+      if (parser && (parser.entries.length >= count || parser.done)) return parser.entries.slice(0, count);
+      if (settled) return (await whole).file.entries.slice(0, count);
+      // The next slice of the parse, or the end of the read (before the parse starts there is nothing to wait for).
+      await Promise.race([done, reading ? new Promise<void>((r) => reading.waiting.push(r)) : yieldToEventLoop()]);
     }
-    const got = await read();
-    // After an append (ours, or the writer's typing at the end) only the new part is parsed.
-    const file =
-      cached && canExtend(cached.loaded.file, got.text)
-        ? extendParse(cached.loaded.file, got.text)
-        : parseBibFile(got.text);
-    const loaded: LoadedBibliography = { uri: bib.uri, source: bib.source, ...got, file };
-    this.records.set(id, { stamp, loaded });
-    this.publish(bib.uri, file.diagnostics);
-    return loaded;
   }
 
   /**
@@ -85,18 +155,7 @@ export class BibliographyCache {
     const record = this.records.get(loaded.uri.toString());
     let list = record?.loaded.file === loaded.file ? record.entries : undefined;
     if (!list) {
-      const file = loaded.file;
-      list = file.entries.map((entry) => {
-        let paper: CitePaper | undefined;
-        // The library decodes an entry only when its metadata is read (hover, Quick Pick): 10,000 entries stay cheap.
-        return {
-          bib: loaded,
-          entry,
-          get paper(): CitePaper {
-            return (paper ??= { ...entryToPaper(file, entry), key: entry.key });
-          },
-        };
-      });
+      list = loaded.file.entries.map((entry) => new LazyEntry(loaded, entry));
       if (record?.loaded.file === loaded.file) record.entries = list;
     }
     return list;
@@ -143,7 +202,10 @@ export class BibliographyCache {
     const stat = await regularFile(w.uri);
     if (!stat) return;
     const text = w.base.text + w.appended;
-    const file = w.base.exists && canExtend(w.base.file, text) ? extendParse(w.base.file, text) : parseBibFile(text);
+    const file =
+      w.base.exists && w.appended && canAppendTo(w.base.file)
+        ? extendParse(w.base.file, text, w.appended)
+        : parseBibFile(text);
     const disk: DiskBibliography = { bytes: w.after, encoding: w.base.disk?.encoding ?? 'utf8' };
     this.records.set(w.uri.toString(), {
       stamp: `disk:${stat.mtime}:${stat.size}`,

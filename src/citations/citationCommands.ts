@@ -42,6 +42,8 @@ export interface CitationCommandsDeps {
   shownPapers: () => readonly Paper[];
   /** Runs a search (a paid call) and shows it in the results view. */
   search: (query: string) => Promise<unknown>;
+  /** Reads a document's bibliographies and prepares what completion needs (default: reads them). */
+  prepareBibliographies?: (document: vscode.TextDocument) => Promise<unknown>;
   log: Logger;
 }
 
@@ -82,7 +84,7 @@ export class CitationCommands extends Disposable {
 
   /** Reads and parses each bibliography of the document (the parse is cached for the next insert). */
   private async prepareNow(document: vscode.TextDocument): Promise<void> {
-    await this.deps.bibliographies.entries(document);
+    await (this.deps.prepareBibliographies ?? ((d) => this.deps.bibliographies.entries(d)))(document);
   }
 
   private preparing: ReturnType<typeof setTimeout> | undefined;
@@ -91,8 +93,8 @@ export class CitationCommands extends Disposable {
 
   /**
    * While the core is loaded, a document that cites becoming active has its bibliography read and parsed in the
-   * background (once per version: the parse is cached), so the first Insert Citation or completion does not wait for
-   * a large .bib (10,000 entries: about 150 ms). Nothing is read for a document that declares none.
+   * background, in slices (once per version: the parse is cached), with completion's index, so the first Insert
+   * Citation or completion does not wait for a large .bib. Nothing is read for a document that declares none.
    */
   private prepare(document: vscode.TextDocument): void {
     if (flavourOf(document.languageId, document.fileName) === 'plain') return;

@@ -10,6 +10,7 @@ import type { BibEntry } from '../bib/bibFile';
 import { yearOf } from '../bib/bibtex';
 import { baseKey, suffix } from '../bib/keys';
 import { asciiFold } from '../bib/names';
+import { inSlices } from '../shared/slices';
 import { displayLatex } from './display';
 import type { BibliographyEntry, CitePaper, LoadedBibliography } from './types';
 
@@ -25,18 +26,100 @@ export function rawText(raw: string | undefined): string {
 export function rawFamilies(raw: string | undefined): string[] {
   const text = rawText(raw);
   if (!text) return [];
-  return text
-    .split(/\s+and\s+/u)
-    .map((a) => (a.includes(',') ? a.split(',')[0]! : (a.split(' ').pop() ?? a)).trim())
-    .filter(Boolean);
+  const out: string[] = [];
+  for (const a of text.split(/\s+and\s+/u)) {
+    // "Last, First": before the comma; "First Last": after the last space.
+    const comma = a.indexOf(',');
+    const family = (comma >= 0 ? a.slice(0, comma) : a.slice(a.lastIndexOf(' ') + 1)).trim();
+    if (family) out.push(family);
+  }
+  return out;
+}
+
+/** What separates words: white space (`\s`) and `-‐–—/:;,.!?()[]{}"“”'’`, as a table of UTF-16 code units. */
+const SEPARATOR_TABLE = (() => {
+  const t = new Uint8Array(0x10000);
+  const mark = (c: number): void => void (t[c] = 1);
+  for (const c of [32, 9, 10, 11, 12, 13, 160, 0x1680, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000, 0xfeff]) mark(c);
+  for (let c = 0x2000; c <= 0x200a; c++) mark(c);
+  for (const c of `-‐–—/:;,.!?()[]{}"“”'’`) mark(c.charCodeAt(0));
+  return t;
+})();
+const separates = (c: number): boolean => SEPARATOR_TABLE[c] === 1;
+
+/** Each character's fold (asciiFold, lower case), remembered: asciiFold folds character by character (tested). */
+const charFolds = new Map<number, string>();
+function foldChar(c: number): string {
+  let f = charFolds.get(c);
+  if (f === undefined) {
+    f = asciiFold(String.fromCodePoint(c)).toLowerCase();
+    if (charFolds.size < 65_536) charFolds.set(c, f);
+  }
+  return f;
+}
+
+/** `asciiFold(text.slice(start, end)).toLowerCase()`, a character at a time. */
+function foldWord(text: string, start: number, end: number): string {
+  let out = '';
+  for (let i = start; i < end; i++) {
+    let c = text.charCodeAt(i);
+    if (c < 128) {
+      if (isAlnum(c)) out += String.fromCharCode(c >= 65 && c <= 90 ? c + 32 : c);
+      continue;
+    }
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < end) {
+      const d = text.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        c = (c - 0xd800) * 0x400 + (d - 0xdc00) + 0x10000;
+        i++;
+      }
+    }
+    out += foldChar(c);
+  }
+  return out;
+}
+const isAlnum = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+
+/**
+ * The folded words (lower-case ASCII) of a text, for prefix matching: its parts between separators, folded, not
+ * empty. `into` receives them (a word of letters and digits only is folded by lower-casing it).
+ */
+function collectWords(text: string, into: string[]): void {
+  // Lower-cased once: where that keeps every position (nothing grew), a plain word is a slice of it.
+  const lowered = text.toLowerCase();
+  const lower = lowered.length === text.length ? lowered : undefined;
+  let start = 0;
+  let plain = true;
+  for (let i = 0; i <= text.length; i++) {
+    const c = i < text.length ? text.charCodeAt(i) : 32;
+    if (!separates(c)) {
+      if (plain && !isAlnum(c)) plain = false;
+      continue;
+    }
+    if (i > start) {
+      const f = plain ? (lower ? lower.slice(start, i) : text.slice(start, i).toLowerCase()) : foldWord(text, start, i);
+      if (f) into.push(f);
+    }
+    start = i + 1;
+    plain = true;
+  }
 }
 
 /** Folded words (lower-case ASCII) of a text, for prefix matching. */
-function words(text: string): string[] {
-  return text
-    .split(/[\s\-‐–—/:;,.!?()[\]{}"“”'’]+/u)
-    .map((w) => asciiFold(w).toLowerCase())
-    .filter(Boolean);
+export function words(text: string): string[] {
+  const out: string[] = [];
+  collectWords(text, out);
+  return out;
+}
+
+/**
+ * The folded words of texts as one string, each word after a space (` w1 w2 …`; '' without words): a word starts with
+ * a prefix where ` prefix` occurs.
+ */
+export function wordString(texts: readonly string[]): string {
+  const list: string[] = [];
+  for (const t of texts) collectWords(t, list);
+  return list.length ? ` ${list.join(' ')}` : '';
 }
 
 /** What matching needs of an entry or a recent paper (computed once per parsed entry / per list). */
@@ -113,19 +196,36 @@ export class EntryIndex {
   readonly keys = new Set<string>();
 
   constructor(readonly entries: readonly BibliographyEntry[]) {
-    for (const e of entries) {
-      const doi = entryDoi(e.entry);
-      if (doi && !this.byDoi.has(doi)) this.byDoi.set(doi, e);
-      this.byEntry.set(e.entry, e);
-      this.keys.add(e.entry.key.toLowerCase());
-      let titles = this.byTitle.get(e.bib);
-      if (!titles) this.byTitle.set(e.bib, (titles = new Map<string, BibEntry[]>()));
-      const info = entryInfo(e.entry);
-      const k = `${info.year}:${titleKey(info.title)}`;
-      const list = titles.get(k);
-      if (list) list.push(e.entry);
-      else titles.set(k, [e.entry]);
-    }
+    for (const e of entries) this.add(e);
+  }
+
+  /** The index of `entries`, built in slices (a 10,000-entry bibliography takes tens of milliseconds). */
+  static async build(entries: readonly BibliographyEntry[]): Promise<EntryIndex> {
+    const index = new EntryIndex([]);
+    let i = 0;
+    await inSlices((until) => {
+      for (; i < entries.length; i++) {
+        index.add(entries[i]!);
+        if ((i & 63) === 63 && performance.now() >= until) return false;
+      }
+      return true;
+    });
+    return index;
+  }
+
+  private add(e: BibliographyEntry): void {
+    const doi = entryDoi(e.entry);
+    if (doi && !this.byDoi.has(doi)) this.byDoi.set(doi, e);
+    this.byEntry.set(e.entry, e);
+    this.keys.add(e.entry.key.toLowerCase());
+    let titles = this.byTitle.get(e.bib);
+    if (!titles) this.byTitle.set(e.bib, (titles = new Map<string, BibEntry[]>()));
+    // What entryInfo reads of the raw fields, without decoding the rest (names, journal).
+    const raw = e.entry.raw;
+    const k = `${(raw['year'] ?? raw['date'] ?? '').trim().slice(0, 4)}:${titleKey(rawText(raw['title']))}`;
+    const list = titles.get(k);
+    if (list) list.push(e.entry);
+    else titles.set(k, [e.entry]);
   }
 
   /**

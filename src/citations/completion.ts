@@ -5,7 +5,8 @@
  *
  * Items, inside `\cite{…}` (after `{` or `,`), after `[@`, `; @`, ` @` / `@` at a line start (Pandoc, Typst) and in
  * Typst's `#cite(<`, never in an e-mail address (src/bib/syntax.ts completionContext):
- *   1. the document's bibliography entries: label = key, detail = title, documentation = authors · year · journal;
+ *   1. the document's bibliography entries: label = key, description = title (detail = title, documentation =
+ *      authors · year · journal, on resolve);
  *   2. recent papers (results shown, answer citations) that are not in the bibliography: label = the key the paper
  *      would get, described "not in bibliography — adds it". Accepting one runs `researchDesk.addToBibliography`,
  *      which adds its entry through bibliographies.addEntries and apply; should the key written differ
@@ -15,12 +16,14 @@
  * anywhere in the key, or the start of a word of the title or of an author's name (accents ignored); in that order,
  * bibliography entries before recent papers. The list is marked incomplete, so each keystroke asks again.
  * Lists use the raw .bib text (braces and common accent macros removed): decoding 10,000 entries with the BibTeX
- * library would take seconds; the selected item is decoded exactly on resolve.
+ * library would take seconds; the selected item is decoded exactly on resolve, which also gives its detail and
+ * documentation (500 items travel to the workbench without them). A large file is read and indexed in slices
+ * (citeIndex.ts); the first list after `\cite{` comes from the first entries read.
  */
 import * as vscode from 'vscode';
 import { showError, showWarning } from '../platform/notify';
 import { oneLine } from '../shared/plainText';
-import type { BibFile } from '../bib/bibFile';
+import type { BibEntry, BibFile } from '../bib/bibFile';
 import { yearOf } from '../bib/bibtex';
 import { loadBibtexLibrary } from '../bib/library';
 import { COMPLETION_WINDOW, completionContext, flavourOf } from '../bib/syntax';
@@ -28,7 +31,9 @@ import { Commands } from '../platform/ids';
 import type { Logger } from '../platform/logger';
 import { citationSettings } from '../platform/settings';
 import { CitationError } from './errors';
-import { byline, EntryIndex, entryInfo, matchRank, predictKey, type EntryInfo, type MatchInfo } from './citeMatch';
+import { inSlices } from '../shared/slices';
+import { CiteIndex, prefixOf } from './citeIndex';
+import { byline, EntryIndex, entryInfo, matchRank, predictKey, type MatchInfo } from './citeMatch';
 import { asCitePaper } from './recentPapers';
 import type { BibliographyEntry, BibliographyService, CitePaper, RecentPapers } from './types';
 
@@ -56,7 +61,11 @@ export const MAX_RECENT_ITEMS = 100;
 
 // ---------------------------------------------------------------------------------------------------------------
 
-type ItemSource = { kind: 'entry'; entry: BibliographyEntry } | { kind: 'recent'; paper: CitePaper; key: string };
+/** What an item stands for: an entry (of a list made before its file was read to the end: found again on resolve). */
+type ItemSource =
+  | { kind: 'entry'; entry: BibliographyEntry }
+  | { kind: 'first'; document: vscode.TextDocument; entry: BibEntry }
+  | { kind: 'recent'; paper: CitePaper; key: string };
 
 /** A recent paper that is not in the bibliography, with the key it would get. */
 interface RecentCandidate extends MatchInfo {
@@ -64,12 +73,16 @@ interface RecentCandidate extends MatchInfo {
 }
 
 /**
- * The index and the recent candidates of the last request, reused while neither the .bib parses nor the recent list
- * change.
+ * The indexes of the last request, reused while the .bib parses (and the recent list) stay the same: the matching index
+ * (built in slices; `built` settles when it is complete), the index of the papers in the bibliography (only once there
+ * are recent papers to check), the recent candidates.
  */
 interface Prepared {
   files: readonly BibFile[];
-  index: EntryIndex;
+  entries: readonly BibliographyEntry[];
+  index: CiteIndex;
+  built: Promise<void>;
+  inBib?: Promise<EntryIndex>;
   recents?: { list: readonly CitePaper[]; scheme: string | undefined; candidates: RecentCandidate[] };
 }
 
@@ -83,25 +96,39 @@ export class CiteCompletion {
 
   constructor(private readonly options: CiteAssistOptions) {}
 
-  /** The index of these entries (reused while every bibliography's parse is the same object). */
+  /** The indexes of these entries (reused while every bibliography's parse is the same object). */
   private indexFor(entries: readonly BibliographyEntry[]): Prepared {
     const files: BibFile[] = [];
     for (const e of entries)
       if (files[files.length - 1] !== e.bib.file && !files.includes(e.bib.file)) files.push(e.bib.file);
     if (this.prepared && sameFiles(this.prepared.files, files)) return this.prepared;
-    this.prepared = { files, index: new EntryIndex(entries) };
+    const index = CiteIndex.after(
+      this.prepared?.index,
+      entries.map((e) => e.entry),
+    );
+    this.prepared = { files, entries, index, built: inSlices((until) => index.build(until)) };
     return this.prepared;
   }
 
+  /**
+   * Reads the document's bibliographies and builds the matching index in the background (in slices), so that the
+   * requests after the first one are answered from it at once.
+   */
+  async prepare(document: vscode.TextDocument): Promise<void> {
+    await this.indexFor(await this.options.bibliographies.entries(document)).built;
+  }
+
   /** Recent papers not in the bibliography, each with its predicted key (reused while nothing changed). */
-  private recentCandidates(prepared: Prepared, scheme: string | undefined): RecentCandidate[] {
+  private async recentCandidates(prepared: Prepared, scheme: string | undefined): Promise<RecentCandidate[]> {
     const list = this.options.recentPapers.list();
     const cached = prepared.recents;
     if (cached && cached.list === list && cached.scheme === scheme) return cached.candidates;
-    const taken = new Set(prepared.index.keys);
+    if (!list.length) return [];
+    const inBib = await (prepared.inBib ??= EntryIndex.build(prepared.entries));
+    const taken = new Set(inBib.keys);
     const candidates: RecentCandidate[] = [];
     for (const paper of list) {
-      if (prepared.index.find(paper)) continue;
+      if (inBib.find(paper)) continue;
       const key = predictKey(paper, taken, scheme);
       candidates.push({ paper, key, title: oneLine(paper.title), families: paper.authors ?? [] });
     }
@@ -123,35 +150,45 @@ export class CiteCompletion {
     if (!ctx || (flavour !== 'latex' && inCode(document, position))) return undefined;
     const range = new vscode.Range(position.translate(0, -ctx.prefix.length), position);
 
-    await loadBibtexLibrary();
+    // Nothing typed yet and no recent paper to offer: every entry ranks first, so the list is the first entries in
+    // bibliography order, shown as soon as they are read (a 10,000-entry file need not be parsed to the end first).
+    if (!ctx.prefix && !this.options.recentPapers.list().length) {
+      const first = await this.options.bibliographies.firstEntries(document, MAX_ENTRY_ITEMS);
+      if (token.isCancellationRequested) return undefined;
+      const items = first.map((entry, i) => {
+        const item = this.entryItem(entry, ctx.prefix, range);
+        this.sources.set(item, { kind: 'first', document, entry });
+        item.sortText = String(i).padStart(5, '0');
+        return item;
+      });
+      return new vscode.CompletionList(items, true);
+    }
+
     const entries = await this.options.bibliographies.entries(document);
     if (token.isCancellationRequested) return undefined;
     const prepared = this.indexFor(entries);
+    await prepared.built;
+    if (token.isCancellationRequested) return undefined;
 
     // Rank first, build items only for what is kept: entries (bibliography order within a rank), then recent papers.
-    const entryHits: { rank: number; e: BibliographyEntry; info: EntryInfo }[] = [];
-    for (const e of entries) {
-      const info = entryInfo(e.entry);
-      const rank = matchRank(ctx.prefix, info);
-      if (rank !== undefined) entryHits.push({ rank, e, info });
+    const prefix = prefixOf(ctx.prefix);
+    const entryHits: { rank: number; e: BibliographyEntry }[] = [];
+    for (let i = 0; i < entries.length; i++) {
+      const rank = prepared.index.rank(i, prefix);
+      if (rank !== undefined) entryHits.push({ rank, e: entries[i]! });
     }
     entryHits.sort((a, b) => a.rank - b.rank);
     const recentHits: { rank: number; c: RecentCandidate }[] = [];
-    for (const c of this.recentCandidates(prepared, citationSettings(document.uri).keyScheme)) {
+    for (const c of await this.recentCandidates(prepared, citationSettings(document.uri).keyScheme)) {
       const rank = matchRank(ctx.prefix, c);
       if (rank !== undefined) recentHits.push({ rank, c });
     }
     recentHits.sort((a, b) => a.rank - b.rank);
+    if (token.isCancellationRequested) return undefined;
 
     const ranked: { rank: number; item: vscode.CompletionItem }[] = [];
-    for (const { rank, e, info } of entryHits.slice(0, MAX_ENTRY_ITEMS)) {
-      const item = new vscode.CompletionItem(
-        { label: info.key, description: info.title },
-        vscode.CompletionItemKind.Reference,
-      );
-      item.detail = info.title;
-      item.documentation = byline(info.families, info.year, info.journal);
-      this.finish(item, info.key, ctx.prefix, range);
+    for (const { rank, e } of entryHits.slice(0, MAX_ENTRY_ITEMS)) {
+      const item = this.entryItem(e.entry, ctx.prefix, range);
       this.sources.set(item, { kind: 'entry', entry: e });
       ranked.push({ rank: rank * 2, item });
     }
@@ -190,6 +227,21 @@ export class CiteCompletion {
     return new vscode.CompletionList(items, true);
   }
 
+  /**
+   * An entry's item: its key and title (read from the raw fields). Its detail and documentation (title, authors, year,
+   * journal) are given on resolve, which VS Code asks for the item it shows them for: 500 items travel to the
+   * workbench without them.
+   */
+  private entryItem(entry: BibEntry, prefix: string, range: vscode.Range): vscode.CompletionItem {
+    const info = entryInfo(entry);
+    const item = new vscode.CompletionItem(
+      { label: info.key, description: info.title },
+      vscode.CompletionItemKind.Reference,
+    );
+    this.finish(item, info.key, prefix, range);
+    return item;
+  }
+
   private finish(item: vscode.CompletionItem, key: string, prefix: string, range: vscode.Range): void {
     item.insertText = key;
     item.range = range;
@@ -198,18 +250,28 @@ export class CiteCompletion {
     item.filterText = `${prefix} ${key}`;
   }
 
-  /** The selected item's metadata decoded exactly (the list used raw .bib text). */
-  resolve(item: vscode.CompletionItem): vscode.CompletionItem {
+  /** The selected item's metadata: read from the raw fields, then decoded exactly by the library. */
+  async resolve(item: vscode.CompletionItem): Promise<vscode.CompletionItem> {
     const source = this.sources.get(item);
-    if (source?.kind !== 'entry') return item;
+    if (source?.kind !== 'entry' && source?.kind !== 'first') return item;
+    const raw = source.kind === 'entry' ? source.entry.entry : source.entry;
+    const info = entryInfo(raw);
+    item.detail = info.title;
+    item.documentation = byline(info.families, info.year, info.journal);
     try {
-      const p = source.entry.paper;
+      await loadBibtexLibrary();
+      const entry =
+        source.kind === 'entry'
+          ? source.entry
+          : (await this.options.bibliographies.entries(source.document)).find((e) => e.entry === source.entry);
+      if (!entry) return item;
+      const p = entry.paper;
       if (p.title) item.detail = p.title;
       // Plain text: .bib text is untrusted and nothing in it is meant as Markdown.
       item.documentation = byline(p.authors ?? [], p.publish_year, p.journal_name);
     } catch (err) {
       this.options.log.debug(
-        `Could not decode the entry ${source.entry.entry.key}: ${err instanceof Error ? err.message : String(err)}`,
+        `Could not decode the entry ${raw.key}: ${err instanceof Error ? err.message : String(err)}`,
       );
     }
     return item;

@@ -24,6 +24,7 @@ import { findCitations, flavourOf, keyAt } from '../bib/syntax';
 import { safeHttpsUrl } from '../shared/url';
 import { markdownLink, markdownWithSafeLinks } from '../shared/markdown';
 import { clip, oneLine } from '../shared/plainText';
+import { SLICE_MS, yieldToEventLoop } from '../shared/slices';
 import { doiUrl } from '../search/query';
 import { byline } from './citeMatch';
 import type { CiteAssistOptions } from './completion';
@@ -193,8 +194,14 @@ export class CiteHover {
     const { byKey, recents } = await this.lookup(document);
     const links: vscode.DocumentLink[] = [];
     const targets = new Map<string, { uri: vscode.Uri; title: string } | undefined>();
+    // Each cited entry is decoded by the library (milliseconds each): a document citing hundreds yields between slices.
+    let until = performance.now() + SLICE_MS;
     for (const c of citations) {
       for (const k of c.keys) {
+        if (performance.now() > until) {
+          await yieldToEventLoop();
+          until = performance.now() + SLICE_MS;
+        }
         if (token.isCancellationRequested) return [];
         const lk = k.key.toLowerCase();
         if (!targets.has(lk)) {

@@ -34,24 +34,30 @@ function lastItemEnd(file: BibFile): number {
 
 /** Whether `text` is `file.text` with something appended that can be parsed on its own. */
 export function canExtend(file: BibFile, text: string): boolean {
+  return text.length > file.text.length && canAppendTo(file) && text.startsWith(file.text);
+}
+
+/** Whether text appended to `file.text` (ours: the prefix is known) can be parsed on its own. */
+export function canAppendTo(file: BibFile): boolean {
   const old = file.text;
   return (
-    text.length > old.length &&
     old.length > 0 &&
     old.endsWith('\n') &&
     !file.omitted &&
     !file.diagnostics.some((d) => d.severity === 'error') &&
     !file.directives.some((d) => d.unclosed) &&
-    old.indexOf('@', lastItemEnd(file)) < 0 &&
-    text.startsWith(old)
+    old.indexOf('@', lastItemEnd(file)) < 0
   );
 }
 
-/** The parse of `text` from the parse of its prefix `file.text` (check `canExtend` first). */
-export function extendParse(file: BibFile, text: string): BibFile {
+/**
+ * The parse of `text` from the parse of its prefix `file.text` (check `canExtend` first). `appended`, when the caller
+ * has it, is `text` after the prefix: not sliced again from a text of megabytes.
+ */
+export function extendParse(file: BibFile, text: string, appended?: string): BibFile {
   const base = file.text.length;
   const lines = breaks(file);
-  const tail = parseBibFile(text.slice(base));
+  const tail = parseBibFile(appended ?? text.slice(base));
   // Past the listed maximum, which problems are listed depends on the whole text: parsed again.
   if (tail.omitted || file.diagnostics.length + tail.diagnostics.length > MAX_LISTED_DIAGNOSTICS)
     return parseBibFile(text);

@@ -25,7 +25,10 @@ export interface CiteAssistant {
     token: vscode.CancellationToken,
     context: vscode.CompletionContext,
   ): Promise<vscode.CompletionList | undefined>;
-  resolveCompletion(item: vscode.CompletionItem, token: vscode.CancellationToken): vscode.CompletionItem;
+  resolveCompletion(
+    item: vscode.CompletionItem,
+    token: vscode.CancellationToken,
+  ): vscode.CompletionItem | Promise<vscode.CompletionItem>;
   provideHover(
     document: vscode.TextDocument,
     position: vscode.Position,

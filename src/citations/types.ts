@@ -76,8 +76,13 @@ export interface BibliographyService extends vscode.Disposable {
   approve(uri: vscode.Uri): void;
   /** Read and parse (cached per document version / file mtime). */
   load(bib: ResolvedBibliography): Promise<LoadedBibliography>;
-  /** Every entry of the document's bibliographies, for completion, hover and the Quick Pick. */
+  /**
+   * Every entry of the document's bibliographies, for completion, hover and the Quick Pick (an entry's `paper` needs
+   * `loadBibtexLibrary()`).
+   */
   entries(document: vscode.TextDocument): Promise<BibliographyEntry[]>;
+  /** The first `count` of those entries, as soon as they are read (before the rest of a large file is). */
+  firstEntries(document: vscode.TextDocument, count: number): Promise<BibEntry[]>;
   /**
    * Adds what makes every paper citable from `bib` to `edit`, or to the bytes `apply` writes with it (creating the file
    * when absent); an entry already present (same DOI, or same title and year with no field telling them apart:

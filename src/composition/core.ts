@@ -44,6 +44,7 @@ import type { CitationCommandResult } from '../citations/commandSupport';
 import type { CitePaper } from '../citations/types';
 import type { ToolName } from '../platform/ids';
 import type { Core, CoreServices } from './contract';
+import { commandTable, type Handlers } from './commandTable';
 
 class CoreImpl extends Disposable implements Core {
   private readonly presenter: ErrorPresenter;
@@ -94,9 +95,17 @@ class CoreImpl extends Disposable implements Core {
   readonly exporter: PaperExporter;
   /** The evidence table: the results as rows to screen, sort, filter and act on. */
   readonly table: TablePanel;
+  /** Milliseconds spent in each construction step (test API; the benchmark reports what loading the core costs). */
+  readonly steps: Record<string, number> = {};
 
   constructor(private readonly services: CoreServices) {
     super();
+    let mark = performance.now();
+    const step = (name: string): void => {
+      const now = performance.now();
+      this.steps[name] = now - mark;
+      mark = now;
+    };
     const { log, settings, keys } = services;
     this.presenter = new ErrorPresenter(log, () => settings.service.baseUrl);
     const clients = this.register(new ClientProvider(settings, keys, log));
@@ -124,9 +133,11 @@ class CoreImpl extends Disposable implements Core {
     });
     this.usageMenu = new UsageMenu(this.usage, settings);
     if (this.filters.defaultsProblem) void showWarning(this.filters.defaultsProblem);
+    step('usage');
     const tester = new ConnectionTester(clients, keys, log, this.presenter);
     const keyCommands = new KeyCommands(keys, settings, log, this.presenter, tester);
     const emulator = new EmulatorCommand(keys, settings, log, tester);
+    step('service');
     // Search: session, its commands, paper actions.
     this.search = this.register(
       new SearchSession({
@@ -146,6 +157,7 @@ class CoreImpl extends Disposable implements Core {
       }),
     );
     const search = new SearchCommands(this.search, services.context.globalState, () => this.filters.describe());
+    step('search');
     this.threadWatcher = this.register(
       new ThreadWatcher({
         clients,
@@ -166,6 +178,7 @@ class CoreImpl extends Disposable implements Core {
       log,
       usage: this.usage,
     });
+    step('threads');
     // The answer view's follow-ups go through ThreadCommands like every brief (its watcher refreshes the view).
     this.answers = this.register(
       new AnswerPanels({
@@ -203,6 +216,7 @@ class CoreImpl extends Disposable implements Core {
     this.threadWatcher.resume();
     // A paused run (no key, a revoked key) is followed again once the key changes.
     this.register(keys.onDidChange(() => void this.threadWatcher.resume()));
+    step('answers');
     // Citations.
     this.bibliographies = this.register(new Bibliographies());
     this.recentPapers = new RecentPapersList();
@@ -219,9 +233,11 @@ class CoreImpl extends Disposable implements Core {
         recent: this.recentPapers,
         shownPapers: () => services.results.current?.papers ?? [],
         search: (query) => search.searchPapers(query),
+        prepareBibliographies: (document) => this.citeCompletion.prepare(document),
         log,
       }),
     );
+    step('citations');
     // As the answer view cites: a paper known only from an answer is completed first (a paid lookup, asked).
     const citeWithLookup = async (papers: CitePaper[]): Promise<CitationCommandResult> => {
       const target = (await this.citationCommands.targetEditor())?.document.uri;
@@ -270,6 +286,7 @@ class CoreImpl extends Disposable implements Core {
       targetEditor: () => this.citationCommands.targetEditor(),
       log,
     });
+    step('chat');
     const papers = this.register(new PaperCommands(services.results, log, (title) => search.searchPapers(title)));
     this.exporter = new PaperExporter({
       shown: () => services.results.current,
@@ -286,6 +303,7 @@ class CoreImpl extends Disposable implements Core {
       }),
     );
     this.handlers = commandTable(this, { keyCommands, tester, emulator, search, papers, threadsView });
+    step('papers');
   }
 
   /** Whether the core's table has a handler for `command` (the contributions test checks every command has one). */
@@ -326,7 +344,7 @@ class CoreImpl extends Disposable implements Core {
     return this.quietly('completion', () => this.citeCompletion.provide(document, position, token));
   }
 
-  resolveCompletion(item: vscode.CompletionItem): vscode.CompletionItem {
+  resolveCompletion(item: vscode.CompletionItem): Promise<vscode.CompletionItem> {
     return this.citeCompletion.resolve(item);
   }
 
@@ -366,72 +384,6 @@ class CoreImpl extends Disposable implements Core {
       return undefined;
     }
   }
-}
-
-type Handlers = Partial<Record<CommandId, (...args: readonly unknown[]) => Promise<unknown>>>;
-
-/** The command objects the core builds for its table alone. */
-interface TableParts {
-  keyCommands: KeyCommands;
-  tester: ConnectionTester;
-  emulator: EmulatorCommand;
-  search: SearchCommands;
-  papers: PaperCommands;
-  threadsView: ThreadsViewCommands;
-}
-
-/**
- * The core's command table: every command but the two the entry bundle runs itself (Show Log, Get a Key). The
- * contributions test checks it against package.json and platform/ids.ts.
- */
-function commandTable(
-  core: CoreImpl,
-  { keyCommands, tester, emulator, search, papers, threadsView }: TableParts,
-): Handlers {
-  return {
-    [Commands.setApiKey]: () => keyCommands.setApiKey(),
-    [Commands.clearApiKey]: () => keyCommands.clearApiKey(),
-    [Commands.testConnection]: () => tester.run(),
-    [Commands.useEmulator]: () => emulator.run(),
-    [Commands.searchPapers]: (arg) => search.searchPapers(arg),
-    [Commands.searchSelection]: () => search.searchSelection(),
-    [Commands.loadMore]: () => search.loadMore(),
-    [Commands.refreshResults]: () => search.refresh(),
-    [Commands.clearResults]: () => Promise.resolve(search.clear()),
-    [Commands.openPaper]: (...args) => papers.openPaper(...args),
-    [Commands.openDoi]: (...args) => papers.openDoi(...args),
-    [Commands.copyDoi]: (...args) => papers.copyDoi(...args),
-    [Commands.copyTitle]: (...args) => papers.copyTitle(...args),
-    [Commands.showAbstract]: (...args) => papers.showAbstract(...args),
-    [Commands.findSimilar]: (...args) => papers.findSimilar(...args),
-    [Commands.showEvidenceTable]: (arg) => Promise.resolve(core.table.show(arg)),
-    [Commands.exportPapers]: (...args) => core.exporter.run(...args),
-    [Commands.editFilters]: (arg) => core.filterCommands.edit(arg),
-    [Commands.clearFilters]: () => core.filterCommands.clear(),
-    [Commands.applyFilterPreset]: (arg) => core.filterCommands.applyPreset(arg),
-    [Commands.showUsage]: () => core.usageMenu.show(),
-    [Commands.setPlan]: (arg) => core.usageMenu.setPlan(arg),
-    [Commands.correctUsageCount]: (arg) => core.usageMenu.correctCount(arg),
-    [Commands.askAgent]: (arg) => core.threads.askAgent(arg),
-    [Commands.sendBrief]: (arg) => core.threads.sendBrief(arg),
-    [Commands.askAboutSelection]: (arg) => core.threads.askAboutSelection(arg),
-    [Commands.askAboutPapers]: (...args) => core.threads.askAboutPapers(...args),
-    [Commands.refreshThreads]: () => threadsView.refresh(),
-    [Commands.searchThreads]: (arg) => threadsView.search(arg),
-    [Commands.loadMoreThreads]: () => threadsView.loadMore(),
-    [Commands.openThread]: (arg) => threadsView.open(arg),
-    [Commands.openThreadInBrowser]: (arg) => threadsView.openInBrowser(arg),
-    [Commands.copyThreadLink]: (arg) => threadsView.copyLink(arg),
-    [Commands.insertCitation]: (...args) => core.citationCommands.insertCitation(...args),
-    [Commands.insertCitations]: (...args) => core.citationCommands.insertCitations(...args),
-    [Commands.declareBibliography]: (arg) => core.citationCommands.declareBibliography(arg),
-    [Commands.copyBibtex]: (...args) => core.citationCommands.copyBibtex(...args),
-    [Commands.copyReference]: (...args) => core.citationCommands.copyReference(...args),
-    [Commands.tidyBibliography]: (arg) => core.citationCommands.tidyBibliography(arg),
-    [Commands.insertAnswer]: (arg) => core.answerCitations.insertAnswer(arg),
-    [Commands.exportAnswer]: (arg) => core.answers.exportMarkdown(typeof arg === 'string' ? arg : undefined),
-    [Commands.addToBibliography]: (arg) => core.citeCompletion.addToBibliography(arg),
-  };
 }
 
 export function createCore(services: CoreServices): Core {

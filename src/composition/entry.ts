@@ -25,12 +25,14 @@ export interface ResearchDeskTestApi {
   keys: KeyStore;
   settings: SettingsStore;
   hasKey: HasKeyContext;
-  /** Resolves when the activation-time work (demo hand-off, context key) is done. */
+  /** Resolves when the work started after activation (cite providers, demo hand-off, context key) is done. */
   ready: Promise<void>;
   /** Whether dist/core.js (client + features) has been loaded. */
   isCoreLoaded(): boolean;
   /** How long loading dist/core.js took on the first command that needed it (ms). */
   coreLoadMs(): number | undefined;
+  /** The same in its parts: requiring the bundle, and building the core (ms). */
+  coreLoadSteps(): { require: number; create: number } | undefined;
   /** The Research view's tree provider (search results as tree items). */
   results: ResultsTreeProvider;
   /** The Threads view's tree provider. */
@@ -101,7 +103,9 @@ export class ResearchDesk extends Disposable {
     this.keys = this.register(new KeyStore(context.secrets, this.settings, this.log));
     step('keys');
     this.hasKey = this.register(new HasKeyContext(this.keys));
+    step('hasKey');
     this.results = this.register(new ResultsTreeProvider());
+    step('resultsTree');
     this.threads = this.register(
       new ThreadsTreeProvider(
         () => void this.core.get(),
@@ -136,6 +140,7 @@ export class ResearchDesk extends Disposable {
     );
     this.results.bindView(view);
     this.viewIds.push(Views.results);
+    step('resultsView');
     const threadsView = this.register(
       vscode.window.createTreeView<ThreadNode>(Views.threads, {
         treeDataProvider: this.threads,
@@ -170,13 +175,20 @@ export class ResearchDesk extends Disposable {
       }),
     );
 
-    // Cite-key completion, hover and links: registered here, the core loads only near a citation.
-    this.register(registerCiteProviders(this.core, this.log));
+    // Cite-key completion, hover and links, right after activation (no command needs them, and VS Code asks a
+    // provider registered later as soon as it appears); the core loads only near a citation. The tools, the chat
+    // participant and the MCP provider stay here: VS Code invokes them right after the activation they cause.
+    const citeProviders = afterActivation(() => {
+      if (!this.isDisposed) this.register(registerCiteProviders(this.core, this.log));
+      return Promise.resolve();
+    });
     this.register(registerResearchTools(this.core));
+    step('tools');
     this.register(registerResearchParticipant(this.core, context.extensionUri));
+    step('participant');
     this.mcpServers = this.register(new ResearchMcpServers(this.settings, this.keys, this.log));
     this.register(vscode.lm.registerMcpServerDefinitionProvider(McpProviders.research, this.mcpServers));
-    step('citeProviders');
+    step('mcp');
 
     // Not awaited, and started after activate() has returned (a macrotask later): reading
     // settings and secrets costs milliseconds that activation should not pay. The welcome
@@ -187,7 +199,7 @@ export class ResearchDesk extends Disposable {
         return 'failed';
       },
     );
-    this.ready = this.demoKey.then(() => this.hasKey.refresh()).then(() => undefined);
+    this.ready = Promise.all([citeProviders, this.demoKey.then(() => this.hasKey.refresh())]).then(() => undefined);
     step('demoKey');
 
     // The monthly-calls status item from one cached globalState value, after activation too
@@ -231,6 +243,7 @@ export class ResearchDesk extends Disposable {
       ready: this.ready,
       isCoreLoaded: () => this.core.loaded,
       coreLoadMs: () => this.core.loadMs,
+      coreLoadSteps: () => this.core.loadSteps,
       results: this.results,
       threads: this.threads,
       registeredCommands: this.commandIds,

@@ -31,6 +31,11 @@ export class ClientProvider extends Disposable {
     void old?.close().catch(() => undefined);
   }
 
+  /** The current service settings, without making a client (which loads the HTTP stack). */
+  service(): ServiceSettings {
+    return this.settings.service;
+  }
+
   /**
    * A client for the current settings that sends `key` instead of the stored one: to check a key before it is
    * stored. The caller closes it.

@@ -43,9 +43,13 @@ export function noIcons(text: string): string {
   return text.replace(ICON, '$ (');
 }
 
+/** White space at an end, two in a row, or other than a space: what oneLine changes (a test is cheaper). */
+const NOT_ONE_LINE = /^\s|\s$|\s\s|[^\S ]/;
+
 /** White space runs (line breaks included) as one space, trimmed; nothing else changed. Absent text is ''. */
 export function oneLine(text: string | null | undefined): string {
-  return text ? text.replace(SPACES, ' ').trim() : '';
+  if (!text) return '';
+  return NOT_ONE_LINE.test(text) ? text.replace(SPACES, ' ').trim() : text;
 }
 
 /**

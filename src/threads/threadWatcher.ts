@@ -39,7 +39,8 @@ export interface ThreadNotice {
 }
 
 export interface ThreadWatcherDeps {
-  clients: { get(): { client: Client; service: ServiceSettings } };
+  /** `service()`, when there, gives the settings without making a client (resume() at start-up needs no client). */
+  clients: { get(): { client: Client; service: ServiceSettings }; service?(): ServiceSettings };
   /** context.globalState */
   state: vscode.Memento;
   log: Logger;
@@ -86,7 +87,7 @@ export class ThreadWatcher extends Disposable {
   }
 
   private get origin(): string | undefined {
-    return this.deps.clients.get().service.origin;
+    return (this.deps.clients.service?.() ?? this.deps.clients.get().service).origin;
   }
 
   /** Start watching a dispatched run (a new thread or a follow-up). Already watched: the newer interaction wins. */

@@ -2,6 +2,9 @@ import * as assert from 'node:assert/strict';
 import { displayLatex } from '../../../src/citations/display';
 import { TEX_TABLES } from '../../../src/bib/texTables';
 import { texText } from '../../../src/bib/texText';
+import { oneLine } from '../../../src/shared/plainText';
+import { mulberry32 } from '../../emulator/corpus';
+import { displayLatexReference, oneLineReference, randomLatex } from './displayReference';
 
 describe('citations/display', () => {
   it('accents, letter macros, escapes, braces, dashes and math as readable text', () => {
@@ -40,5 +43,24 @@ describe('citations/display', () => {
       );
     });
     assert.deepEqual(wrong, []);
+  });
+  it('skips only steps that cannot change the text: the same as running every step (random LaTeX, hostile pieces)', () => {
+    const rnd = mulberry32(20260611);
+    for (let i = 0; i < 20_000; i++) {
+      const raw = randomLatex(rnd, 1 + Math.floor(rnd() * 12));
+      assert.equal(displayLatex(raw), displayLatexReference(raw), JSON.stringify(raw));
+      assert.equal(oneLine(raw), oneLineReference(raw), JSON.stringify(raw));
+    }
+  });
+
+  it('a text of characters below U+0300 is in NFC already (every character and every pair)', () => {
+    for (let a = 0; a < 0x300; a++) {
+      const x = String.fromCharCode(a);
+      assert.equal(x.normalize('NFC'), x);
+      for (let b = 0; b < 0x300; b++) {
+        const xy = x + String.fromCharCode(b);
+        if (xy.normalize('NFC') !== xy) assert.fail(`U+${a.toString(16)} U+${b.toString(16)} is not NFC`);
+      }
+    }
   });
 });

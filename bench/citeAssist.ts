@@ -1,0 +1,309 @@
+/**
+ * Cite-key assistance on writers' bibliographies in a real VS Code (called from bench/run.ts; also
+ * `npx tsx bench/citeAssist.ts [--record]`): bench/fixtures/cite-assist-entry.js in fresh windows of VS Code's server,
+ * one per bibliography (bench/bibData.ts: the `writer` and `zotero` variants, 1,000 and 10,000 entries), each window
+ * RESEARCH_DESK_BENCH_REPS times (default 3); the production bundle, as shipped. Figures are medians over the windows:
+ *
+ *  - the first `\cite{` completion from a cold start of the core (goal <= 150 ms), later requests (<= 30 ms);
+ *  - hover on a key (<= 50 ms); Insert Citation into the file (<= 100 ms);
+ *  - the longest task on the extension host's thread while the 10,000-entry file is prepared in the background
+ *    with the core loaded (<= 50 ms), and from the cold first completion on (the core's load included);
+ *  - the extension host's heap growth after loading the file and showing 1,000 results (< 3x the file's size);
+ *  - growth 1,000 -> 10,000 entries of each (linear is 10).
+ *
+ * Skipped with --no-vscode, RESEARCH_DESK_BENCH_VSCODE=0, or without the VS Code cache.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseBibFile } from '../src/bib/bibFile';
+import { cleanNpmEnv, ensureCache } from '../scripts/vscode/cache';
+import { startTestEmulator } from '../scripts/vscode/emulator';
+import { runOnServer } from '../scripts/vscode/run-ext-tests';
+import { launchChromium } from '../scripts/vscode/workbench';
+import { REPO_ROOT, log, run } from '../scripts/vscode/util';
+import { benchBib, type BibVariant } from './bibData';
+import { type BenchResult, median, recordResults } from './results';
+import { vscodeBenchSkipped } from './vscode';
+
+const SIZES = [1000, 10_000] as const;
+const VARIANTS: readonly BibVariant[] = ['writer', 'zotero'];
+
+interface LoopFigures {
+  maxMs: number;
+  p99Ms: number;
+  over50: number;
+  gaps: number[];
+  /** The longest garbage collection pause in the window, and all of them together (ms). */
+  gcMaxMs: number;
+  gcMs: number;
+}
+interface Heap {
+  heapUsed: number;
+  external: number;
+  arrayBuffers: number;
+}
+export interface WindowFigures {
+  fileBytes: number;
+  coreLoadedBefore: boolean;
+  /** From asking for suggestions after `\cite{` to the suggest widget showing the list (the page's clock). */
+  firstMs: number;
+  firstAskedAt: number;
+  /** The same list again through vscode.executeCompletionItemProvider (the core loaded). */
+  secondMs: number;
+  idleLoop: LoopFigures;
+  firstItems: number;
+  coreLoadMs?: number;
+  coldLoop: LoopFigures;
+  later: { ms: number; items: number; providerMs?: number }[];
+  words: { prefix: string; ms: number; items: number }[];
+  hover: { ms: number; found: boolean }[];
+  heapBefore: Heap;
+  heapAfter: Heap;
+  heapAfterHover?: Heap;
+  /** Bytes the file's text takes as a JavaScript string (2 per character once one is beyond Latin-1). */
+  textBytes?: number;
+  shown: number;
+  insert: { ms: number; done: boolean }[];
+  prepareMs: number;
+  prepareLoop: LoopFigures;
+}
+
+/** Notes (Date.now()) each time the suggest widget shows rows, with the first row's label. */
+const WATCH_SUGGEST = `
+window.__suggestShown = [];
+let shown = false;
+new MutationObserver(() => {
+  const w = document.querySelector('.suggest-widget');
+  const rows = w ? w.querySelectorAll('.monaco-list-row') : [];
+  const now = !!w && w.classList.contains('visible') && rows.length > 0;
+  if (now && !shown) window.__suggestShown.push({ at: Date.now(), first: rows[0].getAttribute('aria-label') || '' });
+  shown = now;
+}).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['class', 'style'] });
+`;
+
+/** The keys the window uses: the first, one to type, and hover targets spread over the file. */
+function keysOf(text: string): string[] {
+  const entries = parseBibFile(text).entries;
+  const at = (f: number): string => entries[Math.min(entries.length - 1, Math.floor(f * entries.length))]!.key;
+  return [at(0), at(0.3), at(0.1), at(0.5), at(0.9), at(0.99), at(0.7), at(0.2)];
+}
+
+/** The extensions compared: this repository, and a baseline copy (RESEARCH_DESK_BENCH_BASELINE) when given. */
+export interface Side {
+  name: 'current' | 'baseline';
+  path: string;
+}
+export function sides(): Side[] {
+  const base = process.env.RESEARCH_DESK_BENCH_BASELINE;
+  return [{ name: 'current', path: REPO_ROOT }, ...(base ? [{ name: 'baseline' as const, path: base }] : [])];
+}
+
+/** Production bundles of each side (its own esbuild.mjs); `dev` restores the development build afterwards. */
+export async function buildSides(list: readonly Side[], dev = false): Promise<void> {
+  for (const side of list)
+    await run(process.execPath, ['esbuild.mjs', ...(dev ? [] : ['--production'])], {
+      cwd: side.path,
+      env: cleanNpmEnv(),
+      timeoutMs: 5 * 60_000,
+      tag: `build ${side.name}`,
+      quiet: true,
+    });
+}
+
+/** Runs the windows (each side in turn, the order swapped every round); returns their figures per side, file. */
+export async function measureCiteAssist(reps: number): Promise<Map<string, WindowFigures[]>> {
+  const cache = await ensureCache();
+  const tmp = mkdtempSync(join(tmpdir(), 'research-desk-cite-bench-'));
+  const browser = await launchChromium(cache);
+  const emulator = await startTestEmulator();
+  const out = new Map<string, WindowFigures[]>();
+  const list = sides();
+  try {
+    await buildSides(list);
+    const files: { name: string; file: string; keys: string[] }[] = [];
+    for (const variant of VARIANTS)
+      for (const size of SIZES) {
+        const text = await benchBib(variant, size, SIZES[SIZES.length - 1]);
+        const file = join(tmp, `${variant}-${size}.bib`);
+        writeFileSync(file, text);
+        files.push({ name: `${variant}:${size}`, file, keys: keysOf(text) });
+      }
+    // RESEARCH_DESK_BENCH_ONLY=writer:10000,zotero:1000 runs those windows only (while developing).
+    const only = process.env.RESEARCH_DESK_BENCH_ONLY?.split(',');
+    for (let rep = 0; rep < reps; rep++)
+      for (const f of files.filter((x) => !only || only.includes(x.name)))
+        for (const side of rep % 2 ? [...list].reverse() : list) {
+          const result = join(tmp, `out-${side.name}-${rep}-${f.name.replace(':', '-')}.json`);
+          process.env.RESEARCH_DESK_BENCH_BIB = f.file;
+          process.env.RESEARCH_DESK_BENCH_KEYS = JSON.stringify(f.keys);
+          process.env.RESEARCH_DESK_BENCH_WORDS = JSON.stringify(['sandk', 'muller', 'creat']);
+          process.env.RESEARCH_DESK_BENCH_OUT = result;
+          let shown: { at: number; first: string }[] = [];
+          const report = await runOnServer({
+            mode: 'trusted',
+            entry: join(REPO_ROOT, 'bench', 'fixtures', 'cite-assist-entry.js'),
+            cache,
+            browser,
+            emulator,
+            timeoutMs: 5 * 60_000,
+            extensionPath: side.path,
+            initScript: WATCH_SUGGEST,
+            inspect: async (page) => {
+              shown = await page.evaluate<{ at: number; first: string }[]>('window.__suggestShown').catch(() => []);
+            },
+          });
+          if (report.failed || report.exitCode !== 0)
+            throw new Error(`cite assist window ${f.name}: ${report.failures.map((x) => x.error).join('\n')}`);
+          const figures = JSON.parse(readFileSync(result, 'utf8')) as WindowFigures;
+          const list0 = shown.find((x) => x.at >= figures.firstAskedAt);
+          if (!list0) throw new Error(`cite assist window ${f.name} (${side.name}): the suggest widget never showed`);
+          if (!list0.first.includes(f.keys[0]!))
+            throw new Error(`cite assist window ${f.name}: the list starts with ${list0.first}, not ${f.keys[0]}`);
+          figures.firstMs = list0.at - figures.firstAskedAt;
+          log(
+            'bench',
+            `${side.name} ${f.name} #${rep + 1}: first ${figures.firstMs.toFixed(0)} ms (core load ${figures.coreLoadMs?.toFixed(0)} ms; again through the API ${figures.secondMs.toFixed(0)} ms), later ${figures.later.map((x) => x.ms.toFixed(0)).join('/')} ms (provider alone ${figures.later.map((x) => x.providerMs?.toFixed(0)).join('/')} ms), words ${figures.words.map((x) => x.ms.toFixed(0)).join('/')} ms, hover ${figures.hover.map((x) => x.ms.toFixed(0)).join('/')} ms, insert ${figures.insert.map((x) => x.ms.toFixed(0)).join('/')} ms, prepare ${figures.prepareMs.toFixed(0)} ms (longest task ${figures.prepareLoop.maxMs.toFixed(0)} ms, longest GC ${figures.prepareLoop.gcMaxMs.toFixed(0)} ms; idle window ${figures.idleLoop.maxMs.toFixed(0)} ms), cold longest ${figures.coldLoop.maxMs.toFixed(0)} ms, heap +${((figures.heapAfter.heapUsed - figures.heapBefore.heapUsed) / 1e6).toFixed(1)} MB`,
+          );
+          const key = `${side.name}|${f.name}`;
+          out.set(key, [...(out.get(key) ?? []), figures]);
+        }
+  } finally {
+    await browser.close().catch(() => undefined);
+    await emulator?.close();
+    rmSync(tmp, { recursive: true, force: true });
+    await buildSides(list, true).catch(() => undefined);
+  }
+  return out;
+}
+
+const r1 = (v: number): number => Math.round(v * 10) / 10;
+const r3 = (v: number): number => Math.round(v * 1000) / 1000;
+
+/** The figures of bench/results.json from the windows' measurements (this repository's; the baseline's in notes). */
+export function citeAssistResults(windows: Map<string, WindowFigures[]>): BenchResult[] {
+  const results: BenchResult[] = [];
+  const pick = (side: string, name: string, f: (w: WindowFigures) => number): { med: number; all: number[] } => {
+    const all = (windows.get(`${side}|${name}`) ?? []).map(f);
+    return { med: median(all), all };
+  };
+  const list = (v: number[]): string => v.map((x) => x.toFixed(0)).join(', ');
+  const withBaseline = [...windows.keys()].some((k) => k.startsWith('baseline|'));
+  for (const variant of VARIANTS) {
+    const big = `${variant}:10000`;
+    const small = `${variant}:1000`;
+    const w0 = windows.get(`current|${big}`)?.[0];
+    if (!w0) continue;
+    const label = variant === 'writer' ? "Research Desk's own entries" : 'a Zotero/Better BibTeX export';
+    const file = `10,000 entries of ${label} (${r1(w0.fileBytes / 1e6)} MB)`;
+    const growth = (side: string, f: (w: WindowFigures) => number): string => {
+      const a = pick(side, small, f).med;
+      const b = pick(side, big, f).med;
+      return `1,000 entries ${r1(a)}, 10,000 ${r1(b)}: ratio ${r3(b / a)}`;
+    };
+    const before = (f: (w: WindowFigures) => number): string => {
+      if (!withBaseline) return '';
+      const b = pick('baseline', big, f);
+      return `; before (the baseline copy, windows alternating with these in the same run): median ${r1(b.med)} (${list(b.all)}), growth ${growth('baseline', f)}`;
+    };
+    const metric = (
+      name: string,
+      f: (w: WindowFigures) => number,
+      goal: number,
+      unit: string,
+      note: string,
+      goalText = `<= ${goal} ${unit}`,
+    ): void => {
+      const { med, all } = pick('current', big, f);
+      results.push({
+        name: `${name}, ${variant} file`,
+        value: r1(med),
+        unit,
+        goal: goalText,
+        met: med <= goal,
+        note: `${note}; ${file}; median of ${all.length} fresh windows (${list(all)}); growth ${growth('current', f)} (linear is 10)${before(f)}`,
+      });
+    };
+    metric(
+      'cite completion: first \\cite{ list from a cold core, real VS Code (ms)',
+      (w) => w.firstMs,
+      150,
+      'ms',
+      'from asking for suggestions right after `\\cite{` is typed (editor.action.triggerSuggest, as typing `{` does) to the suggest widget showing the list in the workbench page, the core not loaded: its load, reading and parsing the file included',
+    );
+    metric(
+      'cite completion: later requests, median (ms)',
+      (w) => median([...w.later, ...w.words].map((x) => x.ms)),
+      30,
+      'ms',
+      'vscode.executeCompletionItemProvider (its items come back to the caller: a round trip more than the suggest widget needs) for a key prefix typed one character at a time, 150 ms apart, and for prefixes matching title and author words (sandk, muller, creat)',
+    );
+    const provider = pick('current', big, (w) => median(w.later.map((x) => x.providerMs ?? NaN)));
+    results.push({
+      name: `cite completion: later requests, the provider alone, ${variant} file (ms)`,
+      value: r1(provider.med),
+      unit: 'ms',
+      note: `CiteCompletion.provide called in the extension host for the same key prefixes (no workbench round trip); windows: ${list(provider.all)}`,
+    });
+    metric(
+      'cite hover on a key, median (ms)',
+      (w) => median(w.hover.map((x) => x.ms)),
+      50,
+      'ms',
+      'vscode.executeHoverProvider on keys at 10 % to 99 % of the file (six), after the first completion; the first loads the BibTeX library',
+    );
+    metric(
+      'insert citation into the file, real VS Code, median (ms)',
+      (w) => median(w.insert.map((x) => x.ms)),
+      100,
+      'ms',
+      'researchDesk.insertCitation with a new paper, six in a row: each appends its entry to the 10,000-entry file',
+    );
+    metric(
+      'longest extension-host task while the file is prepared (ms)',
+      (w) => w.prepareLoop.maxMs,
+      50,
+      'ms',
+      `monitorEventLoopDelay (5 ms resolution) from opening a document that cites a copy of the file, the core loaded, until its bibliography is prepared and 1 s after; the same watch over 2 s of nothing just before: median ${r1(pick('current', big, (w) => w.idleLoop.maxMs).med)} ms (the machine's own pauses); longest garbage collection during the preparation: median ${r1(pick('current', big, (w) => w.prepareLoop.gcMaxMs).med)} ms`,
+    );
+    const cold = pick('current', big, (w) => w.coldLoop.maxMs);
+    results.push({
+      name: `longest extension-host task from the cold first completion on, ${variant} file (ms)`,
+      value: r1(cold.med),
+      unit: 'ms',
+      note: `the core's load (one synchronous require) included; from typing \`\\cite{\` until 2 s after the list; windows: ${list(cold.all)}; growth ${growth('current', (w) => w.coldLoop.maxMs)}${before((w) => w.coldLoop.maxMs)}`,
+    });
+    const bytes = w0.fileBytes;
+    metric(
+      'extension host heap growth, file loaded + 1,000 results shown (MB)',
+      (w) => (w.heapAfter.heapUsed - w.heapBefore.heapUsed) / 1e6,
+      (3 * bytes) / 1e6,
+      'MB',
+      `heapUsed after a full GC, before the first completion and after it plus 1,000 search results shown; the file is ${r1(bytes / 1e6)} MB on disk and ${r1(pick('current', big, (w) => w.textBytes ?? NaN).med / 1e6)} MB as the JavaScript string the parse reads; after the hovers (the BibTeX library loaded) ${r1(pick('current', big, (w) => ((w.heapAfterHover?.heapUsed ?? NaN) - w.heapBefore.heapUsed) / 1e6).med)} MB`,
+      `< 3x the file (${r1((3 * bytes) / 1e6)} MB)`,
+    );
+  }
+  return results;
+}
+
+export async function runCiteAssistBench(): Promise<BenchResult[]> {
+  const skipped = vscodeBenchSkipped();
+  if (skipped) {
+    console.log(`cite assistance in VS Code: skipped (${skipped})`);
+    return [];
+  }
+  const windows = await measureCiteAssist(Number(process.env.RESEARCH_DESK_BENCH_REPS ?? 3));
+  return citeAssistResults(windows);
+}
+
+if (require.main === module) {
+  runCiteAssistBench()
+    .then((r) => {
+      if (process.argv.includes('--record')) recordResults(r);
+      else for (const e of r) console.log(`${e.name}: ${e.value} ${e.unit} (goal ${e.goal}) — ${e.note ?? ''}`);
+    })
+    .catch((e: unknown) => {
+      console.error(e instanceof Error ? (e.stack ?? e.message) : String(e));
+      process.exit(1);
+    });
+}

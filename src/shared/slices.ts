@@ -1,0 +1,16 @@
+/**
+ * Long work on the extension host's thread in slices: `step(until)` works until the clock passes `until` and says
+ * whether it is done; between slices the event loop runs everything else waiting (other extensions, VS Code's own
+ * messages), so no slice holds the thread much longer than SLICE_MS. Pure (Node's timers only).
+ */
+
+/** How long one slice may run (ms): well under the 50 ms after which a task counts as a stall. */
+export const SLICE_MS = 12;
+
+/** Lets everything waiting in the event loop run first. */
+export const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/** Runs `step` slice after slice until it returns true. */
+export async function inSlices(step: (until: number) => boolean, sliceMs = SLICE_MS): Promise<void> {
+  while (!step(performance.now() + sliceMs)) await yieldToEventLoop();
+}

@@ -1,0 +1,98 @@
+/**
+ * The resumable parse (BibParser) and the scans under it: a parse run in slices of any size gives exactly
+ * parseBibFile's result, and the key and field scans read exactly what the regular expressions they replaced read, on
+ * random hostile texts.
+ */
+import * as assert from 'node:assert/strict';
+import { BibParser, parseBibFile } from '../../../src/bib/bibFile';
+import { readFields, readKey } from '../../../src/bib/bibScan';
+import { mulberry32 } from '../../emulator/corpus';
+import { readFieldsReference, readKeyReference } from './bibScanReference';
+import { GOOD } from './bibSample';
+
+const PIECES = [
+  '@article{',
+  '@misc(',
+  '@string{j = {J}}',
+  '@comment{',
+  '@preamble{"p"}',
+  'key2020',
+  'Key-x:y.z+1',
+  ',',
+  ' ',
+  '\n',
+  '\r\n',
+  '\t',
+  '\u00a0',
+  '\u2028',
+  '\ufeff',
+  '\u3000',
+  'title',
+  'Author',
+  '_x',
+  '=',
+  ' = ',
+  '{',
+  '}',
+  '"',
+  '#',
+  '(',
+  ')',
+  'a',
+  '2019',
+  '{\\"u}',
+  'j',
+  '%',
+  "'",
+  '~',
+  '\\',
+  '@',
+  '}\n\n',
+  ' and ',
+];
+
+function randomText(rnd: () => number, n: number): string {
+  let s = '';
+  for (let i = 0; i < n; i++) s += PIECES[Math.floor(rnd() * PIECES.length)]!;
+  return s;
+}
+
+describe('bib/BibParser (a parse in slices) and the scans under it', () => {
+  it('a parse run in slices equals parseBibFile, whatever the slices', () => {
+    const rnd = mulberry32(99);
+    const texts = [GOOD, GOOD.repeat(40), ''];
+    for (let i = 0; i < 600; i++) texts.push(randomText(rnd, 5 + Math.floor(rnd() * 200)));
+    for (let i = 0; i < 20; i++) texts.push(`${GOOD}\n${randomText(rnd, 50)}\n${GOOD.repeat(10)}`);
+    for (const text of texts) {
+      const expected = parseBibFile(text);
+      // The clock says time is up after `k` checks: slices of every size from one check on.
+      const k = 1 + Math.floor(rnd() * 4);
+      let ticks = 0;
+      const parser = new BibParser(text);
+      for (let guard = 0; !parser.run(0, () => (++ticks % k === 0 ? 1 : -1)) && guard < 1e6; guard++);
+      assert.equal(parser.done, true);
+      assert.deepEqual(parser.result(), expected, JSON.stringify(text.slice(0, 200)));
+      assert.equal(parser.result(), parser.result(), 'the result is kept');
+    }
+  });
+
+  it('readKey and readFields read what the regular expressions read', () => {
+    const rnd = mulberry32(5);
+    for (let i = 0; i < 20_000; i++) {
+      const text = randomText(rnd, 1 + Math.floor(rnd() * 30));
+      const from = Math.floor(rnd() * (text.length + 1));
+      assert.deepEqual(readKey(text, from), readKeyReference(text, from), JSON.stringify([text, from]));
+      // Where the fields end: anywhere, or before a character the scans must not read past (`#`, `=`, `,`).
+      const end = i % 4 ? from + Math.floor(rnd() * (text.length - from + 1)) : Math.max(from, text.search(/[#=,]/u));
+      const a: Record<string, string> = {};
+      const b: Record<string, string> = {};
+      const sa = new Map<string, [number, number]>();
+      const sb = new Map<string, [number, number]>();
+      assert.deepEqual(
+        [readFields(text, from, end, a, sa), a, sa],
+        [readFieldsReference(text, from, end, b, sb), b, sb],
+        JSON.stringify([text, from, end]),
+      );
+    }
+  });
+});
