@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const root = join(__dirname, '..', '..', '..');
@@ -50,5 +51,25 @@ describe('third-party licence notices', () => {
       files.filter((f) => f.startsWith('test/') || f.startsWith('out/')),
       [],
     );
+  });
+
+  it('package into a VSIX whose README shows no picture the VSIX lacks (as `npm run package` does)', function () {
+    this.timeout(120_000);
+    execFileSync(process.execPath, ['scripts/vsix-readme.mjs'], { cwd: root, stdio: 'ignore' });
+    const readme = readFileSync(join(root, 'dist', 'README.md'), 'utf8');
+    assert.match(readme, /^# Research Desk/m);
+    assert.doesNotMatch(readme, /!\[[^\]]*\]\((?!https:)/, 'a relative picture in the VSIX README');
+    const dir = mkdtempSync(join(tmpdir(), 'research-desk-vsix-'));
+    try {
+      const out = join(dir, 'research-desk.vsix');
+      execFileSync(
+        'npx',
+        ['--no-install', 'vsce', 'package', '--no-dependencies', '--readme-path', 'dist/README.md', '--out', out],
+        { cwd: root, stdio: ['ignore', 'ignore', 'pipe'] },
+      );
+      assert.ok(statSync(out).size > 10_000);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
