@@ -128,9 +128,12 @@ export class ResearchParticipant {
         ? vscode.l10n.t('1 call used.')
         : vscode.l10n.t('1 call used, {0} left this month.', left)
       : vscode.l10n.t('Answered from this session’s cache: no call used.');
-    const head = out.papers.length
-      ? vscode.l10n.t('{0} papers for “{1}”', out.papers.length, plainText(query, 120))
-      : vscode.l10n.t('No papers found for “{0}”', plainText(query, 120));
+    const head =
+      out.papers.length > 1
+        ? vscode.l10n.t('{0} papers for “{1}”', out.papers.length, plainText(query, 120))
+        : out.papers.length === 1
+          ? vscode.l10n.t('1 paper for “{0}”', plainText(query, 120))
+          : vscode.l10n.t('No papers found for “{0}”', plainText(query, 120));
     stream.markdown(
       [
         `**${chatText(head)}**`,
