@@ -7,8 +7,10 @@
  * 2. In N fresh windows (default 5; RESEARCH_DESK_BENCH_WINDOWS) of VS Code's server in
  *    headless Chromium, a dedicated extensionTestsPath entry waits until the window has
  *    settled (default 4 s; RESEARCH_DESK_BENCH_SETTLE_MS), then times
- *    `await vscode.extensions.getExtension(id).activate()` for our extension and for an
- *    empty extension generated in a temp dir (the floor), alternating which goes first,
+ *    `await vscode.extensions.getExtension(id).activate()` for our extension, for an
+ *    empty extension generated in a temp dir (the floor), and for a minimal working one
+ *    (require('vscode') and one command: the floor of any extension using the API), the
+ *    order rotated per window,
  *    after activating a second empty extension unmeasured (the first activate() in a window
  *    pays a one-time cost).
  *    During workbench start even an empty activate() waits ~100 ms, hence the settling.
@@ -32,6 +34,9 @@ import { REPO_ROOT, log, run, runMain, withTimeout } from '../scripts/vscode/uti
 
 const OUR_ID = 'research-desk.research-desk';
 const EMPTY_ID = 'research-desk-bench.empty-extension';
+/** A second floor: the least a working extension does (require('vscode'), which builds its API object, and one
+ * command registered). */
+const MINIMAL_ID = 'research-desk-bench.minimal-extension';
 /** Activated first and not measured: the first activate() in a window pays a one-time cost. */
 const WARMUP_ID = 'research-desk-bench.warmup-extension';
 
@@ -89,7 +94,7 @@ new MutationObserver(() => {
 }).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['style', 'class'] });
 `;
 
-function writeEmptyExtension(dir: string, name: string): string {
+function writeEmptyExtension(dir: string, name: string, minimal = false): string {
   const ext = join(dir, name);
   mkdirSync(ext, { recursive: true });
   writeFileSync(
@@ -110,13 +115,19 @@ function writeEmptyExtension(dir: string, name: string): string {
   );
   writeFileSync(
     join(ext, 'extension.js'),
-    "'use strict';\nexports.activate = function () {};\nexports.deactivate = function () {};\n",
+    minimal
+      ? "'use strict';\nconst vscode = require('vscode');\nexports.activate = function (context) {\n  context.subscriptions.push(vscode.commands.registerCommand('researchDeskBench.minimal', () => undefined));\n};\nexports.deactivate = function () {};\n"
+      : "'use strict';\nexports.activate = function () {};\nexports.deactivate = function () {};\n",
   );
   return ext;
 }
 
 function writeFixtures(dir: string): { entry: string; extensions: string[] } {
-  const extensions = [writeEmptyExtension(dir, 'empty-extension'), writeEmptyExtension(dir, 'warmup-extension')];
+  const extensions = [
+    writeEmptyExtension(dir, 'empty-extension'),
+    writeEmptyExtension(dir, 'warmup-extension'),
+    writeEmptyExtension(dir, 'minimal-extension', true),
+  ];
   const entry = join(dir, 'activation-entry.js');
   writeFileSync(entry, ENTRY_JS);
   return { entry, extensions };
@@ -125,6 +136,7 @@ function writeFixtures(dir: string): { entry: string; extensions: string[] } {
 interface WindowSample {
   ours: number;
   empty: number;
+  minimal: number;
   /** activate()'s own timing of the composition root's steps (ms). */
   steps?: Record<string, number>;
   /** From running Search Papers (core not loaded) to its input showing in the page (ms). */
@@ -148,7 +160,8 @@ async function measureWindows(count: number, settleMs: number, extensionPath = R
     for (let i = 0; i < count; i++) {
       const outFile = join(tmp, `window-${i}.json`);
       let shown: number[] = [];
-      const ids = i % 2 === 0 ? [OUR_ID, EMPTY_ID] : [EMPTY_ID, OUR_ID];
+      const order = [OUR_ID, EMPTY_ID, MINIMAL_ID];
+      const ids = [...order.slice(i % 3), ...order.slice(0, i % 3)];
       const server = await startServer({
         cache,
         trusted: true,
@@ -198,9 +211,11 @@ async function measureWindows(count: number, settleMs: number, extensionPath = R
       };
       const ours = res[OUR_ID];
       const empty = res[EMPTY_ID];
+      const minimal = res[MINIMAL_ID];
       const command = res.command;
       const shownAt = command ? shown.find((t) => t >= command.startedAt) : undefined;
-      if (ours?.ms === undefined || empty?.ms === undefined) throw new Error(`window ${i + 1}: ${JSON.stringify(res)}`);
+      if (ours?.ms === undefined || empty?.ms === undefined || minimal?.ms === undefined)
+        throw new Error(`window ${i + 1}: ${JSON.stringify(res)}`);
       if (ours.wasActive)
         log(
           'bench',
@@ -208,11 +223,12 @@ async function measureWindows(count: number, settleMs: number, extensionPath = R
         );
       log(
         'bench',
-        `window ${i + 1}: activate() ours ${ours.ms.toFixed(2)} ms, empty ${empty.ms.toFixed(2)} ms (first: ${ids[0] === OUR_ID ? 'ours' : 'empty'}); VS Code's marks from the call (ms): ours ${JSON.stringify(ours.marks)}, empty ${JSON.stringify(empty.marks)}`,
+        `window ${i + 1}: activate() ours ${ours.ms.toFixed(2)} ms, empty ${empty.ms.toFixed(2)} ms, minimal ${minimal.ms.toFixed(2)} ms (order: ${ids.map((x) => x.split('.')[1]).join(', ')}); VS Code's marks from the call (ms): ours ${JSON.stringify(ours.marks)}, empty ${JSON.stringify(empty.marks)}`,
       );
       samples.push({
         ours: ours.ms,
         empty: empty.ms,
+        minimal: minimal.ms,
         steps: ours.steps,
         commandMs: shownAt !== undefined && command ? shownAt - command.startedAt : undefined,
         coreLoadMs: command?.coreLoadMs,
@@ -342,6 +358,19 @@ export async function runActivationBench(): Promise<BenchResult[]> {
       value: Math.round(empty * 100) / 100,
       unit: 'ms',
       note: `floor: an extension with an empty activate(), installed in the same windows; per window: ${fmt(samples.map((s) => s.empty))}`,
+    });
+    const minimal = median(samples.map((s) => s.minimal));
+    results.push({
+      name: 'activate() median, a minimal working extension (ms)',
+      value: Math.round(minimal * 100) / 100,
+      unit: 'ms',
+      note: `the second floor: require('vscode') (which builds the extension's API object) and one command registered, installed in the same windows; per window: ${fmt(samples.map((s) => s.minimal))}`,
+    });
+    results.push({
+      name: 'activate() median / the minimal working extension median, same windows (ratio)',
+      value: Math.round((ours / minimal) * 100) / 100,
+      unit: 'x',
+      note: `ours ${ours.toFixed(2)} ms, minimal ${minimal.toFixed(2)} ms, empty ${empty.toFixed(2)} ms: what any extension that uses VS Code's API pays is ${(minimal - empty).toFixed(2)} ms of the ${(ours - empty).toFixed(2)} ms we spend over the empty one`,
     });
   } finally {
     // Back to the development build (source maps) the other scripts expect.
