@@ -147,7 +147,12 @@ interface WindowSample {
   coreSteps?: Record<string, number>;
 }
 
-async function measureWindows(count: number, settleMs: number, extensionPath = REPO_ROOT): Promise<WindowSample[]> {
+async function measureWindows(
+  count: number,
+  settleMs: number,
+  extensionPath = REPO_ROOT,
+  first = 0,
+): Promise<WindowSample[]> {
   const cache = await ensureCache();
   const tmp = mkdtempSync(join(tmpdir(), 'research-desk-bench-'));
   const { entry, extensions } = writeFixtures(tmp);
@@ -161,7 +166,8 @@ async function measureWindows(count: number, settleMs: number, extensionPath = R
       const outFile = join(tmp, `window-${i}.json`);
       let shown: number[] = [];
       const order = [OUR_ID, EMPTY_ID, MINIMAL_ID];
-      const ids = [...order.slice(i % 3), ...order.slice(0, i % 3)];
+      const turn = (first + i) % 3;
+      const ids = [...order.slice(turn), ...order.slice(0, turn)];
       const server = await startServer({
         cache,
         trusted: true,
@@ -182,13 +188,13 @@ async function measureWindows(count: number, settleMs: number, extensionPath = R
           extensionTestsPath: entry,
         });
         const wb = await openWorkbench(browser, url, {
-          logPrefix: `[bench window ${i + 1}]`,
+          logPrefix: `[bench window ${first + i + 1}]`,
           initScript: WATCH_QUICK_INPUT,
         });
-        const code = await withTimeout(wb.exitCode, settleMs + 90_000, `activation window ${i + 1}`);
+        const code = await withTimeout(wb.exitCode, settleMs + 90_000, `activation window ${first + i + 1}`);
         shown = await wb.page.evaluate<number[]>('window.__quickInputShown').catch(() => []);
         await wb.close();
-        if (code !== 0) throw new Error(`the measuring entry failed in window ${i + 1} (exit ${code})`);
+        if (code !== 0) throw new Error(`the measuring entry failed in window ${first + i + 1} (exit ${code})`);
       } finally {
         await server.close();
       }
@@ -215,15 +221,15 @@ async function measureWindows(count: number, settleMs: number, extensionPath = R
       const command = res.command;
       const shownAt = command ? shown.find((t) => t >= command.startedAt) : undefined;
       if (ours?.ms === undefined || empty?.ms === undefined || minimal?.ms === undefined)
-        throw new Error(`window ${i + 1}: ${JSON.stringify(res)}`);
+        throw new Error(`window ${first + i + 1}: ${JSON.stringify(res)}`);
       if (ours.wasActive)
         log(
           'bench',
-          `window ${i + 1}: our extension was already active before the measurement (the figure is not an activation)`,
+          `window ${first + i + 1}: our extension was already active before the measurement (the figure is not an activation)`,
         );
       log(
         'bench',
-        `window ${i + 1}: activate() ours ${ours.ms.toFixed(2)} ms, empty ${empty.ms.toFixed(2)} ms, minimal ${minimal.ms.toFixed(2)} ms (order: ${ids.map((x) => x.split('.')[1]).join(', ')}); VS Code's marks from the call (ms): ours ${JSON.stringify(ours.marks)}, empty ${JSON.stringify(empty.marks)}`,
+        `window ${first + i + 1}: activate() ours ${ours.ms.toFixed(2)} ms, empty ${empty.ms.toFixed(2)} ms, minimal ${minimal.ms.toFixed(2)} ms (order: ${ids.map((x) => x.split('.')[1]).join(', ')}); VS Code's marks from the call (ms): ours ${JSON.stringify(ours.marks)}, empty ${JSON.stringify(empty.marks)}`,
       );
       samples.push({
         ours: ours.ms,
@@ -305,9 +311,9 @@ export async function runActivationBench(): Promise<BenchResult[]> {
     const samples: WindowSample[] = [];
     const baseline: WindowSample[] = [];
     for (let i = 0; i < windows; i++) {
-      if (base && i % 2) baseline.push(...(await measureWindows(1, settleMs, base)));
-      samples.push(...(await measureWindows(1, settleMs)));
-      if (base && i % 2 === 0) baseline.push(...(await measureWindows(1, settleMs, base)));
+      if (base && i % 2) baseline.push(...(await measureWindows(1, settleMs, base, i)));
+      samples.push(...(await measureWindows(1, settleMs, REPO_ROOT, i)));
+      if (base && i % 2 === 0) baseline.push(...(await measureWindows(1, settleMs, base, i)));
     }
     const before = (f: (s: WindowSample) => number | undefined, unit: string): string => {
       const v = baseline.map(f).filter((x): x is number => x !== undefined);
