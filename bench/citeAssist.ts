@@ -54,6 +54,8 @@ export interface WindowFigures {
   /** VS Code's floor: a provider handing 500 ready items, asked the same way; the first creates the widget. */
   floorAskedAt: number[];
   floorMs?: number[];
+  /** The floor provider's list through vscode.executeCompletionItemProvider, as later requests are timed (ms). */
+  laterFloor: number[];
   /** The same edits as Insert Citation, applied as one WorkspaceEdit without Research Desk (ms). */
   insertFloor: number[];
   /** The same list again through vscode.executeCompletionItemProvider (the core loaded). */
@@ -175,7 +177,7 @@ export async function measureCiteAssist(reps: number): Promise<Map<string, Windo
           });
           log(
             'bench',
-            `${side.name} ${f.name} #${rep + 1}: floor ${figures.floorMs.map((x) => x.toFixed(0)).join('/')} ms, first ${figures.firstMs.toFixed(0)} ms (core load ${figures.coreLoadMs?.toFixed(0)} ms; again through the API ${figures.secondMs.toFixed(0)} ms), later ${figures.later.map((x) => x.ms.toFixed(0)).join('/')} ms (provider alone ${figures.later.map((x) => x.providerMs?.toFixed(0)).join('/')} ms), words ${figures.words.map((x) => x.ms.toFixed(0)).join('/')} ms, hover ${figures.hover.map((x) => x.ms.toFixed(0)).join('/')} ms, insert ${figures.insert.map((x) => x.ms.toFixed(0)).join('/')} ms (floor ${figures.insertFloor.map((x) => x.toFixed(0)).join('/')} ms), prepare ${figures.prepareMs.toFixed(0)} ms (longest task ${figures.prepareLoop.maxMs.toFixed(0)} ms, longest GC ${figures.prepareLoop.gcMaxMs.toFixed(0)} ms; idle window ${figures.idleLoop.maxMs.toFixed(0)} ms), cold longest ${figures.coldLoop.maxMs.toFixed(0)} ms, heap +${((figures.heapAfter.heapUsed - figures.heapBefore.heapUsed) / 1e6).toFixed(1)} MB`,
+            `${side.name} ${f.name} #${rep + 1}: floor ${figures.floorMs.map((x) => x.toFixed(0)).join('/')} ms (later ${figures.laterFloor.map((x) => x.toFixed(0)).join('/')} ms), first ${figures.firstMs.toFixed(0)} ms (core load ${figures.coreLoadMs?.toFixed(0)} ms; again through the API ${figures.secondMs.toFixed(0)} ms), later ${figures.later.map((x) => x.ms.toFixed(0)).join('/')} ms (provider alone ${figures.later.map((x) => x.providerMs?.toFixed(0)).join('/')} ms), words ${figures.words.map((x) => x.ms.toFixed(0)).join('/')} ms, hover ${figures.hover.map((x) => x.ms.toFixed(0)).join('/')} ms, insert ${figures.insert.map((x) => x.ms.toFixed(0)).join('/')} ms (floor ${figures.insertFloor.map((x) => x.toFixed(0)).join('/')} ms), prepare ${figures.prepareMs.toFixed(0)} ms (longest task ${figures.prepareLoop.maxMs.toFixed(0)} ms, longest GC ${figures.prepareLoop.gcMaxMs.toFixed(0)} ms; idle window ${figures.idleLoop.maxMs.toFixed(0)} ms), cold longest ${figures.coldLoop.maxMs.toFixed(0)} ms, heap +${((figures.heapAfter.heapUsed - figures.heapBefore.heapUsed) / 1e6).toFixed(1)} MB`,
           );
           const key = `${side.name}|${f.name}`;
           out.set(key, [...(out.get(key) ?? []), figures]);
@@ -258,6 +260,19 @@ export function citeAssistResults(windows: Map<string, WindowFigures[]>): BenchR
       'ms',
       'vscode.executeCompletionItemProvider (its items come back to the caller: a round trip more than the suggest widget needs) for a key prefix typed one character at a time, 150 ms apart, and for prefixes matching title and author words (sandk, muller, creat)',
     );
+    const laterFloor = pick('current', big, (w) => median(w.laterFloor));
+    results.push({
+      name: `cite completion: later requests / VS Code's floor in the same window (ratio), ${variant} file`,
+      value: r3(
+        median(
+          [...windows.get(`current|${big}`)!].map(
+            (w) => median([...w.later, ...w.words].map((x) => x.ms)) / median(w.laterFloor),
+          ),
+        ),
+      ),
+      unit: 'x',
+      note: `the floor: the same 500-item provider's list through vscode.executeCompletionItemProvider, four times, in the same window: median ${r1(laterFloor.med)} ms (${list(laterFloor.all)})`,
+    });
     const provider = pick('current', big, (w) => median(w.later.map((x) => x.providerMs ?? NaN)));
     results.push({
       name: `cite completion: later requests, the provider alone, ${variant} file (ms)`,

@@ -47,6 +47,7 @@ import {
   type PendingWrite,
   type WriteQuestion,
 } from './bibliographyWrite';
+import { appendUri } from './fileAccess';
 import { citationSettings } from '../platform/settings';
 import { CitationError, StaleBibliography } from './errors';
 import { PdflatexNotes } from './latexNote';
@@ -305,7 +306,7 @@ export class Bibliographies extends Disposable implements BibliographyService {
     try {
       for (const w of writes) {
         await checkUnchanged(w);
-        await vscode.workspace.fs.writeFile(w.uri, w.after);
+        await appendUri(w.uri, w.before, w.after);
         done.push(w);
       }
     } catch (err) {

@@ -12,6 +12,7 @@ import { decodeLossy, decodeUtf8, isAscii } from '../bib/bibBytes';
 import { countBreaks } from '../bib/edit';
 import { bibFileEncoding } from '../platform/settings';
 import { regularFile } from './bibliographyFind';
+import { readUri } from './fileAccess';
 import { isUtf8, type PendingWrite } from './bibliographyWrite';
 import { canAppendTo, canExtend, extendParse } from './incrementalParse';
 import { inSlices, yieldToEventLoop } from '../shared/slices';
@@ -226,7 +227,7 @@ export class BibliographyCache {
 
 /** A .bib's bytes and what they read as: UTF-8, else the encoding `files.encoding` names for it, else unwritable. */
 async function readDisk(uri: vscode.Uri): Promise<Omit<LoadedBibliography, 'uri' | 'source' | 'file'>> {
-  const bytes = await vscode.workspace.fs.readFile(uri);
+  const bytes = await readUri(uri);
   const name = vscode.workspace.asRelativePath(uri);
   const configured = bibFileEncoding(uri);
   const singleByte = typeof configured === 'string' && !isUtf8(configured) && !/^utf16/u.test(configured);

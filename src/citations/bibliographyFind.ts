@@ -13,6 +13,7 @@ import { decodeLossy } from '../bib/bibBytes';
 import { latexBibliographies, locateBibliographies, texRoot } from '../bib/locate';
 import { flavourOf } from '../bib/syntax';
 import { citationSettings } from '../platform/settings';
+import { readUri, statUri } from './fileAccess';
 import type { ResolvedBibliography } from './types';
 
 /** Larger `_quarto.yml` or LaTeX main files are not read to find a bibliography. */
@@ -137,7 +138,7 @@ async function readText(uri: vscode.Uri): Promise<string | undefined> {
   const stat = await regularFile(uri);
   if (!stat || stat.size > MAX_LOCATOR_BYTES) return undefined;
   try {
-    return decodeLossy(await vscode.workspace.fs.readFile(uri));
+    return decodeLossy(await readUri(uri));
   } catch {
     return undefined;
   }
@@ -145,12 +146,8 @@ async function readText(uri: vscode.Uri): Promise<string | undefined> {
 
 /** The file's stat when it is a regular file (following links), else undefined. */
 export async function regularFile(uri: vscode.Uri): Promise<vscode.FileStat | undefined> {
-  try {
-    const s = await vscode.workspace.fs.stat(uri);
-    return s.type & vscode.FileType.File ? s : undefined;
-  } catch {
-    return undefined;
-  }
+  const s = await statUri(uri);
+  return s && s.type & vscode.FileType.File ? s : undefined;
 }
 
 async function exists(uri: vscode.Uri): Promise<boolean> {

@@ -12,6 +12,7 @@ import { sameBytes } from '../bib/bibBytes';
 import { Settings } from '../platform/ids';
 import { isBib, regularFile } from './bibliographyFind';
 import { CitationError, StaleBibliography } from './errors';
+import { readUri, statUri } from './fileAccess';
 import type { LoadedBibliography } from './types';
 
 /** Whether a .bib's encoding is UTF-8 (with a BOM or not): new text is written as UTF-8 bytes, no round trip needed. */
@@ -66,7 +67,7 @@ export class WritePermissions {
     const id = uri.toString();
     if (uri.scheme === 'untitled') return true;
     // A directory, a device or a pipe by a .bib name (a repository can hold such links): never written.
-    const any = await Promise.resolve(vscode.workspace.fs.stat(uri)).catch(() => undefined);
+    const any = await statUri(uri);
     if (any && !(any.type & vscode.FileType.File))
       throw new CitationError(vscode.l10n.t('{0} is not a regular file; nothing was written.', shown(uri)));
     if (this.approved.has(id)) return true;
@@ -98,7 +99,7 @@ async function throughLink(root: vscode.Uri, uri: vscode.Uri): Promise<boolean> 
   let at = root;
   for (const part of rest) {
     at = vscode.Uri.joinPath(at, part);
-    const s = await Promise.resolve(vscode.workspace.fs.stat(at)).catch(() => undefined);
+    const s = await statUri(at);
     if (!s) return false;
     if (s.type & vscode.FileType.SymbolicLink) return true;
   }
@@ -120,8 +121,7 @@ export async function checkUnchanged(w: PendingWrite): Promise<void> {
     if (stat) throw stale();
     return;
   }
-  if (!stat || stat.size !== w.before.length || !sameBytes(await vscode.workspace.fs.readFile(w.uri), w.before))
-    throw stale();
+  if (!stat || stat.size !== w.before.length || !sameBytes(await readUri(w.uri), w.before)) throw stale();
 }
 
 /** Undoes bytes written by `apply` (the file as it was, or deleted when it was created). */
