@@ -9,7 +9,7 @@
  *    version, from the VS Code cache) takes to require it with `vscode` stubbed, alternating, medians of RUNS.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
@@ -38,7 +38,8 @@ const REQUIRE_JS = `
 const Module = require('module');
 const load = Module._load;
 const stub = new Proxy(function () {}, { get: (t, p) => (p === 'then' ? undefined : stub), apply: () => stub, construct: () => stub });
-Module._load = function (req, ...rest) { return req === 'vscode' ? stub : load.call(this, req, ...rest); };
+// markdown-it too: the comparison build leaves it outside (the shipped core requires dist/markdown.js on first use).
+Module._load = function (req, ...rest) { return req === 'vscode' || req === 'markdown-it' ? stub : load.call(this, req, ...rest); };
 const t0 = performance.now();
 require(process.argv[1]);
 process.stdout.write(String(performance.now() - t0));
@@ -53,7 +54,8 @@ async function coreLoadFigures(node: string): Promise<{ split: number[]; inline:
       entryPoints: [join(REPO_ROOT, 'src', 'composition', 'core.ts')],
       outfile,
       bundle: true,
-      minify: true,
+      // As dist/core.js was built: the development build has a source map and is not minified.
+      minify: !existsSync(join(REPO_ROOT, 'dist', 'core.js.map')),
       platform: 'node',
       format: 'cjs',
       target: 'node20',
@@ -61,8 +63,13 @@ async function coreLoadFigures(node: string): Promise<{ split: number[]; inline:
       mainFields: ['module', 'main'],
       logLevel: 'silent',
     });
-    const once = (file: string): number =>
-      Number(spawnSync(node, ['-e', REQUIRE_JS, file], { encoding: 'utf8', env: cleanNpmEnv() }).stdout);
+    const once = (file: string): number => {
+      const r = spawnSync(node, ['-e', REQUIRE_JS, file], { encoding: 'utf8', env: cleanNpmEnv() });
+      const ms = Number(r.stdout);
+      if (r.status !== 0 || !r.stdout || !Number.isFinite(ms))
+        throw new Error(`bench: requiring ${file} failed: ${r.stderr.trim().split('\n').slice(0, 6).join(' | ')}`);
+      return ms;
+    };
     const split: number[] = [];
     const inline: number[] = [];
     for (let i = 0; i < RUNS; i++) {
