@@ -27,6 +27,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, wri
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BenchResult, median, recordResults } from './results';
+import { buildBundles } from './vscode';
 import { cleanNpmEnv, ensureCache } from '../scripts/vscode/cache';
 import { startServer } from '../scripts/vscode/server';
 import { launchChromium, openWorkbench } from '../scripts/vscode/workbench';
@@ -271,13 +272,7 @@ export async function runActivationBench(): Promise<BenchResult[]> {
         'bench',
         `npm run package failed, VSIX size not measured: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`,
       );
-      await run(process.execPath, ['esbuild.mjs', '--production'], {
-        cwd: REPO_ROOT,
-        env: cleanNpmEnv(),
-        timeoutMs: 5 * 60_000,
-        tag: 'build',
-        quiet: true,
-      });
+      await buildBundles(REPO_ROOT);
     }
     const bundle = statSync(join(REPO_ROOT, 'dist', 'extension.js')).size;
     const core = join(REPO_ROOT, 'dist', 'core.js');
@@ -300,14 +295,7 @@ export async function runActivationBench(): Promise<BenchResult[]> {
 
     // With a baseline copy (RESEARCH_DESK_BENCH_BASELINE, built here), its windows alternate with ours.
     const base = process.env.RESEARCH_DESK_BENCH_BASELINE;
-    if (base)
-      await run(process.execPath, ['esbuild.mjs', '--production'], {
-        cwd: base,
-        env: cleanNpmEnv(),
-        timeoutMs: 5 * 60_000,
-        tag: 'build baseline',
-        quiet: true,
-      });
+    if (base) await buildBundles(base, { tag: 'build baseline' });
     const samples: WindowSample[] = [];
     const baseline: WindowSample[] = [];
     for (let i = 0; i < windows; i++) {
@@ -380,13 +368,7 @@ export async function runActivationBench(): Promise<BenchResult[]> {
     });
   } finally {
     // Back to the development build (source maps) the other scripts expect.
-    await run(process.execPath, ['esbuild.mjs'], {
-      cwd: REPO_ROOT,
-      env: cleanNpmEnv(),
-      timeoutMs: 5 * 60_000,
-      tag: 'build',
-      quiet: true,
-    }).catch((e: unknown) =>
+    await buildBundles(REPO_ROOT, { dev: true }).catch((e: unknown) =>
       log('bench', `restoring the dev build failed: ${e instanceof Error ? e.message : String(e)}`),
     );
   }

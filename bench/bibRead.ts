@@ -20,7 +20,7 @@ import { loadBibtexLibrary } from '../src/bib/library';
 import { CiteIndex } from '../src/citations/citeIndex';
 import type { entryInfo as baseEntryInfo, matchRank as baseMatchRank } from '../src/citations/citeMatch';
 import { BIB_VARIANTS, benchBib, type BibVariant } from './bibData';
-import { type BenchResult, median, recordResults } from './results';
+import { type BenchResult, median, runAsScript } from './results';
 
 const SIZES = [1000, 2000, 5000, 10_000] as const;
 const RUNS = Number(process.env.RESEARCH_DESK_BENCH_READ_RUNS ?? 5);
@@ -200,14 +200,4 @@ export async function runBibReadBench(): Promise<BenchResult[]> {
   return results;
 }
 
-if (require.main === module) {
-  runBibReadBench()
-    .then((r) => {
-      if (process.argv.includes('--record')) recordResults(r);
-      else for (const e of r) console.log(`${e.name}: ${e.value} ${e.unit} — ${e.note ?? ''}`);
-    })
-    .catch((e: unknown) => {
-      console.error(e instanceof Error ? (e.stack ?? e.message) : String(e));
-      process.exit(1);
-    });
-}
+if (require.main === module) runAsScript(runBibReadBench);

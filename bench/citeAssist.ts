@@ -19,14 +19,14 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseBibFile } from '../src/bib/bibFile';
-import { cleanNpmEnv, ensureCache } from '../scripts/vscode/cache';
+import { ensureCache } from '../scripts/vscode/cache';
 import { startTestEmulator } from '../scripts/vscode/emulator';
 import { runOnServer } from '../scripts/vscode/run-ext-tests';
 import { launchChromium } from '../scripts/vscode/workbench';
-import { REPO_ROOT, log, run } from '../scripts/vscode/util';
+import { REPO_ROOT, log } from '../scripts/vscode/util';
 import { benchBib, type BibVariant } from './bibData';
-import { type BenchResult, median, recordResults } from './results';
-import { vscodeBenchSkipped } from './vscode';
+import { type BenchResult, median, runAsScript } from './results';
+import { buildBundles, vscodeBenchSkipped } from './vscode';
 
 const SIZES = [1000, 10_000] as const;
 const VARIANTS: readonly BibVariant[] = ['writer', 'zotero'];
@@ -110,14 +110,7 @@ export function sides(): Side[] {
 
 /** Production bundles of each side (its own esbuild.mjs); `dev` restores the development build afterwards. */
 export async function buildSides(list: readonly Side[], dev = false): Promise<void> {
-  for (const side of list)
-    await run(process.execPath, ['esbuild.mjs', ...(dev ? [] : ['--production'])], {
-      cwd: side.path,
-      env: cleanNpmEnv(),
-      timeoutMs: 5 * 60_000,
-      tag: `build ${side.name}`,
-      quiet: true,
-    });
+  for (const side of list) await buildBundles(side.path, { dev, tag: `build ${side.name}` });
 }
 
 /** Runs the windows (each side in turn, the order swapped every round); returns their figures per side, file. */
@@ -338,14 +331,4 @@ export async function runCiteAssistBench(): Promise<BenchResult[]> {
   return citeAssistResults(windows);
 }
 
-if (require.main === module) {
-  runCiteAssistBench()
-    .then((r) => {
-      if (process.argv.includes('--record')) recordResults(r);
-      else for (const e of r) console.log(`${e.name}: ${e.value} ${e.unit} (goal ${e.goal}) — ${e.note ?? ''}`);
-    })
-    .catch((e: unknown) => {
-      console.error(e instanceof Error ? (e.stack ?? e.message) : String(e));
-      process.exit(1);
-    });
-}
+if (require.main === module) runAsScript(runCiteAssistBench);

@@ -47,3 +47,20 @@ export function median(values: number[]): number {
 function round(v: number): number {
   return Math.abs(v) >= 100 ? Math.round(v) : Math.round(v * 1000) / 1000;
 }
+
+/**
+ * A bench file run by itself (`npx tsx bench/<name>.ts [--record]`): its figures printed, or recorded with --record.
+ */
+export function runAsScript(bench: () => Promise<BenchResult[]>): void {
+  bench()
+    .then((r) => {
+      if (process.argv.includes('--record')) recordResults(r);
+      else
+        for (const e of r)
+          console.log(`${e.name}: ${e.value} ${e.unit}${e.goal ? ` (goal ${e.goal})` : ''} — ${e.note ?? ''}`);
+    })
+    .catch((e: unknown) => {
+      console.error(e instanceof Error ? (e.stack ?? e.message) : String(e));
+      process.exit(1);
+    });
+}

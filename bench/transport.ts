@@ -17,9 +17,9 @@ import { cleanNpmEnv, ensureCache } from '../scripts/vscode/cache';
 import { startTestEmulator } from '../scripts/vscode/emulator';
 import { runOnServer } from '../scripts/vscode/run-ext-tests';
 import { launchChromium } from '../scripts/vscode/workbench';
-import { REPO_ROOT, run } from '../scripts/vscode/util';
-import { type BenchResult, median, recordResults } from './results';
-import { vscodeBenchSkipped } from './vscode';
+import { REPO_ROOT } from '../scripts/vscode/util';
+import { type BenchResult, median, runAsScript } from './results';
+import { buildBundles, vscodeBenchSkipped } from './vscode';
 
 const WINDOWS = Number(process.env.RESEARCH_DESK_BENCH_TRANSPORT_WINDOWS ?? 4);
 const RUNS = 9;
@@ -90,13 +90,7 @@ export async function runTransportBench(): Promise<BenchResult[]> {
     return [];
   }
   const cache = await ensureCache();
-  await run(process.execPath, ['esbuild.mjs', '--production'], {
-    cwd: REPO_ROOT,
-    env: cleanNpmEnv(),
-    timeoutMs: 5 * 60_000,
-    tag: 'build',
-    quiet: true,
-  });
+  await buildBundles(REPO_ROOT);
   const tmp = mkdtempSync(join(tmpdir(), 'research-desk-transport-'));
   const browser = await launchChromium(cache);
   const emulator = await startTestEmulator();
@@ -125,13 +119,7 @@ export async function runTransportBench(): Promise<BenchResult[]> {
     await browser.close().catch(() => undefined);
     await emulator?.close();
     rmSync(tmp, { recursive: true, force: true });
-    await run(process.execPath, ['esbuild.mjs'], {
-      cwd: REPO_ROOT,
-      env: cleanNpmEnv(),
-      timeoutMs: 5 * 60_000,
-      tag: 'build',
-      quiet: true,
-    }).catch(() => undefined);
+    await buildBundles(REPO_ROOT, { dev: true }).catch(() => undefined);
   }
   const m = (f: (w: TransportFigures) => number): number => Math.round(median(windows.map(f)) * 10) / 10;
   const core = statSync(join(REPO_ROOT, 'dist', 'core.js')).size;
@@ -160,14 +148,4 @@ export async function runTransportBench(): Promise<BenchResult[]> {
   return results;
 }
 
-if (require.main === module) {
-  runTransportBench()
-    .then((r) => {
-      if (process.argv.includes('--record')) recordResults(r);
-      else for (const e of r) console.log(`${e.name}: ${e.value} ${e.unit} — ${e.note ?? ''}`);
-    })
-    .catch((e: unknown) => {
-      console.error(e instanceof Error ? (e.stack ?? e.message) : String(e));
-      process.exit(1);
-    });
-}
+if (require.main === module) runAsScript(runTransportBench);

@@ -8,7 +8,8 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CACHE_DIR } from '../scripts/vscode/cache';
+import { CACHE_DIR, cleanNpmEnv } from '../scripts/vscode/cache';
+import { run } from '../scripts/vscode/util';
 
 const ROOT = join(__dirname, '..');
 
@@ -59,4 +60,15 @@ export function runExtHostEntry<T>(fixture: string, label: string): T {
   } finally {
     rmSync(out, { force: true });
   }
+}
+
+/** Builds a checkout's bundles with its own esbuild.mjs: the production build, or (`dev`) the development one. */
+export async function buildBundles(cwd: string, options: { dev?: boolean; tag?: string } = {}): Promise<void> {
+  await run(process.execPath, ['esbuild.mjs', ...(options.dev ? [] : ['--production'])], {
+    cwd,
+    env: cleanNpmEnv(),
+    timeoutMs: 5 * 60_000,
+    tag: options.tag ?? 'build',
+    quiet: true,
+  });
 }
