@@ -24,7 +24,13 @@ interface Control {
 export const flow = defineFlow({
   name: 'chat',
   env: { SCRIPTED_MODEL_SCRIPT: JSON.stringify(SCRIPT) },
-  userSettings: { 'chat.disableAIFeatures': false, 'workbench.colorTheme': 'Default Light Modern' },
+  userSettings: {
+    'chat.disableAIFeatures': false,
+    'workbench.colorTheme': 'Default Light Modern',
+    // Otherwise VS Code may first ask in the chat whether to start the MCP servers it knows (ours among them: the
+    // mcpOauth flow tests that path), depending on when our provider registered; this flow is about @research.
+    'chat.mcp.autostart': 'never',
+  },
   files: {
     'paper.tex':
       '\\documentclass{article}\n\\begin{document}\nCreatine may help memory.\n\n\\bibliography{refs}\n\\end{document}\n',
