@@ -88,21 +88,30 @@ export const flow = defineFlow({
       'a prompt to @research: the model calls the search tool and VS Code asks first, naming the cost',
       async () => {
         const input = chat.locator('.interactive-input-part .monaco-editor').first();
+        const prompt = '@research find randomized trials on creatine and memory';
+        const inputText = async (): Promise<string> =>
+          (await input.locator('.view-lines').innerText())
+            .replace(/\u00a0/g, ' ')
+            .replace(/\s+/g, ' ')
+            .trim();
         await input.click();
-        await page.keyboard.type('@research find randomized trials on creatine and memory');
+        // Typed as a writer types, and sent only once the input holds the whole prompt with no suggestion list open:
+        // an Enter that lands while the participant list '@' opens is still showing picks an entry of that list
+        // (a fresh-clone run once sent only '@agent').
+        await page.keyboard.type(prompt, { delay: 15 });
+        await driver.waitUntil(
+          'the whole prompt in the chat input, no suggestion list open',
+          async () =>
+            (await inputText()) === prompt && !(await page.locator('.suggest-widget.visible').count())
+              ? true
+              : undefined,
+          15_000,
+        );
         await page.keyboard.press('Enter');
-        // On a loaded machine the participant suggestion can still be open when Enter lands, and takes it: the
-        // prompt stays in the input. Send it again then (nothing was sent, so nothing is sent twice).
-        const request = chat.locator('.interactive-request').first();
-        const sent = await request
-          .waitFor({ state: 'visible', timeout: 10_000 })
-          .then(() => true)
-          .catch(() => false);
-        if (!sent) {
-          await input.click();
-          await page.keyboard.press('End');
-          await page.keyboard.press('Enter');
-        }
+        const request = chat.locator('.interactive-request', { hasText: 'find randomized trials' }).first();
+        await request.waitFor({ state: 'visible', timeout: 15_000 }).catch(async (e: unknown) => {
+          throw new Error(`the prompt was not sent; the input holds: ${await inputText()}`, { cause: e });
+        });
         const allow = page.locator('.interactive-session .monaco-button:visible', { hasText: /^Allow/ }).first();
         await allow.waitFor({ state: 'visible', timeout: 60_000 }).catch(async (e: unknown) => {
           const shown = (await chat.innerText()).replace(/\s+/g, ' ').slice(0, 600);
