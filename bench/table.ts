@@ -15,6 +15,7 @@ import type { Paper } from '../src/api/index';
 import { COLUMNS, tableRows } from '../src/search/table/rows';
 import { sortedIds } from '../src/search/table/sortFilter';
 import { getCorpus } from '../test/emulator/index';
+import { corpusSearchPaper } from '../test/unit/bib/corpusPaper';
 import { type BenchResult, median, recordResults } from './results';
 import { runExtHostEntry, vscodeBenchSkipped } from './vscode';
 
@@ -36,27 +37,7 @@ interface TableFigures {
 const round = (v: number): number => Math.round(v * 10) / 10;
 
 function corpusPapers(n: number): Paper[] {
-  return getCorpus()
-    .slice(0, n)
-    .map((p) => ({
-      title: p.title,
-      abstract: p.abstract,
-      authors: p.authors,
-      doi: p.doi,
-      journal_name: p.journal,
-      pages: p.pages ?? null,
-      volume: p.volume ?? null,
-      publish_year: p.year,
-      url: p.url,
-      citation_count: p.citationCount,
-      study_type: p.studyType,
-      takeaway: p.takeaway,
-      sjr_best_quartile: p.sjrQuartile,
-      sample_size: p.sampleSize,
-      population_type: p.populationType,
-      is_preprint: p.isPreprint,
-      study_duration_days: p.durationDays,
-    }));
+  return getCorpus().slice(0, n).map(corpusSearchPaper);
 }
 
 function measurePure(): BenchResult[] {

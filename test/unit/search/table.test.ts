@@ -16,6 +16,7 @@ import {
 } from '../../../src/search/table/rows';
 import { filterActive, filteredIds, NO_FILTER, sortedIds, type FilterSpec } from '../../../src/search/table/sortFilter';
 import { getCorpus } from '../../emulator/index';
+import { corpusSearchPaper } from '../bib/corpusPaper';
 
 const collator = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
 const compare = (a: string, b: string): number => collator.compare(a, b);
@@ -23,27 +24,7 @@ const cell = (r: TableRow, c: (typeof COLUMNS)[number]): string => r.text[column
 
 /** Corpus papers as the service returns them (the fields the table shows). */
 function corpusPapers(n = 1000): Paper[] {
-  return getCorpus()
-    .slice(0, n)
-    .map((p) => ({
-      title: p.title,
-      abstract: p.abstract,
-      authors: p.authors,
-      doi: p.doi,
-      journal_name: p.journal,
-      pages: p.pages ?? null,
-      volume: p.volume ?? null,
-      publish_year: p.year,
-      url: p.url,
-      citation_count: p.citationCount,
-      study_type: p.studyType,
-      takeaway: p.takeaway,
-      sjr_best_quartile: p.sjrQuartile,
-      sample_size: p.sampleSize,
-      population_type: p.populationType,
-      is_preprint: p.isPreprint,
-      study_duration_days: p.durationDays,
-    }));
+  return getCorpus().slice(0, n).map(corpusSearchPaper);
 }
 
 const paper = (over: Partial<Paper> = {}): Paper => ({
