@@ -16,7 +16,8 @@ import { Disposable } from '../shared/disposable';
 import type { SentLog } from '../threads/sentLog';
 import { exportAnswer } from './export';
 import { sendFollowUp, type SendFollowUp } from './followUp';
-import { answerBody, answerLabels, answerPage, notePage, randomNonce, turnTexts } from './page';
+import { answerBody, answerLabels, answerPage, notePage, turnTexts } from './page';
+import { randomNonce } from '../platform/webviewPage';
 import { uiFixture } from './uiFixture';
 import {
   parseViewState,

@@ -3,11 +3,11 @@
  * `exportAnswerMarkdown` writes them) into a file the person picks. Apart from the panel: it is a file operation (a
  * save dialog and a write that never leaves half a file), not part of showing the answer.
  */
-import { randomBytes } from 'crypto';
 import * as vscode from 'vscode';
 import type { Interaction, Thread } from '../api/index';
 import { exportAnswerMarkdown } from '../render/exportMarkdown';
 import { showInfo } from '../platform/notify';
+import { writeWhole } from '../platform/writeWhole';
 import { exportFileName, freeName } from './exportName';
 
 const t = (s: string, ...args: (string | number)[]): string => vscode.l10n.t(s, ...args);
@@ -29,16 +29,7 @@ export async function exportAnswer(
   const text = exportAnswerMarkdown(i?.response, i?.citations, { title, url: answer.thread.url });
   const uri = target ?? (await askWhere(exportFileName(title)));
   if (!uri) return undefined;
-  // Written whole to a sibling temporary file, then renamed over the target: a failure midway
-  // leaves the old file (or none), never half an answer.
-  const tmp = uri.with({ path: `${uri.path}.${randomBytes(4).toString('hex')}.tmp` });
-  try {
-    await vscode.workspace.fs.writeFile(tmp, new TextEncoder().encode(text));
-    await vscode.workspace.fs.rename(tmp, uri, { overwrite: true });
-  } catch (err) {
-    await Promise.resolve(vscode.workspace.fs.delete(tmp)).catch(() => undefined);
-    throw err;
-  }
+  await writeWhole(uri, text);
   // Said where the writer will see it (a status-bar message passes unnoticed), with the file one click away.
   const open = t('Open');
   void showInfo(t('Answer exported to {0}.', vscode.workspace.asRelativePath(uri)), open).then((choice) =>

@@ -5,11 +5,11 @@
  * it only as the renderer's output (`renderAnswerDetailed`: raw HTML off, https links only, no images) or through
  * `escapeHtml`.
  */
-import { randomBytes } from 'crypto';
 import * as vscode from 'vscode';
 import type { Interaction, Thread } from '../api/index';
 import type { RenderedAnswer, RenderLabels } from '../render/answer';
 import { escapeHtml } from '../render/escape';
+import { webviewPage } from '../platform/webviewPage';
 import type { AnswerViewState } from './protocol';
 import { briefGist, threadLabel } from '../threads/briefGist';
 import { describeThreadFilters, type SentLog } from '../threads/sentLog';
@@ -176,29 +176,13 @@ export function answerPage(
   body: string,
   script = true,
 ): string {
-  const css = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', 'answer.css'));
-  const js = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'webview.js'));
-  const src = webview.cspSource;
-  const csp = `default-src 'none'; img-src ${src}; style-src ${src}; script-src 'nonce-${nonce}'; font-src ${src}`;
-  return `<!DOCTYPE html>
-<html lang="${escapeHtml(vscode.env.language)}">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<link rel="stylesheet" href="${css.toString()}">
-<title>${escapeHtml(t('Research Answer'))}</title>
-</head>
-<body>
-${body}
-${script ? `<script nonce="${nonce}" src="${js.toString()}"></script>` : ''}
-</body>
-</html>`;
-}
-
-/** A nonce for the page's Content-Security-Policy (letters and digits, from 18 random bytes). */
-export function randomNonce(): string {
-  return randomBytes(18)
-    .toString('base64')
-    .replace(/[^A-Za-z0-9]/g, '');
+  return webviewPage({
+    webview,
+    extensionUri,
+    nonce,
+    stylesheet: 'answer.css',
+    script: script ? 'webview.js' : undefined,
+    title: t('Research Answer'),
+    body,
+  });
 }

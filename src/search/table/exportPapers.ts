@@ -4,12 +4,12 @@
  * evidence table (its selected rows). Written whole to a temporary file beside the target, then renamed over it, so
  * a failure leaves the old file or none, never half an export.
  */
-import { randomBytes } from 'crypto';
 import * as vscode from 'vscode';
 import type { Paper } from '../../api/index';
 import { EXPORT_EXTENSIONS, EXPORT_FORMATS, exportPapers, type ExportFormat } from '../../bib/exportPapers';
 import { citationSettings } from '../../platform/settings';
 import { showInfo, statusMessage } from '../../platform/notify';
+import { writeWhole } from '../../platform/writeWhole';
 import type { ResultNode } from '../resultsTree';
 import { studyTypeLabel } from '../../shared/studyTypes';
 
@@ -140,17 +140,5 @@ export class PaperExporter {
       saveLabel: t('Export'),
       title: t('Export Papers'),
     });
-  }
-}
-
-/** Writes `text` to a temporary sibling, then renames it over `uri`. */
-async function writeWhole(uri: vscode.Uri, text: string): Promise<void> {
-  const tmp = uri.with({ path: `${uri.path}.${randomBytes(4).toString('hex')}.tmp` });
-  try {
-    await vscode.workspace.fs.writeFile(tmp, new TextEncoder().encode(text));
-    await vscode.workspace.fs.rename(tmp, uri, { overwrite: true });
-  } catch (err) {
-    await Promise.resolve(vscode.workspace.fs.delete(tmp)).catch(() => undefined);
-    throw err;
   }
 }

@@ -6,6 +6,7 @@
  */
 import * as vscode from 'vscode';
 import { escapeHtml } from '../../render/escape';
+import { webviewPage } from '../../platform/webviewPage';
 import { COLUMNS, type ColumnId } from './rows';
 import type { TableInit } from './protocol';
 import type { SortSpec } from './sortFilter';
@@ -120,22 +121,13 @@ export function tableBody(o: { hidden: readonly ColumnId[]; sort: SortSpec | nul
 
 /** The whole page. */
 export function tablePage(webview: vscode.Webview, extensionUri: vscode.Uri, nonce: string, body: string): string {
-  const css = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', 'table.css'));
-  const js = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'dist', 'table.js'));
-  const src = webview.cspSource;
-  const csp = `default-src 'none'; img-src ${src}; style-src ${src}; script-src 'nonce-${nonce}'; font-src ${src}`;
-  return `<!DOCTYPE html>
-<html lang="${escapeHtml(vscode.env.language)}">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<link rel="stylesheet" href="${css.toString()}">
-<title>${escapeHtml(t('Evidence Table'))}</title>
-</head>
-<body>
-${body}
-<script nonce="${nonce}" src="${js.toString()}"></script>
-</body>
-</html>`;
+  return webviewPage({
+    webview,
+    extensionUri,
+    nonce,
+    stylesheet: 'table.css',
+    script: 'table.js',
+    title: t('Evidence Table'),
+    body,
+  });
 }

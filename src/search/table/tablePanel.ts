@@ -8,7 +8,7 @@
  */
 import * as vscode from 'vscode';
 import type { Paper } from '../../api/index';
-import { randomNonce } from '../../answer/page';
+import { randomNonce } from '../../platform/webviewPage';
 import { citePaperOf } from '../../citations/recentPapers';
 import type { LogSink } from '../../platform/logger';
 import { Commands, StorageKeys, WebviewTypes } from '../../platform/ids';
