@@ -204,9 +204,18 @@ export class WorkbenchDriver {
   /** Runs a command by its title as shown in the palette, e.g. "Research Desk: Set API Key". */
   async runCommand(title: string): Promise<void> {
     await this.closeQuickInput();
-    await this.page.keyboard.press('F1');
-    await this.quickInputBox().waitFor({ state: 'visible', timeout: this.timeoutMs });
-    await this.quickInputBox().fill(`>${title}`);
+    // The palette closes when focus leaves it, as a page opening in the editor can take it right then (seen once with
+    // the walkthrough): the palette is opened again once.
+    for (let attempt = 0; ; attempt++) {
+      await this.page.keyboard.press('F1');
+      await this.quickInputBox().waitFor({ state: 'visible', timeout: this.timeoutMs });
+      try {
+        await this.quickInputBox().fill(`>${title}`, { timeout: 5_000 });
+        break;
+      } catch (err) {
+        if (attempt >= 1) throw err;
+      }
+    }
     const q = cssString(title);
     const qc = cssString(`${title},`);
     const row = this.page
