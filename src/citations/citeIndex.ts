@@ -7,7 +7,8 @@
  */
 import type { BibEntry } from '../bib/bibFile';
 import { asciiFold } from '../bib/names';
-import { rawFamilies, rawText, wordString } from './citeMatch';
+import { rawFamilies, rawText, words } from './citeMatch';
+import { familyWords, textWords, WordBytes } from './latexWords';
 
 /** A typed prefix in the forms ranking compares: as typed, lower case, folded. */
 export interface Prefix {
@@ -21,15 +22,28 @@ export const prefixOf = (raw: string): Prefix => {
   return { raw, lower, folded: asciiFold(lower).toLowerCase() };
 };
 
-/** ` w1 w2 …` of an entry: the folded words of its title, then of its authors' (or editors') family names. */
-export function entryWords(entry: BibEntry): string {
+/**
+ * Writes ` w1 w2 …` of an entry to `out`: the folded words of its authors' (or editors') family names, then of its
+ * title, read from the raw fields in one pass (a form that pass does not read: decoded and split the long way).
+ */
+export function writeEntryWords(entry: BibEntry, out: WordBytes): void {
   const raw = entry.raw;
-  const texts = rawFamilies(raw['author'] ?? raw['editor']);
-  texts.push(rawText(raw['title']));
-  return wordString(texts);
+  const names = raw['author'] ?? raw['editor'];
+  if (names && !familyWords(names, out)) for (const f of rawFamilies(names)) out.addWords(words(f));
+  const title = raw['title'];
+  if (title && !textWords(title, out)) out.addWords(words(rawText(title)));
+}
+
+/** ` w1 w2 …` of an entry ('' without words). */
+export function entryWords(entry: BibEntry): string {
+  const out = new WordBytes();
+  writeEntryWords(entry, out);
+  return out.string();
 }
 
 export class CiteIndex {
+  /** Scratch for the words of a slice's entries. */
+  private static readonly bytes = new WordBytes();
   private keys: string[] = [];
   private words: string[] = [];
 
@@ -62,11 +76,24 @@ export class CiteIndex {
    */
   build(until = Infinity, now: () => number = () => performance.now()): boolean {
     const { entries } = this;
-    for (let i = this.words.length; i < entries.length; i++) {
+    const out = CiteIndex.bytes;
+    // The words of the entries of this slice are written one after the other and read back as one string, of which
+    // each entry keeps its part.
+    out.clear();
+    const ends: number[] = [];
+    const first = this.words.length;
+    for (let i = first; i < entries.length; i++) {
       const e = entries[i]!;
       this.keys.push(e.key.toLowerCase());
-      this.words.push(entryWords(e));
+      writeEntryWords(e, out);
+      ends.push(out.length);
       if ((i & 31) === 31 && until !== Infinity && now() >= until) break;
+    }
+    const all = out.string();
+    let start = 0;
+    for (const end of ends) {
+      this.words.push(all.slice(start, end));
+      start = end;
     }
     return this.words.length >= entries.length;
   }

@@ -12,6 +12,7 @@ import { baseKey, suffix } from '../bib/keys';
 import { asciiFold } from '../bib/names';
 import { inSlices } from '../shared/slices';
 import { displayLatex } from './display';
+import { collectWords } from './latexWords';
 import type { BibliographyEntry, CitePaper, LoadedBibliography } from './types';
 
 /**
@@ -34,75 +35,6 @@ export function rawFamilies(raw: string | undefined): string[] {
     if (family) out.push(family);
   }
   return out;
-}
-
-/** What separates words: white space (`\s`) and `-‐–—/:;,.!?()[]{}"“”'’`, as a table of UTF-16 code units. */
-const SEPARATOR_TABLE = (() => {
-  const t = new Uint8Array(0x10000);
-  const mark = (c: number): void => void (t[c] = 1);
-  for (const c of [32, 9, 10, 11, 12, 13, 160, 0x1680, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000, 0xfeff]) mark(c);
-  for (let c = 0x2000; c <= 0x200a; c++) mark(c);
-  for (const c of `-‐–—/:;,.!?()[]{}"“”'’`) mark(c.charCodeAt(0));
-  return t;
-})();
-const separates = (c: number): boolean => SEPARATOR_TABLE[c] === 1;
-
-/** Each character's fold (asciiFold, lower case), remembered: asciiFold folds character by character (tested). */
-const charFolds = new Map<number, string>();
-function foldChar(c: number): string {
-  let f = charFolds.get(c);
-  if (f === undefined) {
-    f = asciiFold(String.fromCodePoint(c)).toLowerCase();
-    if (charFolds.size < 65_536) charFolds.set(c, f);
-  }
-  return f;
-}
-
-/** `asciiFold(text.slice(start, end)).toLowerCase()`, a character at a time. */
-function foldWord(text: string, start: number, end: number): string {
-  let out = '';
-  for (let i = start; i < end; i++) {
-    let c = text.charCodeAt(i);
-    if (c < 128) {
-      if (isAlnum(c)) out += String.fromCharCode(c >= 65 && c <= 90 ? c + 32 : c);
-      continue;
-    }
-    if (c >= 0xd800 && c <= 0xdbff && i + 1 < end) {
-      const d = text.charCodeAt(i + 1);
-      if (d >= 0xdc00 && d <= 0xdfff) {
-        c = (c - 0xd800) * 0x400 + (d - 0xdc00) + 0x10000;
-        i++;
-      }
-    }
-    out += foldChar(c);
-  }
-  return out;
-}
-const isAlnum = (c: number): boolean => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
-
-/**
- * The folded words (lower-case ASCII) of a text, for prefix matching: its parts between separators, folded, not
- * empty. `into` receives them (a word of letters and digits only is folded by lower-casing it).
- */
-function collectWords(text: string, into: string[]): void {
-  // Lower-cased once: where that keeps every position (nothing grew), a plain word is a slice of it.
-  const lowered = text.toLowerCase();
-  const lower = lowered.length === text.length ? lowered : undefined;
-  let start = 0;
-  let plain = true;
-  for (let i = 0; i <= text.length; i++) {
-    const c = i < text.length ? text.charCodeAt(i) : 32;
-    if (!separates(c)) {
-      if (plain && !isAlnum(c)) plain = false;
-      continue;
-    }
-    if (i > start) {
-      const f = plain ? (lower ? lower.slice(start, i) : text.slice(start, i).toLowerCase()) : foldWord(text, start, i);
-      if (f) into.push(f);
-    }
-    start = i + 1;
-    plain = true;
-  }
 }
 
 /** Folded words (lower-case ASCII) of a text, for prefix matching. */

@@ -23,54 +23,59 @@ export const ACCENTS: Record<string, string> = {
   b: '\u0331',
   r: '\u030A',
 };
-const MACROS: Record<string, string> = {
-  TeX: 'TeX',
-  LaTeX: 'LaTeX',
-  BibTeX: 'BibTeX',
-  o: 'ø',
-  O: 'Ø',
-  ss: 'ß',
-  aa: 'å',
-  AA: 'Å',
-  ae: 'æ',
-  AE: 'Æ',
-  oe: 'œ',
-  OE: 'Œ',
-  l: 'ł',
-  L: 'Ł',
-  i: 'ı',
-  j: 'ȷ',
-  TH: 'Þ',
-  th: 'þ',
-  DH: 'Ð',
-  dh: 'ð',
-  DJ: 'Đ',
-  dj: 'đ',
-  NG: 'Ŋ',
-  ng: 'ŋ',
-  textendash: '–',
-  textemdash: '—',
-  textquoteright: '’',
-  textquoteleft: '‘',
-  textquotedblleft: '“',
-  textquotedblright: '”',
-  textellipsis: '…',
-  ldots: '…',
-  S: '§',
-  textless: '<',
-  textgreater: '>',
-  textbar: '|',
-  textasciitilde: '~',
-  textasciicircum: '^',
-  textbackslash: '\\',
-  textbraceleft: '{',
-  textbraceright: '}',
-  textasciigrave: '`',
-  lbrace: '{',
-  rbrace: '}',
-};
+const MACROS = new Map<string, string>(
+  Object.entries({
+    TeX: 'TeX',
+    LaTeX: 'LaTeX',
+    BibTeX: 'BibTeX',
+    o: 'ø',
+    O: 'Ø',
+    ss: 'ß',
+    aa: 'å',
+    AA: 'Å',
+    ae: 'æ',
+    AE: 'Æ',
+    oe: 'œ',
+    OE: 'Œ',
+    l: 'ł',
+    L: 'Ł',
+    i: 'ı',
+    j: 'ȷ',
+    TH: 'Þ',
+    th: 'þ',
+    DH: 'Ð',
+    dh: 'ð',
+    DJ: 'Đ',
+    dj: 'đ',
+    NG: 'Ŋ',
+    ng: 'ŋ',
+    textendash: '–',
+    textemdash: '—',
+    textquoteright: '’',
+    textquoteleft: '‘',
+    textquotedblleft: '“',
+    textquotedblright: '”',
+    textellipsis: '…',
+    ldots: '…',
+    S: '§',
+    textless: '<',
+    textgreater: '>',
+    textbar: '|',
+    textasciitilde: '~',
+    textasciicircum: '^',
+    textbackslash: '\\',
+    textbraceleft: '{',
+    textbraceright: '}',
+    textasciigrave: '`',
+    lbrace: '{',
+    rbrace: '}',
+  }),
+);
 // Greek letters and math symbols by their macro names, as texText writes them.
-for (const [char, name] of Object.entries(TEX_TABLES.math)) MACROS[name] = char;
+for (const [char, name] of Object.entries(TEX_TABLES.math)) MACROS.set(name, char);
+
+/** A letter or math macro's text (`\o`: ø); '' for one not known (`\relax`, `\emph`, `\constructor`). */
+export const macroText = (name: string): string => MACROS.get(name) ?? '';
 
 /**
  * Characters that must survive the brace, dollar and tilde rules (private-use stand-ins): escaped specials, and
@@ -93,7 +98,7 @@ export const DISPLAY_STEPS = {
   accent,
   SYMBOL_ACCENT,
   LETTER_ACCENT,
-  macro: (name: string): string => standIn(MACROS[name] ?? ''),
+  macro: (name: string): string => standIn(macroText(name)),
   special: (c: string): string => SPECIALS[c.charCodeAt(0) - STANDIN]!,
 };
 
@@ -118,7 +123,7 @@ export function displayLatex(raw: string): string {
     // Nested accents (ễ as \~{\^e}) take a second pass: each pass reads one level.
     for (let pass = 0; pass < 2 && t.includes('\\'); pass++)
       t = t.replace(SYMBOL_ACCENT, accent).replace(LETTER_ACCENT, accent);
-    if (t.includes('\\')) t = t.replace(/\\([A-Za-z]+)\s*/gu, (_m, name: string) => standIn(MACROS[name] ?? ''));
+    if (t.includes('\\')) t = t.replace(/\\([A-Za-z]+)\s*/gu, (_m, name: string) => standIn(macroText(name)));
   }
   // Dashes before braces go: `-{}-` is two hyphens kept apart on purpose.
   if (t.includes('--')) t = t.replace(/---/gu, '—').replace(/--/gu, '–');

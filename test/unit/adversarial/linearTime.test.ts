@@ -26,6 +26,7 @@
  *   keys, names, reference                           service fields      names, title words, APA formatting
  *   texText: texText, texWords, pdflatexCannot       service fields      Greek runs, braces paired over the text
  *   display: displayLatex, citeMatch: rawText, rawFamilies, matchRank   .bib field values   accents, macros
+ *   latexWords: textWords, familyWords                .bib field values   accents, macros, ` and `, names
  *   bibEntry: entryToPaper *                         a .bib entry        decoding a long field with the library (hover)
  *
  * More scanners (the .bib reader's, for one) join by adding rows to SCANNERS, or by passing a table of their own to
@@ -72,6 +73,7 @@ import {
 } from '../../../src/bib/syntax';
 import { matchRank, rawFamilies, rawText } from '../../../src/citations/citeMatch';
 import { displayLatex } from '../../../src/citations/display';
+import { familyWords, textWords, WordBytes } from '../../../src/citations/latexWords';
 import {
   cheapFlavour,
   citationsPlausible,
@@ -307,6 +309,8 @@ const ROWS: Scanner[] = [
   { name: 'citeMatch: rawText', families: ['latex', 'bibtex'], run: (s) => rawText(s) },
   { name: 'citeMatch: rawFamilies', families: ['latex', 'bibtex'], run: (s) => rawFamilies(s) },
   { name: 'citeMatch: matchRank (title words)', run: (s) => matchRank('zz', { key: 'k', title: s, families: [] }) },
+  { name: 'latexWords: textWords', families: ['latex', 'bibtex'], run: (s) => textWords(s, new WordBytes()) },
+  { name: 'latexWords: familyWords', families: ['latex', 'bibtex'], run: (s) => familyWords(s, new WordBytes()) },
 ];
 
 export const SCANNERS: Scanner<unknown>[] = [

@@ -16,6 +16,8 @@ describe('citations/display', () => {
     assert.equal(displayLatex('{DNA} in {mRNA}: 1--2, a---b'), 'DNA in mRNA: 1–2, a—b');
     assert.equal(displayLatex('Effect of $\\alpha$-synuclein\n   on   \\emph{mice}'), 'Effect of α-synuclein on mice');
     assert.equal(displayLatex('Hello~world'), 'Hello world');
+    // Unknown macros read as nothing, those named like an object's properties too.
+    assert.equal(displayLatex('a \\relax{}b \\constructor c\\toString{}'), 'a b c');
     // A tilde or circumflex accent is not the escaped character: only `\~{}` / `\^{}` are.
     assert.equal(
       displayLatex('Espa\\~na, Espa{\\~n}a, Espa\\~{n}a, Cr\\^ete, 2\\^{}3'),
