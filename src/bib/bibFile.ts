@@ -112,11 +112,11 @@ export class BibParser {
   }
 
   /**
-   * Reads on until `now()` passes `until` (checked every few entries) or the text ends; returns whether it ended.
-   * Without arguments, reads to the end.
+   * Reads on until `now()` passes `until` (checked every few entries), `entries` entries are read, or the text ends;
+   * returns whether it ended. Without arguments, reads to the end.
    */
-  run(until = Infinity, now: () => number = () => performance.now()): boolean {
-    for (let n = 1; this.i < this.text.length; n++) {
+  run(until = Infinity, now: () => number = () => performance.now(), entries = Infinity): boolean {
+    for (let n = 1; this.i < this.text.length && this.entries.length < entries; n++) {
       this.next();
       if ((n & 15) === 0 && until !== Infinity && now() >= until) break;
     }

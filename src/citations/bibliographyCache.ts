@@ -34,6 +34,8 @@ interface Reading {
   done: Promise<LoadedBibliography>;
   /** Called after each slice of the parse (firstEntries waits for them). */
   waiting: (() => void)[];
+  /** How many entries a waiting firstEntries needs: the slice under way ends there, so its list goes out at once. */
+  want?: number;
 }
 
 /** An entry of a loaded .bib, decoded by the library only when its metadata is read (hover, Quick Pick). */
@@ -97,6 +99,7 @@ export class BibliographyCache {
     if (current && current.stamp === stamp) return as(await current.done);
     const reading = { stamp, waiting: [] as (() => void)[] } as Reading;
     const progressed = (): void => {
+      reading.want = undefined;
       for (const resume of reading.waiting.splice(0)) resume();
     };
     reading.done = (async (): Promise<LoadedBibliography> => {
@@ -108,7 +111,7 @@ export class BibliographyCache {
         // A large file is parsed in slices: the editor stays responsive, and the first entries can be listed early.
         const parser = (reading.parser = new BibParser(got.text));
         await inSlices((until) => {
-          const done = parser.run(until);
+          const done = parser.run(until, undefined, reading.want);
           progressed();
           return done;
         });
@@ -145,6 +148,7 @@ export class BibliographyCache {
       if (parser && (parser.entries.length >= count || parser.done)) return parser.entries.slice(0, count);
       if (settled) return (await whole).file.entries.slice(0, count);
       // The next slice of the parse, or the end of the read (before the parse starts there is nothing to wait for).
+      if (reading) reading.want = Math.min(reading.want ?? Infinity, count);
       await Promise.race([done, reading ? new Promise<void>((r) => reading.waiting.push(r)) : yieldToEventLoop()]);
     }
   }

@@ -92,7 +92,7 @@ export function entryInfo(entry: BibEntry): EntryInfo {
     const raw = entry.raw;
     info = {
       key: entry.key,
-      title: rawText(raw['title']),
+      title: entryTitle(entry),
       families: rawFamilies(raw['author'] ?? raw['editor']),
       year: (raw['year'] ?? raw['date'] ?? '').trim().slice(0, 4),
       journal: rawText(raw['journal'] ?? raw['journaltitle'] ?? raw['booktitle']),
@@ -100,6 +100,14 @@ export function entryInfo(entry: BibEntry): EntryInfo {
     entryInfos.set(entry, info);
   }
   return info;
+}
+
+/** An entry's title from its raw field (all a list shows of it: the rest of entryInfo is read on resolve). */
+const entryTitles = new WeakMap<BibEntry, string>();
+export function entryTitle(entry: BibEntry): string {
+  let title = entryTitles.get(entry);
+  if (title === undefined) entryTitles.set(entry, (title = rawText(entry.raw['title'])));
+  return title;
 }
 
 /** Up to six authors then "et al.". */

@@ -33,7 +33,7 @@ import { citationSettings } from '../platform/settings';
 import { CitationError } from './errors';
 import { inSlices } from '../shared/slices';
 import { CiteIndex, prefixOf } from './citeIndex';
-import { byline, EntryIndex, entryInfo, matchRank, predictKey, type MatchInfo } from './citeMatch';
+import { byline, EntryIndex, entryInfo, entryTitle, matchRank, predictKey, type MatchInfo } from './citeMatch';
 import { asCitePaper } from './recentPapers';
 import type { BibliographyEntry, BibliographyService, CitePaper, RecentPapers } from './types';
 
@@ -230,24 +230,23 @@ export class CiteCompletion {
   /**
    * An entry's item: its key and title (read from the raw fields). Its detail and documentation (title, authors, year,
    * journal) are given on resolve, which VS Code asks for the item it shows them for: 500 items travel to the
-   * workbench without them.
+   * workbench without them. What VS Code would take anyway is left out too (it sends every field given with each
+   * item): the text inserted is the label, and with nothing typed the filter text is the label.
    */
   private entryItem(entry: BibEntry, prefix: string, range: vscode.Range): vscode.CompletionItem {
-    const info = entryInfo(entry);
     const item = new vscode.CompletionItem(
-      { label: info.key, description: info.title },
+      { label: entry.key, description: entryTitle(entry) },
       vscode.CompletionItemKind.Reference,
     );
-    this.finish(item, info.key, prefix, range);
+    if (prefix) item.filterText = filterText(prefix, entry.key);
+    item.range = sameRange(range);
     return item;
   }
 
   private finish(item: vscode.CompletionItem, key: string, prefix: string, range: vscode.Range): void {
     item.insertText = key;
     item.range = range;
-    // Our filter decided already; VS Code's fuzzy filter must not drop a title/author match, so its filter text
-    // starts with what was typed.
-    item.filterText = `${prefix} ${key}`;
+    item.filterText = filterText(prefix, key);
   }
 
   /** The selected item's metadata: read from the raw fields, then decoded exactly by the library. */
@@ -338,6 +337,21 @@ export class CiteCompletion {
     return key;
   }
 }
+
+/**
+ * Our filter decided already; VS Code's fuzzy filter must not drop a title/author match, so its filter text starts
+ * with what was typed.
+ */
+const filterText = (prefix: string, key: string): string => `${prefix} ${key}`;
+
+/**
+ * `range` for inserting and for replacing alike (what a Range means for an item), in the form VS Code does not send
+ * with each item when it is the word range it would use anyway.
+ */
+const sameRange = (range: vscode.Range): { inserting: vscode.Range; replacing: vscode.Range } => ({
+  inserting: range,
+  replacing: range,
+});
 
 /** Markdown/Typst: inside a fenced (``` or ~~~) block or an inline `code` span, where `@` is code, not a citation. */
 export function inCode(document: vscode.TextDocument, position: vscode.Position): boolean {
