@@ -1,9 +1,9 @@
 /**
  * Completion's index of one parsed bibliography: each entry's key in lower case and the folded words of its title and
  * authors as one string (` w1 w2 …`), built in slices (`build(until)`) while the editor does other work, so a prefix is
- * matched against 10,000 entries with a few string searches each. It ranks exactly as citeMatch.matchRank does on an
- * entry's list data (tested); the display text of the entries a list shows comes from citeMatch.entryInfo, decoded
- * then. Pure.
+ * matched against 10,000 entries with a few string searches each. The words are read from the raw fields in one pass
+ * (latexWords.ts). It ranks exactly as citeMatch.matchRank does on an entry's list data (tested); the title a list
+ * shows comes from citeMatch.entryTitle, decoded then, and the rest of an entry's list data on resolve. Pure.
  */
 import type { BibEntry } from '../bib/bibFile';
 import { asciiFold } from '../bib/names';
