@@ -135,7 +135,7 @@ export class Inserter implements CitationInserter {
       }
       let ok: boolean;
       try {
-        ok = await this.bibliographies.apply(edit);
+        ok = await this.bibliographies.apply(edit, editor);
       } catch (err) {
         // The .bib changed on disk between reading and writing: computed again from what it is now.
         if (err instanceof StaleBibliography && attempt < 3) {
