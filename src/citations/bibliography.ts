@@ -24,9 +24,9 @@
 import * as vscode from 'vscode';
 import { appendBlocker, appendText } from '../bib/bibAppend';
 import { findEntry } from '../bib/bibEntry';
-import { entryByKey, entryKeys, parseBibFile, type BibDiagnostic, type BibEntry, type BibFile } from '../bib/bibFile';
+import { entryByKey, parseBibFile, type BibDiagnostic, type BibEntry, type BibFile } from '../bib/bibFile';
 import { toBibtex } from '../bib/bibtex';
-import { citeKey } from '../bib/keys';
+import { baseKey, disambiguate } from '../bib/keys';
 import { loadBibtexLibrary } from '../bib/library';
 import { flavourOf } from '../bib/syntax';
 import { texTargetFor } from '../bib/texText';
@@ -47,7 +47,7 @@ import {
   type WriteQuestion,
 } from './bibliographyWrite';
 import { appendUri } from './fileAccess';
-import { textEnd } from './incrementalParse';
+import { takenKeys, textEnd } from './incrementalParse';
 import { citationSettings } from '../platform/settings';
 import { CitationError, StaleBibliography } from './errors';
 import { PdflatexNotes } from './latexNote';
@@ -229,7 +229,8 @@ export class Bibliographies extends Disposable implements BibliographyService {
     const fresh: CitePaper[] = [];
     // Entries added by this call, parsed alone: a paper given twice gets one entry and one key.
     let added: BibFile = parseBibFile('');
-    let taken: string[] | undefined;
+    /** Keys given to papers of this call. */
+    const taken: string[] = [];
     for (const paper of papers) {
       const existing =
         (paper.key ? entryByKey(bib.file, paper.key) : undefined) ??
@@ -239,8 +240,12 @@ export class Bibliographies extends Disposable implements BibliographyService {
         keys.push(existing.key);
         continue;
       }
-      taken ??= entryKeys(bib.file);
-      const key = citeKey(paper, taken, settings.keyScheme);
+      // Every key a new one could clash with starts like its base (keys compare in lower case; a base is ASCII).
+      const base = baseKey(paper, settings.keyScheme);
+      const prefix = base.toLowerCase();
+      const near = [...bib.file.brokenKeys, ...taken].filter((k) => k.toLowerCase().startsWith(prefix));
+      for (const k of takenKeys(bib.file).keys()) if (k.startsWith(prefix)) near.push(k);
+      const key = disambiguate(base, near);
       taken.push(key);
       keys.push(key);
       texts.push(toBibtex(paper, key, { protectTitle: settings.titleProtection, target }).trimEnd());

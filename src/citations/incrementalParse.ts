@@ -36,6 +36,16 @@ export function textEnd(file: BibFile): string {
  */
 const firstKeys = new WeakMap<BibFile, Map<string, number>>();
 
+/** The lower-case keys of the file's entries, each with where its first entry starts (kept with the parse). */
+export function takenKeys(file: BibFile): ReadonlyMap<string, number> {
+  let map = firstKeys.get(file);
+  if (!map) {
+    map = takeFirstKeys(file);
+    firstKeys.set(file, map);
+  }
+  return map;
+}
+
 /** The map of `file`, for its extension to extend: `file` no longer owns it. */
 function takeFirstKeys(file: BibFile): Map<string, number> {
   const held = firstKeys.get(file);

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { canAppendTo, canExtend, extendParse, textEnd } from '../../../src/citations/incrementalParse';
+import { canAppendTo, canExtend, extendParse, takenKeys, textEnd } from '../../../src/citations/incrementalParse';
 import { parseBibFile } from '../../../src/bib/bibFile';
 
 const A =
@@ -50,6 +50,9 @@ describe('citations/incrementalParse', () => {
       file = extendParse(file, text, appended);
       assert.deepEqual(file, parseBibFile(text), `append ${i}`);
       assert.equal(textEnd(file), text.slice(-1024));
+      const first = new Map<string, number>();
+      for (const e of file.entries) if (!first.has(e.key.toLowerCase())) first.set(e.key.toLowerCase(), e.start);
+      assert.deepEqual(new Map(takenKeys(file)), first, `keys after append ${i}`);
     }
     // A parse extended a second time, another way: its duplicates are its own, not those of the first extension.
     const base = parseBibFile(A);
