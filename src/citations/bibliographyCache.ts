@@ -211,7 +211,7 @@ export class BibliographyCache {
       w.base.exists && w.appended && canAppendTo(w.base.file)
         ? extendParse(w.base.file, text, w.appended)
         : parseBibFile(text);
-    const disk: DiskBibliography = { bytes: w.after, encoding: w.base.disk?.encoding ?? 'utf8' };
+    const disk: DiskBibliography = { bytes: [...(w.before ?? []), w.tail], encoding: w.base.disk?.encoding ?? 'utf8' };
     this.records.set(w.uri.toString(), {
       stamp: `disk:${stat.mtime}:${stat.size}`,
       loaded: { ...w.base, text, exists: true, origin: 'disk', disk, file },
@@ -241,10 +241,10 @@ async function readDisk(uri: vscode.Uri): Promise<Omit<LoadedBibliography, 'uri'
   if (utf8.ok) {
     text = utf8.text;
     // An ASCII file reads the same in every such encoding: the setting decides how new text is written.
-    disk = { bytes, encoding: singleByte && isAscii(bytes) ? configured : utf8.bom ? 'utf8bom' : 'utf8' };
+    disk = { bytes: [bytes], encoding: singleByte && isAscii(bytes) ? configured : utf8.bom ? 'utf8bom' : 'utf8' };
   } else if (utf8.reason === 'invalid' && singleByte) {
     text = await vscode.workspace.decode(bytes, { encoding: configured });
-    disk = { bytes, encoding: configured };
+    disk = { bytes: [bytes], encoding: configured };
   } else {
     text = decodeLossy(bytes);
     const why =
@@ -257,7 +257,7 @@ async function readDisk(uri: vscode.Uri): Promise<Omit<LoadedBibliography, 'uri'
             '{0} is not valid UTF-8 (Latin-1?), and writing to it as UTF-8 would damage its accented letters. Nothing was written. Set "files.encoding" for it (for example "[bibtex]": {"files.encoding": "iso88591"}) or convert it to UTF-8.',
             name,
           );
-    disk = { bytes, encoding: utf8.reason === 'utf16' ? 'utf16' : 'invalid', unwritable: why };
+    disk = { bytes: [bytes], encoding: utf8.reason === 'utf16' ? 'utf16' : 'invalid', unwritable: why };
   }
   return { text, exists: true, origin: 'disk', disk, ...(disk.unwritable ? { unwritable: disk.unwritable } : {}) };
 }

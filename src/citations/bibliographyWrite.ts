@@ -8,11 +8,10 @@
  */
 import * as vscode from 'vscode';
 import type { AppendBlocker } from '../bib/bibAppend';
-import { sameBytes } from '../bib/bibBytes';
 import { Settings } from '../platform/ids';
 import { isBib, regularFile } from './bibliographyFind';
 import { CitationError, StaleBibliography } from './errors';
-import { readUri, statUri } from './fileAccess';
+import { holdsBytes, joinBytes, statUri } from './fileAccess';
 import type { LoadedBibliography } from './types';
 
 /** Whether a .bib's encoding is UTF-8 (with a BOM or not): new text is written as UTF-8 bytes, no round trip needed. */
@@ -32,9 +31,10 @@ export interface WriteQuestion {
 /** Bytes appended to a file by `apply` (or the file created with them). */
 export interface PendingWrite {
   uri: vscode.Uri;
-  /** The file's bytes when read (absent: the file did not exist). */
-  before: Uint8Array | undefined;
-  after: Uint8Array;
+  /** The file's bytes when read, in pieces (absent: the file did not exist). */
+  before: readonly Uint8Array[] | undefined;
+  /** The bytes appended: `appended` in the file's encoding. */
+  tail: Uint8Array;
   base: LoadedBibliography;
   appended: string;
 }
@@ -121,14 +121,15 @@ export async function checkUnchanged(w: PendingWrite): Promise<void> {
     if (stat) throw stale();
     return;
   }
-  if (!stat || stat.size !== w.before.length || !sameBytes(await readUri(w.uri), w.before)) throw stale();
+  const size = w.before.reduce((n, p) => n + p.length, 0);
+  if (!stat || stat.size !== size || !(await holdsBytes(w.uri, w.before))) throw stale();
 }
 
 /** Undoes bytes written by `apply` (the file as it was, or deleted when it was created). */
 export async function putBack(done: readonly PendingWrite[]): Promise<void> {
   for (const w of done) {
     try {
-      if (w.before) await vscode.workspace.fs.writeFile(w.uri, w.before);
+      if (w.before) await vscode.workspace.fs.writeFile(w.uri, joinBytes(w.before));
       else await vscode.workspace.fs.delete(w.uri);
     } catch {
       // Nothing more can be done; the next read shows the file as it is.

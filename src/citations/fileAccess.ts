@@ -8,6 +8,7 @@
  */
 import { promises as fsp, type Stats } from 'node:fs';
 import * as vscode from 'vscode';
+import { sameBytes } from '../bib/bibBytes';
 
 const kind = (s: Stats): vscode.FileType =>
   s.isFile() ? vscode.FileType.File : s.isDirectory() ? vscode.FileType.Directory : vscode.FileType.Unknown;
@@ -40,15 +41,73 @@ export async function readUri(uri: vscode.Uri): Promise<Uint8Array> {
   return new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
 }
 
+/** The bytes of `pieces`, one after another, in one array (a single piece is returned as it is). */
+export function joinBytes(pieces: readonly Uint8Array[]): Uint8Array {
+  if (pieces.length === 1) return pieces[0]!;
+  const out = new Uint8Array(pieces.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of pieces) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
+/** Read in steps of this size when a file is compared with bytes we hold. */
+const COMPARE_STEP = 1 << 20;
+
 /**
- * Writes `after`, which is `before` (the file's bytes, checked unchanged just before) with new bytes added: a local
- * file gets only the new bytes, appended (a failure part-way leaves every earlier byte as it was); elsewhere, or a
- * file that did not exist, the whole file through `workspace.fs`, which has no append.
+ * Whether the file holds exactly `pieces` (one after another), every byte compared. A local file is read a step at a
+ * time into one small buffer: reading a 16 MB file whole before each citation made garbage the size of the file
+ * that the extension host then paused to collect.
  */
-export async function appendUri(uri: vscode.Uri, before: Uint8Array | undefined, after: Uint8Array): Promise<void> {
-  if (uri.scheme === 'file' && before && before.length > 0) {
-    await fsp.appendFile(uri.fsPath, after.subarray(before.length));
+export async function holdsBytes(uri: vscode.Uri, pieces: readonly Uint8Array[]): Promise<boolean> {
+  const size = pieces.reduce((n, p) => n + p.length, 0);
+  if (uri.scheme !== 'file') return sameBytes(await readUri(uri), joinBytes(pieces));
+  const handle = await fsp.open(uri.fsPath, 'r');
+  try {
+    if ((await handle.stat()).size !== size) return false;
+    const buffer = Buffer.allocUnsafe(Math.min(COMPARE_STEP, Math.max(size, 1)));
+    let piece = 0;
+    let inPiece = 0;
+    let at = 0;
+    for (;;) {
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, at);
+      if (bytesRead === 0) return at === size;
+      if (at + bytesRead > size) return false;
+      // The bytes read against the pieces they fall on.
+      let done = 0;
+      while (done < bytesRead) {
+        const p = pieces[piece]!;
+        const n = Math.min(bytesRead - done, p.length - inPiece);
+        if (buffer.compare(p, inPiece, inPiece + n, done, done + n) !== 0) return false;
+        done += n;
+        inPiece += n;
+        if (inPiece === p.length) {
+          piece++;
+          inPiece = 0;
+        }
+      }
+      at += bytesRead;
+    }
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Writes `tail` after `before` (the file's bytes, checked unchanged just before): a local file gets only the new bytes,
+ * appended (a failure part-way leaves every earlier byte as it was); elsewhere, or a file that did not exist, the whole
+ * file through `workspace.fs`, which has no append.
+ */
+export async function appendUri(
+  uri: vscode.Uri,
+  before: readonly Uint8Array[] | undefined,
+  tail: Uint8Array,
+): Promise<void> {
+  if (uri.scheme === 'file' && before && before.some((p) => p.length > 0)) {
+    await fsp.appendFile(uri.fsPath, tail);
     return;
   }
-  await vscode.workspace.fs.writeFile(uri, after);
+  await vscode.workspace.fs.writeFile(uri, joinBytes([...(before ?? []), tail]));
 }

@@ -4,11 +4,57 @@
  * the whole text (tested) when the earlier text ends with a line break, has no error (an unclosed entry could
  * swallow the new text), no unclosed `@comment{` (the new text could close it) and no `@` after its last entry (a
  * head the new text could complete). Keeps a 10,000-entry bibliography's second and later inserts cheap. Pure.
+ *
+ * An extended parse's text is the old text joined to the appended one, and nothing here reads the whole of it: what an
+ * append needs (the last characters, the keys taken) is carried from parse to parse. V8 joins two strings without
+ * copying them, but the first read of the joined string copies it whole (32 MB for a 16 MB file of two-byte text), and
+ * that copy and its garbage were most of an insert's time.
  */
 import { MAX_LISTED_DIAGNOSTICS, parseBibFile, type BibDiagnostic, type BibFile } from '../bib/bibFile';
 import { countBreaks, LineIndex, type Range } from '../bib/edit';
 
 const lineCounts = new WeakMap<BibFile, number>();
+
+/** How many of a text's last characters are kept with its parse: more than appendText or canAppendTo read. */
+const END_LENGTH = 1024;
+const ends = new WeakMap<BibFile, string>();
+
+/** The last characters of the file's text (at most END_LENGTH), without reading the rest of it. */
+export function textEnd(file: BibFile): string {
+  let end = ends.get(file);
+  if (end === undefined) {
+    end = file.text.slice(-END_LENGTH);
+    ends.set(file, end);
+  }
+  return end;
+}
+
+/**
+ * The first entry's start per lower-case key of a parse (duplicates are reported against it). One map serves a chain
+ * of appends: each extension takes over its parent's and adds its own keys; a parse extended a second time builds its
+ * own again.
+ */
+const firstKeys = new WeakMap<BibFile, Map<string, number>>();
+
+/** The lower-case keys of the file's entries, each with where its first entry starts (kept with the parse). */
+export function takenKeys(file: BibFile): ReadonlyMap<string, number> {
+  let map = firstKeys.get(file);
+  if (!map) {
+    map = takeFirstKeys(file);
+    firstKeys.set(file, map);
+  }
+  return map;
+}
+
+/** The map of `file`, for its extension to extend: `file` no longer owns it. */
+function takeFirstKeys(file: BibFile): Map<string, number> {
+  const held = firstKeys.get(file);
+  firstKeys.delete(file);
+  if (held) return held;
+  const map = new Map<string, number>();
+  for (const e of file.entries) if (!map.has(e.key.toLowerCase())) map.set(e.key.toLowerCase(), e.start);
+  return map;
+}
 
 /** Number of line breaks in the file's text, as VS Code counts them (memoised per parse). */
 function breaks(file: BibFile): number {
@@ -39,15 +85,15 @@ export function canExtend(file: BibFile, text: string): boolean {
 
 /** Whether text appended to `file.text` (ours: the prefix is known) can be parsed on its own. */
 export function canAppendTo(file: BibFile): boolean {
-  const old = file.text;
-  return (
-    old.length > 0 &&
-    old.endsWith('\n') &&
-    !file.omitted &&
-    !file.diagnostics.some((d) => d.severity === 'error') &&
-    !file.directives.some((d) => d.unclosed) &&
-    old.indexOf('@', lastItemEnd(file)) < 0
-  );
+  const length = file.text.length;
+  if (length === 0 || file.omitted) return false;
+  const end = textEnd(file);
+  if (!end.endsWith('\n')) return false;
+  if (file.diagnostics.some((d) => d.severity === 'error') || file.directives.some((d) => d.unclosed)) return false;
+  // No `@` after the last item: looked for in the end kept with the parse when the last item ends inside it.
+  const after = lastItemEnd(file);
+  const endStart = length - end.length;
+  return after >= endStart ? end.indexOf('@', after - endStart) < 0 : file.text.indexOf('@', after) < 0;
 }
 
 /**
@@ -78,8 +124,7 @@ export function extendParse(file: BibFile, text: string, appended?: string): Bib
     .filter((d) => !isDup(d))
     .map((d) => ({ ...d, start: d.start + base, end: d.end + base, range: shiftRange(d.range) }));
   // Duplicate keys as parseBibFile reports them for the whole text: each later entry against the first with its key.
-  const first = new Map<string, number>();
-  for (const e of file.entries) if (!first.has(e.key.toLowerCase())) first.set(e.key.toLowerCase(), e.start);
+  const first = takeFirstKeys(file);
   let index: LineIndex | undefined;
   const dups: BibDiagnostic[] = [];
   for (const e of entries.slice(file.entries.length)) {
@@ -120,5 +165,7 @@ export function extendParse(file: BibFile, text: string, appended?: string): Bib
   const blocker = file.blocker ?? own.find((d) => d.code === 'unclosed' || d.code === 'quote' || d.code === 'comment');
   if (blocker) extended.blocker = blocker;
   lineCounts.set(extended, lines + breaks(tail));
+  firstKeys.set(extended, first);
+  if (appended !== undefined) ends.set(extended, (textEnd(file) + appended).slice(-END_LENGTH));
   return extended;
 }

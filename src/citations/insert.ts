@@ -13,12 +13,12 @@
  *   except in a .bib with unsaved changes, which is edited in its buffer with the document (one Undo for both).
  */
 import * as vscode from 'vscode';
-import { entryByKey } from '../bib/bibFile';
 import { formatReference } from '../bib/reference';
 import { citationAt, flavourOf, insertCitation, type CiteFlavour } from '../bib/syntax';
 import { applyEdits, type TextEdit } from '../bib/edit';
 import { citationSettings } from '../platform/settings';
 import { CitationError, StaleBibliography } from './errors';
+import { takenKeys } from './incrementalParse';
 import type {
   BibliographyService,
   CitationInserter,
@@ -100,7 +100,8 @@ export class Inserter implements CitationInserter {
       const bibVersion = bibDoc?.version;
       const edit = new vscode.WorkspaceEdit();
       const keys = bib ? await this.keysFor(document, edit, bib, papers) : [];
-      const added = bib ? new Set(keys.filter((k) => !entryByKey(bib.file, k)).map((k) => k.toLowerCase())).size : 0;
+      const known = bib && takenKeys(bib.file);
+      const added = known ? new Set(keys.map((k) => k.toLowerCase()).filter((k) => !known.has(k))).size : 0;
       const text = document.getText();
       // The cursor moves with edits made while we waited only through the position we were given: re-read it.
       const offset = attempt === 0 ? startOffset : document.offsetAt(options.position ?? editor.selection.active);
@@ -135,7 +136,7 @@ export class Inserter implements CitationInserter {
       }
       let ok: boolean;
       try {
-        ok = await this.bibliographies.apply(edit);
+        ok = await this.bibliographies.apply(edit, editor);
       } catch (err) {
         // The .bib changed on disk between reading and writing: computed again from what it is now.
         if (err instanceof StaleBibliography && attempt < 3) {

@@ -33,7 +33,11 @@ export interface ResolvedBibliography {
 
 /** A .bib as read from disk: its bytes (new entries are appended to them) and how they are written. */
 export interface DiskBibliography {
-  bytes: Uint8Array;
+  /**
+   * The file's bytes in order: as read, then each append of ours. Kept in pieces: joining them would copy a 16 MB file
+   * on every citation.
+   */
+  bytes: readonly Uint8Array[];
   /** 'utf8', 'utf8bom', an encoding of `files.encoding` ('iso88591'…), or 'utf16'/'invalid' (not writable). */
   encoding: string;
   /** Why new entries cannot be written to it (it is still read), in the writer's words. */
@@ -99,10 +103,11 @@ export interface BibliographyService extends vscode.Disposable {
   /** Whether `addEntries` left bytes for `apply` to write with this edit (the edit itself may be empty). */
   hasWrites(edit: vscode.WorkspaceEdit): boolean;
   /**
-   * Applies an edit `addEntries` added to: the bytes appended to the .bib, then the edit; false (and the .bib as it
-   * was) when VS Code refuses the edit. Throws CitationError when a .bib changed meanwhile or cannot be written.
+   * Applies an edit `addEntries` added to: the bytes appended to the .bib, then the edit (through `editor` when it
+   * shows the only document changed); false (and the .bib as it was) when VS Code refuses the edit. Throws
+   * CitationError when a .bib changed meanwhile or cannot be written.
    */
-  apply(edit: vscode.WorkspaceEdit): Promise<boolean>;
+  apply(edit: vscode.WorkspaceEdit, editor?: vscode.TextEditor): Promise<boolean>;
 }
 
 export interface InsertOptions {

@@ -5,6 +5,7 @@
  * and Copy Reference, the palette Quick Pick (with the search fallback against the emulator) and the results view.
  */
 import * as assert from 'node:assert/strict';
+import { utimesSync, writeFileSync } from 'node:fs';
 import * as vscode from 'vscode';
 import type { CoreInternals } from '../../src/composition/core';
 import type { CitationCommandResult } from '../../src/citations/commandSupport';
@@ -442,6 +443,29 @@ export function citationsSuite(): void {
         'Redo of the citation',
       );
       await eventually(() => entryCount(bibDoc.getText()) === 1, 'Redo of the entry');
+    });
+
+    test('a .bib changed on disk after it was read, keeping its size and time: every byte is checked before the append, and the citation is computed again from the file as it is now', async () => {
+      const c = await testCore();
+      const dir = freshDir();
+      const bib = vscode.Uri.joinPath(dir, 's.bib');
+      const editor = await openDoc(vscode.Uri.joinPath(dir, 's.tex'), '\\bibliography{s}\nS |\n');
+      // A time with whole milliseconds, which utimes sets back exactly.
+      const time = new Date(Date.now() - 60_000);
+      await write(bib, '@misc{aaaaaaaaaaaaaaaaaaaaaa, title = {Alpha}}\n');
+      utimesSync(bib.fsPath, time, time);
+      const before = await c.bibliographies.load({ uri: bib, source: 'declared' });
+      assert.equal(before.file.entries[0]?.key, 'aaaaaaaaaaaaaaaaaaaaaa');
+      // Another program takes the key the new entry would get, in the same number of bytes, and sets the time back.
+      const changed = '@misc{sandkuhler2023creatine, title = {Alpha}}\n';
+      writeFileSync(bib.fsPath, changed);
+      utimesSync(bib.fsPath, time, time);
+      const r = await cite(PAPER_A);
+      assert.equal(r.done, true, r.message);
+      assert.equal(editor.document.lineAt(1).text, 'S~\\cite{sandkuhler2023creatinea}');
+      const after = (await readDisk(bib)) ?? '';
+      assert.ok(after.startsWith(changed), `the other program's bytes were not kept: ${JSON.stringify(after)}`);
+      assert.match(after.slice(changed.length), /^\n@article\{sandkuhler2023creatinea,/u);
     });
 
     test('an open .bib with unsaved changes is read from its buffer: the unsaved key is taken into account', async () => {

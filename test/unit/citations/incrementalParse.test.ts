@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { canExtend, extendParse } from '../../../src/citations/incrementalParse';
+import { canAppendTo, canExtend, extendParse, takenKeys, textEnd } from '../../../src/citations/incrementalParse';
 import { parseBibFile } from '../../../src/bib/bibFile';
 
 const A =
@@ -39,5 +39,36 @@ describe('citations/incrementalParse', () => {
       'an unclosed entry could swallow the tail',
     );
     assert.equal(canExtend(parseBibFile(''), '@misc{c}\n'), false);
+  });
+
+  it('appends carried from parse to parse (the end of the text, the keys taken) give what a whole parse gives', () => {
+    let file = parseBibFile(A);
+    let text = A;
+    for (let i = 0; i < 5; i++) {
+      const appended = `\n@misc{k${i}, title = {T${i}}}\n@misc{${i % 2 ? 'A2020' : `n${i}`}, title = {again}}\n`;
+      text += appended;
+      file = extendParse(file, text, appended);
+      assert.deepEqual(file, parseBibFile(text), `append ${i}`);
+      assert.equal(textEnd(file), text.slice(-1024));
+      const first = new Map<string, number>();
+      for (const e of file.entries) if (!first.has(e.key.toLowerCase())) first.set(e.key.toLowerCase(), e.start);
+      assert.deepEqual(new Map(takenKeys(file)), first, `keys after append ${i}`);
+    }
+    // A parse extended a second time, another way: its duplicates are its own, not those of the first extension.
+    const base = parseBibFile(A);
+    const one = `${A}@misc{x1, title = {X}}\n`;
+    const two = `${A}@misc{x2, title = {X}}\n@misc{x1, title = {Y}}\n`;
+    extendParse(base, one, one.slice(A.length));
+    assert.deepEqual(extendParse(base, two, two.slice(A.length)), parseBibFile(two));
+    assert.deepEqual(extendParse(base, one, one.slice(A.length)), parseBibFile(one));
+  });
+
+  it('an `@` after the last entry is found however far from the end it is', () => {
+    for (const gap of [0, 10, 1500, 5000]) {
+      const text = `${A}% @ note${' '.repeat(gap)}\n`;
+      assert.equal(canAppendTo(parseBibFile(text)), false, `gap ${gap}`);
+      const clean = `${A}% note${' '.repeat(gap)}\n`;
+      assert.equal(canAppendTo(parseBibFile(clean)), true, `gap ${gap}`);
+    }
   });
 });
