@@ -1,4 +1,4 @@
-import * as path from 'node:path';
+import { join } from 'node:path';
 import type * as vscode from 'vscode';
 import type { Core, CoreModule, CoreServices } from './contract';
 
@@ -26,7 +26,7 @@ export class CoreLoader implements vscode.Disposable {
     if (!this.core) {
       const started = performance.now();
       // A computed path, so esbuild leaves this require to run time.
-      const file = path.join(this.bundleDir, 'core.js');
+      const file = join(this.bundleDir, 'core.js');
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       const mod = require(file) as CoreModule;
       const required = performance.now();

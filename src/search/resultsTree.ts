@@ -43,7 +43,8 @@ export class ResultsTreeProvider extends Disposable implements vscode.TreeDataPr
   /** The view this provider fills (description, message and selection are set through it). */
   bindView(view: vscode.TreeView<ResultNode>): void {
     this.view = view;
-    this.applyViewText();
+    // A new view has no description or message: setting them empty would only cost messages to the workbench.
+    if (this.model) this.applyViewText();
   }
 
   get treeView(): vscode.TreeView<ResultNode> | undefined {
