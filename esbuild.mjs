@@ -1,6 +1,7 @@
 // Builds the bundles:
 //   dist/extension.js  entry loaded at activation: ids, settings, key store, views, thin command
 //                      handlers. Must stay tiny: no client, undici, zod or markdown-it (checked below).
+//   dist/deferred.js   what the entry runs after activation (the views' rows, the cite providers, the demo key…).
 //   dist/core.js       the API client and the features, `require`d on the first command needing them.
 //   dist/bibtex.js     the BibTeX library, loaded by the core on the first citation feature.
 //   dist/undici.js     undici, loaded by the core when it makes its first client.
@@ -88,7 +89,12 @@ const markdownExternal = lazyBundle(
 );
 
 const configs = [
-  { ...node, entryPoints: { extension: 'src/extension.ts' }, outdir: 'dist', metafile: true },
+  {
+    ...node,
+    entryPoints: { extension: 'src/extension.ts', deferred: 'src/composition/deferred.ts' },
+    outdir: 'dist',
+    metafile: true,
+  },
   // ESM builds of dependencies first, so esbuild can tree-shake them.
   {
     ...node,
@@ -174,6 +180,15 @@ function checkCore(result) {
     );
 }
 
+// What activation itself must not compile: dist/deferred.js has it, required after activation.
+const DEFERRED_ONLY = [
+  /^src\/search\/(resultItems|legend)\.ts$/,
+  /^src\/threads\/(threadItems|persisted)\.ts$/,
+  /^src\/citations\//,
+  /^src\/service\/demoKey\.ts$/,
+  /^src\/usage\/statusCache\.ts$/,
+];
+
 function checkEntry(result) {
   const inputs = Object.keys(result.metafile?.inputs ?? {});
   const bad = inputs.filter((i) => FORBIDDEN_IN_ENTRY.some((re) => re.test(i)));
@@ -182,6 +197,12 @@ function checkEntry(result) {
       `dist/extension.js must not bundle these (load them from dist/core.js instead):\n  ${bad.join('\n  ')}`,
     );
   }
+  const entry = Object.entries(result.metafile?.outputs ?? {}).find(([file]) => file.endsWith('extension.js'));
+  const early = Object.keys(entry?.[1].inputs ?? {}).filter((i) => DEFERRED_ONLY.some((re) => re.test(i)));
+  if (early.length > 0)
+    throw new Error(
+      `dist/extension.js must not bundle these (dist/deferred.js has them, after activation):\n  ${early.join('\n  ')}`,
+    );
 }
 
 if (watch) {
