@@ -22,6 +22,11 @@ export class ResearchMcpServers
 {
   private readonly changed = this.register(new vscode.EventEmitter<void>());
   readonly onDidChangeMcpServerDefinitions = this.changed.event;
+  /**
+   * The setting's URL when VS Code last asked for the definitions; undefined until it asks (the settings are not read
+   * at activation, and VS Code may still hold a definition from an earlier session: any change is then told).
+   */
+  private offeredUrl: string | undefined;
 
   constructor(
     private readonly settings: Pick<SettingsStore, 'mcp' | 'onDidChange'>,
@@ -29,11 +34,9 @@ export class ResearchMcpServers
     private readonly log: { warn(message: string): void },
   ) {
     super();
-    let url = settings.mcp.url;
     this.register(
       settings.onDidChange(() => {
-        if (settings.mcp.url === url) return;
-        url = settings.mcp.url;
+        if (this.offeredUrl !== undefined && settings.mcp.url === this.offeredUrl) return;
         this.changed.fire();
       }),
     );
@@ -46,6 +49,7 @@ export class ResearchMcpServers
   provideMcpServerDefinitions(): vscode.McpHttpServerDefinition[] {
     if (!vscode.workspace.isTrusted) return [];
     const mcp = this.settings.mcp;
+    this.offeredUrl = mcp.url;
     if (mcp.problem) {
       this.log.warn(mcp.problem);
       return [];

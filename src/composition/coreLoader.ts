@@ -1,6 +1,9 @@
-import * as path from 'node:path';
+import { join } from 'node:path';
 import type * as vscode from 'vscode';
 import type { Core, CoreModule, CoreServices } from './contract';
+import type * as Deferred from './deferred';
+
+export type DeferredModule = typeof Deferred;
 
 /**
  * Loads dist/core.js (the client and the features) on first use. Activation loads only
@@ -26,7 +29,7 @@ export class CoreLoader implements vscode.Disposable {
     if (!this.core) {
       const started = performance.now();
       // A computed path, so esbuild leaves this require to run time.
-      const file = path.join(this.bundleDir, 'core.js');
+      const file = join(this.bundleDir, 'core.js');
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       const mod = require(file) as CoreModule;
       const required = performance.now();
@@ -41,5 +44,22 @@ export class CoreLoader implements vscode.Disposable {
   dispose(): void {
     this.core?.dispose();
     this.core = undefined;
+  }
+}
+
+/**
+ * Loads dist/deferred.js (what runs after activation: the views' rows, the cite providers, the demo-key hand-off…) on
+ * first use, once.
+ */
+export class DeferredLoader {
+  private module: DeferredModule | undefined;
+
+  constructor(private readonly bundleDir: string = __dirname) {}
+
+  get(): DeferredModule {
+    // A computed path, so esbuild leaves this require to run time.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    this.module ??= require(join(this.bundleDir, 'deferred.js')) as DeferredModule;
+    return this.module;
   }
 }

@@ -1,20 +1,15 @@
 import * as vscode from 'vscode';
-import { registerCiteProviders } from '../citations/providers';
-import { showIconLegend } from '../search/legend';
 import { registerResearchParticipant, registerResearchTools } from '../chat/chatProviders';
 import { ResearchMcpServers } from '../chat/mcpProvider';
-import { CoreLoader } from './coreLoader';
+import { CoreLoader, DeferredLoader } from './coreLoader';
 import type { CoreInternals } from './core';
 import { Commands, McpProviders, Urls, Views, WebviewTypes, type CommandId } from '../platform/ids';
-import { applyDemoKey } from '../service/demoKey';
 import { HasKeyContext } from '../service/hasKeyContext';
 import { KeyStore } from '../service/keyStore';
 import { Logger } from '../platform/logger';
 import { SettingsStore } from '../platform/settings';
-import { restoreUsageStatusItem } from '../usage/statusCache';
 import { Disposable } from '../shared/disposable';
 import { ResultsTreeProvider, type ResultNode } from '../search/resultsTree';
-import { readRunning } from '../threads/persisted';
 import { ThreadsTreeProvider, type ThreadNode } from '../threads/threadsTree';
 
 /**
@@ -79,6 +74,8 @@ export class ResearchDesk extends Disposable {
   /** The Threads view's tree (filled by the core's ThreadsModel when shown). */
   readonly threads: ThreadsTreeProvider;
   private readonly core: CoreLoader;
+  /** dist/deferred.js: what runs after activation (rows, cite providers, demo key…), loaded on first use. */
+  private readonly deferred = new DeferredLoader();
   /** The monthly-calls status item restored at start, until the core takes it over. */
   private restoredUsageItem: vscode.StatusBarItem | undefined;
   private readonly commandIds: string[] = [];
@@ -104,10 +101,11 @@ export class ResearchDesk extends Disposable {
     step('keys');
     this.hasKey = this.register(new HasKeyContext(this.keys));
     step('hasKey');
-    this.results = this.register(new ResultsTreeProvider());
+    this.results = this.register(new ResultsTreeProvider(() => this.deferred.get()));
     step('resultsTree');
     this.threads = this.register(
       new ThreadsTreeProvider(
+        () => this.deferred.get(),
         () => void this.core.get(),
         // After the activation-time refresh: without a key the view shows its welcome content.
         () => this.ready.then(() => this.hasKey.value === true),
@@ -153,7 +151,7 @@ export class ResearchDesk extends Disposable {
 
     const local: LocalHandlers = {
       [Commands.showLog]: () => this.log.show(),
-      [Commands.showIconLegend]: () => showIconLegend(),
+      [Commands.showIconLegend]: () => this.deferred.get().showIconLegend(),
       [Commands.getKey]: () => vscode.env.openExternal(vscode.Uri.parse(Urls.dashboard)),
     };
     for (const id of Object.values(Commands)) {
@@ -179,7 +177,7 @@ export class ResearchDesk extends Disposable {
     // provider registered later as soon as it appears); the core loads only near a citation. The tools, the chat
     // participant and the MCP provider stay here: VS Code invokes them right after the activation they cause.
     const citeProviders = afterActivation(() => {
-      if (!this.isDisposed) this.register(registerCiteProviders(this.core, this.log));
+      if (!this.isDisposed) this.register(this.deferred.get().registerCiteProviders(this.core, this.log));
       return Promise.resolve();
     });
     this.register(registerResearchTools(this.core));
@@ -193,12 +191,12 @@ export class ResearchDesk extends Disposable {
     // Not awaited, and started after activate() has returned (a macrotask later): reading
     // settings and secrets costs milliseconds that activation should not pay. The welcome
     // view updates when this lands.
-    this.demoKey = afterActivation(() => applyDemoKey(process.env, this.settings, this.keys, this.log)).catch(
-      (err: unknown) => {
-        this.log.error(`Demo key hand-off failed: ${err instanceof Error ? err.message : String(err)}`);
-        return 'failed';
-      },
-    );
+    this.demoKey = afterActivation(() =>
+      this.deferred.get().applyDemoKey(process.env, this.settings, this.keys, this.log),
+    ).catch((err: unknown) => {
+      this.log.error(`Demo key hand-off failed: ${err instanceof Error ? err.message : String(err)}`);
+      return 'failed';
+    });
     this.ready = Promise.all([citeProviders, this.demoKey.then(() => this.hasKey.refresh())]).then(() => undefined);
     step('demoKey');
 
@@ -206,11 +204,9 @@ export class ResearchDesk extends Disposable {
     // (the core takes the item over when it loads; nothing of the client is loaded here).
     void afterActivation(() => {
       if (!this.core.loaded && !this.isDisposed)
-        this.restoredUsageItem = restoreUsageStatusItem(
-          context.globalState,
-          this.settings.service.origin,
-          Commands.showUsage,
-        );
+        this.restoredUsageItem = this.deferred
+          .get()
+          .restoreUsageStatusItem(context.globalState, this.settings.service.origin, Commands.showUsage);
       return Promise.resolve();
     }).catch((err: unknown) =>
       this.log.warn(
@@ -226,7 +222,7 @@ export class ResearchDesk extends Disposable {
       if (
         !this.isDisposed &&
         !this.core.loaded &&
-        readRunning(context.globalState, this.settings.service.origin).length
+        this.deferred.get().readRunning(context.globalState, this.settings.service.origin).length
       )
         this.core.get();
       return Promise.resolve();
@@ -251,7 +247,7 @@ export class ResearchDesk extends Disposable {
       registeredViews: this.viewIds,
       mcpServers: this.mcpServers,
       demoKey: this.demoKey,
-      demoHandOff: (env) => applyDemoKey(env, this.settings, this.keys, this.log),
+      demoHandOff: (env) => this.deferred.get().applyDemoKey(env, this.settings, this.keys, this.log),
       // dist/core.js's createCore builds a CoreImpl; the loader sees it as the entry bundle's Core.
       core: () => this.core.get() as CoreInternals,
       activationMs,

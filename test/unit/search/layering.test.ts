@@ -6,7 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const DIR = join(__dirname, '..', '..', '..', 'src', 'search');
-const VIEWS = new Set(['resultsTree', 'filterEditor']);
+const VIEWS = new Set(['resultsTree', 'resultItems', 'filterEditor']);
 const isCommands = (name: string): boolean => name.endsWith('Commands');
 
 /** Each module of src/search and the modules of src/search it imports (type imports included). */
