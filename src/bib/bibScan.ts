@@ -153,7 +153,7 @@ export class CommentCloser {
 }
 
 /** JavaScript's `\s`: the white space a key ends at (as the regular expression BibTeX keys were read with). */
-const isJsSpace = (c: number): boolean =>
+export const isJsSpace = (c: number): boolean =>
   c === 32 ||
   (c >= 9 && c <= 13) ||
   c === 160 ||

@@ -7,6 +7,7 @@
  * accent, `\\`, an accent over no letter, …) is handed back, and that field is read the long way, so the words are
  * always the same (property-tested against the long way on hostile and random text). Pure.
  */
+import { isJsSpace as isSpace } from '../bib/bibScan';
 import { asciiFold } from '../bib/names';
 import { ACCENTS, macroText } from './display';
 
@@ -161,14 +162,6 @@ function space(): void {
   if (length > 0 && text[length - 1] !== 32) put(32);
 }
 
-/** JavaScript's `\s`, which the rewriting's `\s*` and oneLine read. */
-const isSpace = (c: number): boolean =>
-  c === 32 ||
-  (c >= 9 && c <= 13) ||
-  c === 160 ||
-  (c >= 0x2000
-    ? c <= 0x200a || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff
-    : c === 0x1680);
 const isAsciiLetter = (c: number): boolean => (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
 
 /** `\p{L}` (1) or `\p{M}` (2) or neither (3), per BMP unit, learnt on first sight. */
