@@ -44,16 +44,6 @@ export function words(text: string): string[] {
   return out;
 }
 
-/**
- * The folded words of texts as one string, each word after a space (` w1 w2 …`; '' without words): a word starts with
- * a prefix where ` prefix` occurs.
- */
-export function wordString(texts: readonly string[]): string {
-  const list: string[] = [];
-  for (const t of texts) collectWords(t, list);
-  return list.length ? ` ${list.join(' ')}` : '';
-}
-
 /** What matching needs of an entry or a recent paper (computed once per parsed entry / per list). */
 export interface MatchInfo {
   key: string;

@@ -5,7 +5,8 @@ import { baseKey } from '../../../src/bib/keys';
 import { loadBibtexLibrary } from '../../../src/bib/library';
 import { asciiFold } from '../../../src/bib/names';
 import { CiteIndex, prefixOf } from '../../../src/citations/citeIndex';
-import { rawFamilies, words, wordString } from '../../../src/citations/citeMatch';
+import { rawFamilies, words } from '../../../src/citations/citeMatch';
+import { WordBytes } from '../../../src/citations/latexWords';
 import { getCorpus, mulberry32 } from '../../emulator/corpus';
 import { corpusCitePaper } from '../bib/corpusPaper';
 import { displayLatexReference, familiesReference, randomLatex, wordsReference } from './displayReference';
@@ -55,13 +56,15 @@ function prefixes(rnd: () => number, entries: readonly BibEntry[]): string[] {
 }
 
 describe('citations/citeIndex (completion matching over a whole bibliography)', () => {
-  it('words and wordString fold exactly as splitting and asciiFold-ing each word does (random text)', () => {
+  it('words, and the word string the index makes of them, fold exactly as splitting and asciiFold-ing each word does (random text)', () => {
     const rnd = mulberry32(7);
     for (let i = 0; i < 20_000; i++) {
       const text = randomLatex(rnd, 1 + Math.floor(rnd() * 12));
       const expected = wordsReference(text);
       assert.deepEqual(words(text), expected, JSON.stringify(text));
-      assert.equal(wordString([text]), expected.map((w) => ` ${w}`).join(''), JSON.stringify(text));
+      const bytes = new WordBytes();
+      bytes.addWords(words(text));
+      assert.equal(bytes.string(), expected.map((w) => ` ${w}`).join(''), JSON.stringify(text));
       assert.deepEqual(rawFamilies(text), familiesReference(text), JSON.stringify(text));
     }
   });
