@@ -11,7 +11,7 @@ import type { AppendBlocker } from '../bib/bibAppend';
 import { Settings } from '../platform/ids';
 import { isBib, regularFile } from './bibliographyFind';
 import { CitationError, StaleBibliography } from './errors';
-import { holdsBytes, joinBytes, statUri } from './fileAccess';
+import { byteLength, holdsBytes, joinBytes, statUri } from './fileAccess';
 import type { LoadedBibliography } from './types';
 
 /** Whether a .bib's encoding is UTF-8 (with a BOM or not): new text is written as UTF-8 bytes, no round trip needed. */
@@ -121,8 +121,7 @@ export async function checkUnchanged(w: PendingWrite): Promise<void> {
     if (stat) throw stale();
     return;
   }
-  const size = w.before.reduce((n, p) => n + p.length, 0);
-  if (!stat || stat.size !== size || !(await holdsBytes(w.uri, w.before))) throw stale();
+  if (!stat || stat.size !== byteLength(w.before) || !(await holdsBytes(w.uri, w.before))) throw stale();
 }
 
 /** Undoes bytes written by `apply` (the file as it was, or deleted when it was created). */

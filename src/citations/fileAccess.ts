@@ -41,10 +41,13 @@ export async function readUri(uri: vscode.Uri): Promise<Uint8Array> {
   return new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
 }
 
+/** How many bytes `pieces` hold together. */
+export const byteLength = (pieces: readonly Uint8Array[]): number => pieces.reduce((n, p) => n + p.length, 0);
+
 /** The bytes of `pieces`, one after another, in one array (a single piece is returned as it is). */
 export function joinBytes(pieces: readonly Uint8Array[]): Uint8Array {
   if (pieces.length === 1) return pieces[0]!;
-  const out = new Uint8Array(pieces.reduce((n, p) => n + p.length, 0));
+  const out = new Uint8Array(byteLength(pieces));
   let at = 0;
   for (const p of pieces) {
     out.set(p, at);
@@ -62,7 +65,7 @@ const COMPARE_STEP = 1 << 20;
  * that the extension host then paused to collect.
  */
 export async function holdsBytes(uri: vscode.Uri, pieces: readonly Uint8Array[]): Promise<boolean> {
-  const size = pieces.reduce((n, p) => n + p.length, 0);
+  const size = byteLength(pieces);
   if (uri.scheme !== 'file') return sameBytes(await readUri(uri), joinBytes(pieces));
   const handle = await fsp.open(uri.fsPath, 'r');
   try {
