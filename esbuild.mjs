@@ -2,7 +2,9 @@
 //   dist/extension.js  entry loaded at activation: ids, settings, key store, views, thin command
 //                      handlers. Must stay tiny: no client, undici, zod or markdown-it (checked below).
 //   dist/deferred.js   what the entry runs after activation (the views' rows, the cite providers, the demo key…).
-//   dist/core.js       the API client and the features, `require`d on the first command needing them.
+//   dist/cite.js       cite-key completion, hover and links, `require`d on the first citation request (or by the core).
+//   dist/core.js       the API client and the features, `require`d on the first command needing them; it takes
+//                      every module dist/cite.js has from that bundle at run time, so each exists once.
 //   dist/bibtex.js     the BibTeX library, loaded by the core on the first citation feature.
 //   dist/undici.js     undici, loaded by the core when it makes its first client.
 //   dist/markdown.js   markdown-it, loaded by the core when it first renders Markdown.
@@ -11,6 +13,7 @@
 //   out/test/extension/index.js  (with --tests) the extension-host Mocha suite; mocha and vscode external.
 // `--production` minifies without source maps; `--watch` rebuilds.
 import { writeFileSync } from 'node:fs';
+import { relative, sep } from 'node:path';
 import { readFile } from 'node:fs/promises';
 import * as esbuild from 'esbuild';
 import { thirdPartyNotices } from './scripts/licenses.mjs';
@@ -88,6 +91,56 @@ const markdownExternal = lazyBundle(
   "module.exports = function MarkdownIt(...args) { return new (require('./markdown.js'))(...args); };",
 );
 
+// The citation bundle: what the first `\cite{` list needs, about a quarter of the core, so that list does not wait
+// for the whole core to load. Its modules are found by a first build of its entry; the bundle then exports each of
+// them by path (`modules`), and the core's imports of those paths become requires of dist/cite.js (citeShared): a
+// module the two bundles share is one instance, so the .bib cache, the recent papers, module-level caches and error
+// classes (`instanceof`) are the same for completion and for the core's commands.
+const CITE_ENTRY = 'src/composition/cite.ts';
+const citeModules = Object.keys(
+  (
+    await esbuild.build({
+      ...node,
+      entryPoints: [CITE_ENTRY],
+      write: false,
+      outdir: 'dist',
+      metafile: true,
+      logLevel: 'silent',
+      plugins: [vscodeRequire, bibtexExternal],
+    })
+  ).metafile.inputs,
+)
+  .filter((i) => i.startsWith('src/'))
+  .sort();
+const citeIndex = [
+  `export { createCiteCore } from './${CITE_ENTRY}';`,
+  ...citeModules.map((m, i) => `import * as m${i} from './${m}';`),
+  `export const modules = { ${citeModules.map((m, i) => `${JSON.stringify(m)}: m${i}`).join(', ')} };`,
+].join('\n');
+const citeSet = new Set(citeModules);
+const citeShared = {
+  name: 'cite-shared',
+  setup(build) {
+    build.onResolve({ filter: /^\./ }, async (args) => {
+      if (args.namespace !== 'file' || args.pluginData?.citeShared) return undefined;
+      const r = await build.resolve(args.path, {
+        kind: args.kind,
+        resolveDir: args.resolveDir,
+        importer: args.importer,
+        pluginData: { citeShared: true },
+      });
+      if (r.errors.length > 0 || !r.path) return undefined;
+      const module = relative(process.cwd(), r.path).split(sep).join('/');
+      return citeSet.has(module) ? { path: module, namespace: 'cite-shared' } : undefined;
+    });
+    build.onLoad({ filter: /.*/, namespace: 'cite-shared' }, (args) => ({
+      contents: `module.exports = require('./cite.js').modules[${JSON.stringify(args.path)}];`,
+      loader: 'js',
+    }));
+    build.onResolve({ filter: /^\.\/cite\.js$/ }, () => ({ path: './cite.js', external: true }));
+  },
+};
+
 const configs = [
   {
     ...node,
@@ -101,7 +154,14 @@ const configs = [
     entryPoints: { core: 'src/composition/core.ts' },
     outdir: 'dist',
     mainFields: ['module', 'main'],
-    plugins: [vscodeRequire, bibtexExternal, undiciExternal, markdownExternal],
+    plugins: [citeShared, vscodeRequire, bibtexExternal, undiciExternal, markdownExternal],
+    metafile: true,
+  },
+  {
+    ...node,
+    stdin: { contents: citeIndex, resolveDir: '.', sourcefile: 'cite-index.ts', loader: 'ts' },
+    outfile: 'dist/cite.js',
+    plugins: [vscodeRequire, bibtexExternal],
     metafile: true,
   },
   {
@@ -167,8 +227,14 @@ const FORBIDDEN_IN_ENTRY = [
   /^src\/(search\/searchSession|threads\/threadWatcher|service\/(connection|emulator|clientProvider))\.ts$/,
 ];
 
-/** The core must reach the BibTeX library, undici and markdown-it only through their own bundles. */
+/**
+ * The core must reach the BibTeX library, undici and markdown-it only through their own bundles, and the citation
+ * bundle's modules only through it.
+ */
 function checkCore(result) {
+  const twice = Object.keys(result.metafile?.inputs ?? {}).filter((i) => citeSet.has(i));
+  if (twice.length > 0)
+    throw new Error(`dist/core.js must take these from dist/cite.js, not bundle them:\n  ${twice.join('\n  ')}`);
   const bad = Object.keys(result.metafile?.inputs ?? {}).filter((i) =>
     /node_modules\/(@retorquere\/bibtex-parser|unicode2latex|undici|markdown-it|linkify-it|mdurl|uc\.micro|punycode\.js|entities)\//.test(
       i,

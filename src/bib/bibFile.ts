@@ -106,6 +106,14 @@ export class BibParser {
     return this.i >= this.text.length;
   }
 
+  /**
+   * Where the first problem read so far starts (an unclosed entry or comment, unreadable fields…), or undefined: the
+   * entries before it were read from the text before it alone.
+   */
+  get firstProblem(): number | undefined {
+    return this.diagnostics[0]?.start;
+  }
+
   /** How far the parse has read (an offset in the text). */
   get offset(): number {
     return Math.min(this.i, this.text.length);

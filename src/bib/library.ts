@@ -50,6 +50,9 @@ export function loadBibtexLibrary(): Promise<BibtexLibrary> {
   return loading;
 }
 
+/** Whether the library is loaded (its first load costs tens of milliseconds on the thread). */
+export const isBibtexLibraryLoaded = (): boolean => loaded !== undefined;
+
 /** The loaded library; throws if `loadBibtexLibrary()` has not completed (a programming error). */
 export function bibtexLibrary(): BibtexLibrary {
   if (!loaded) throw new Error('The BibTeX library is not loaded yet: await loadBibtexLibrary() first.');

@@ -19,7 +19,7 @@
  *
  * Reading: the open editor's buffer when it has unsaved changes, else the disk. The parse is cached per file and
  * document version (or mtime and size on disk: bibliographyCache.ts). Malformed entries become diagnostics on the .bib
- * (whenever we load it and whenever a BibTeX document is opened or edited while the core is loaded).
+ * (whenever we load it and whenever a BibTeX document is opened or edited while the citation bundle is loaded).
  */
 import * as vscode from 'vscode';
 import { appendBlocker, appendText } from '../bib/bibAppend';
@@ -205,7 +205,10 @@ export class Bibliographies extends Disposable implements BibliographyService {
     const out: BibEntry[] = [];
     for (const b of await this.findRecent(document)) {
       if (out.length >= count) break;
-      out.push(...(await this.cache.firstEntries(b, count - out.length)));
+      const first = await this.cache.firstEntries(b, count - out.length);
+      out.push(...first.entries);
+      // Only the head of a large file: the next file's entries would come before the rest of this one's.
+      if (first.partial) break;
     }
     return out;
   }

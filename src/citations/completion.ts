@@ -1,7 +1,7 @@
 /**
- * Cite-key completion, in the core bundle. The entry bundle's adapter (src/citations/providers.ts)
- * calls in here only once its cheap check (src/shared/citeTrigger.ts) saw a cite context, so the core is not loaded
- * while someone types prose.
+ * Cite-key completion, in the citation bundle (dist/cite.js). The entry bundle's adapter (src/citations/providers.ts)
+ * calls in here only once its cheap check (src/shared/citeTrigger.ts) saw a cite context, so nothing is loaded while
+ * someone types prose.
  *
  * Items, inside `\cite{…}` (after `{` or `,`), after `[@`, `; @`, ` @` / `@` at a line start (Pandoc, Typst) and in
  * Typst's `#cite(<`, never in an e-mail address (src/bib/syntax.ts completionContext):
@@ -18,20 +18,22 @@
  * Lists use the raw .bib text (braces and common accent macros removed): decoding 10,000 entries with the BibTeX
  * library would take seconds; the selected item is decoded exactly on resolve, which also gives its detail and
  * documentation (500 items travel to the workbench without them). A large file is read and indexed in slices
- * (citeIndex.ts); the first list after `\cite{` comes from the first entries read.
+ * (citeIndex.ts); the first list after `\cite{` comes from the first entries read, and for a large file not read yet
+ * from its head alone (bibliographyCache.ts): the whole file is read after the list has had time to show. The first
+ * item's details then come from the raw fields, without loading the BibTeX library (tens of milliseconds) right then.
  */
 import * as vscode from 'vscode';
 import { showError, showWarning } from '../platform/notify';
 import { oneLine } from '../shared/plainText';
 import type { BibEntry, BibFile } from '../bib/bibFile';
 import { yearOf } from '../bib/bibtex';
-import { loadBibtexLibrary } from '../bib/library';
+import { isBibtexLibraryLoaded, loadBibtexLibrary } from '../bib/library';
 import { COMPLETION_WINDOW, completionContext, flavourOf } from '../bib/syntax';
 import { Commands } from '../platform/ids';
 import type { Logger } from '../platform/logger';
 import { citationSettings } from '../platform/settings';
 import { CitationError } from './errors';
-import { inSlices } from '../shared/slices';
+import { AFTER_LIST_MS, inSlices } from '../shared/slices';
 import { CiteIndex, prefixOf } from './citeIndex';
 import { byline, EntryIndex, entryInfo, entryTitle, matchRank, predictKey, type MatchInfo } from './citeMatch';
 import { asCitePaper } from './recentPapers';
@@ -257,12 +259,21 @@ export class CiteCompletion {
     const info = entryInfo(raw);
     item.detail = info.title;
     item.documentation = byline(info.families, info.year, info.journal);
+    if (!isBibtexLibraryLoaded()) {
+      // The first list's focused item: the raw fields' reading stands (the library's first load and the whole file's
+      // parse would take the CPU the workbench needs to draw the list); the library loads after, for the next items.
+      setTimeout(() => void loadBibtexLibrary().catch(() => undefined), AFTER_LIST_MS);
+      return item;
+    }
     try {
       await loadBibtexLibrary();
       const entry =
         source.kind === 'entry'
           ? source.entry
-          : (await this.options.bibliographies.entries(source.document)).find((e) => e.entry === source.entry);
+          : // A first list's entry may come from the file's head alone: the same entry of the whole parse starts there.
+            (await this.options.bibliographies.entries(source.document)).find(
+              (e) => e.entry.start === source.entry.start && e.entry.key === source.entry.key,
+            );
       if (!entry) return item;
       const p = entry.paper;
       if (p.title) item.detail = p.title;

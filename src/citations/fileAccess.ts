@@ -41,6 +41,24 @@ export async function readUri(uri: vscode.Uri): Promise<Uint8Array> {
   return new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
 }
 
+/** The first `size` bytes of a local file (fewer when it is shorter); undefined for other schemes or when unreadable. */
+export async function readHead(uri: vscode.Uri, size: number): Promise<Uint8Array | undefined> {
+  if (uri.scheme !== 'file') return undefined;
+  try {
+    const handle = await fsp.open(uri.fsPath, 'r');
+    try {
+      const buffer = Buffer.allocUnsafe(size);
+      let at = 0;
+      for (let n = -1; n !== 0 && at < size; at += n) n = (await handle.read(buffer, at, size - at, at)).bytesRead;
+      return buffer.subarray(0, at);
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    return undefined;
+  }
+}
+
 /** How many bytes `pieces` hold together. */
 export const byteLength = (pieces: readonly Uint8Array[]): number => pieces.reduce((n, p) => n + p.length, 0);
 

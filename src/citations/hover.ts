@@ -1,5 +1,5 @@
 /**
- * Hover and Ctrl+click on cite keys, in the core bundle; the entry bundle's adapter calls in
+ * Hover and Ctrl+click on cite keys, in the citation bundle (dist/cite.js); the entry bundle's adapter calls in
  * only when its cheap check saw a citation.
  *
  * Hover (keyAt: any key of `\cite{a,b}`, `[@a; @b]`, `@a`, `#cite(<a>)`, citations over several lines): title,

@@ -1,5 +1,4 @@
 import type * as vscode from 'vscode';
-import type { CiteAssistant } from '../citations/providers';
 import type { ChatRunner, ToolRunner } from '../chat/chatProviders';
 import type { CommandId } from '../platform/ids';
 import type { KeyStore } from '../service/keyStore';
@@ -7,6 +6,7 @@ import type { Logger } from '../platform/logger';
 import type { SettingsStore } from '../platform/settings';
 import type { ResultsTreeProvider } from '../search/resultsTree';
 import type { ThreadsTreeProvider } from '../threads/threadsTree';
+import type { CiteCore } from './cite';
 
 /**
  * The contract between the entry bundle (dist/extension.js) and the lazily loaded core
@@ -25,10 +25,12 @@ export interface CoreServices {
   threadsView?: ThreadsTreeProvider;
   /** The monthly-calls status item restored at start (entry bundle), handed over once; undefined when none. */
   takeUsageStatusItem?: () => vscode.StatusBarItem | undefined;
+  /** The citation bundle's service (dist/cite.js, loaded on first use): the core's citation commands build on it. */
+  cite: () => CiteCore;
 }
 
-/** The core, as the entry bundle sees it; cite-key completion, hover and links are the citations feature's contract. */
-export interface Core extends vscode.Disposable, CiteAssistant, ToolRunner, ChatRunner {
+/** The core, as the entry bundle sees it (cite-key completion, hover and links are dist/cite.js's). */
+export interface Core extends vscode.Disposable, ToolRunner, ChatRunner {
   /** Runs a command; errors are caught, logged and shown here (the command boundary). */
   run(command: CommandId, args: readonly unknown[]): Promise<unknown>;
   /** Restores an answer panel after a reload (the entry bundle's WebviewPanelSerializer). */

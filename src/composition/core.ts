@@ -29,19 +29,19 @@ import { UsageLedger } from '../usage/usageLedger';
 import { UsageMenu } from '../usage/usageMenu';
 import { Disposable } from '../shared/disposable';
 import { errorLine } from '../shared/plainText';
-import { Bibliographies } from '../citations/bibliography';
 import { CitationCommands } from '../citations/citationCommands';
 import { AnswerCitations } from '../citations/insertAnswer';
 import { PaperLookup } from '../citations/lookup';
 import { Inserter } from '../citations/insert';
-import { CiteCompletion } from '../citations/completion';
-import { CiteHover } from '../citations/hover';
-import { RecentPapersList } from '../citations/recentPapers';
 import { ClientProvider } from '../service/clientProvider';
 import { ResearchTools } from '../chat/researchTools';
 import { ResearchParticipant } from '../chat/participant';
 import type { CitationCommandResult } from '../citations/commandSupport';
 import type { CitePaper } from '../citations/types';
+import type { Bibliographies } from '../citations/bibliography';
+import type { CiteCompletion } from '../citations/completion';
+import type { CiteHover } from '../citations/hover';
+import type { RecentPapersList } from '../citations/recentPapers';
 import type { ToolName } from '../platform/ids';
 import type { Core, CoreServices } from './contract';
 import { commandTable, type Handlers } from './commandTable';
@@ -217,15 +217,14 @@ class CoreImpl extends Disposable implements Core {
     // A paused run (no key, a revoked key) is followed again once the key changes.
     this.register(keys.onDidChange(() => void this.threadWatcher.resume()));
     step('answers');
-    // Citations.
-    this.bibliographies = this.register(new Bibliographies());
-    this.recentPapers = new RecentPapersList();
-    // Cite-key completion, hover and links: the entry bundle's providers delegate here.
-    const assist = { bibliographies: this.bibliographies, recentPapers: this.recentPapers, log };
-    this.citeCompletion = new CiteCompletion(assist);
-    this.citeHover = new CiteHover(assist);
+    // Citations: the bibliographies, recent papers, completion and hover are the citation bundle's (dist/cite.js,
+    // which the entry bundle's providers load on their own); the commands build on the same instances.
+    const cite = services.cite();
+    this.bibliographies = cite.bibliographies;
+    this.recentPapers = cite.recentPapers;
+    this.citeCompletion = cite.citeCompletion;
+    this.citeHover = cite.citeHover;
     this.citations = new Inserter(this.bibliographies, this.recentPapers, (m) => log.warn(m));
-    this.register(this.recentPapers.followResults(services.results));
     this.citationCommands = this.register(
       new CitationCommands({
         bibliographies: this.bibliographies,
@@ -334,43 +333,6 @@ class CoreImpl extends Disposable implements Core {
 
   restoreAnswerPanel(panel: vscode.WebviewPanel, state: unknown): Promise<void> {
     return this.answers.restore(panel, state);
-  }
-
-  provideCompletion(
-    document: vscode.TextDocument,
-    position: vscode.Position,
-    token: vscode.CancellationToken,
-  ): Promise<vscode.CompletionList | undefined> {
-    return this.quietly('completion', () => this.citeCompletion.provide(document, position, token));
-  }
-
-  resolveCompletion(item: vscode.CompletionItem): Promise<vscode.CompletionItem> {
-    return this.citeCompletion.resolve(item);
-  }
-
-  provideHover(
-    document: vscode.TextDocument,
-    position: vscode.Position,
-    token: vscode.CancellationToken,
-  ): Promise<vscode.Hover | undefined> {
-    return this.quietly('hover', () => this.citeHover.provideHover(document, position, token));
-  }
-
-  provideDocumentLinks(
-    document: vscode.TextDocument,
-    token: vscode.CancellationToken,
-  ): Promise<vscode.DocumentLink[] | undefined> {
-    return this.quietly('links', () => this.citeHover.provideDocumentLinks(document, token));
-  }
-
-  /** Editor features (completion, hover, links) never show errors while someone types: they are logged. */
-  private async quietly<T>(what: string, work: () => Promise<T>): Promise<T | undefined> {
-    try {
-      return await work();
-    } catch (err) {
-      this.services.log.warn(`Cite ${what} failed: ${err instanceof Error ? err.message : String(err)}`);
-      return undefined;
-    }
   }
 
   /** The command boundary: any error is logged and shown as one sentence with its buttons. */

@@ -1,51 +1,63 @@
 import { join } from 'node:path';
 import type * as vscode from 'vscode';
+import type { Logger } from '../platform/logger';
+import type { CiteCore, CiteModule, CiteServices } from './cite';
 import type { Core, CoreModule, CoreServices } from './contract';
 import type * as Deferred from './deferred';
 
 export type DeferredModule = typeof Deferred;
 
 /**
- * Loads dist/core.js (the client and the features) on first use. Activation loads only
- * the entry bundle; the first command that needs the core pays for it once.
+ * Loads a bundle on first use and builds its service: dist/cite.js (cite-key completion, hover and links) on the first
+ * citation request, dist/core.js (the client and the features) on the first command that needs it. Activation loads
+ * only the entry bundle.
  */
-export class CoreLoader implements vscode.Disposable {
-  private core: Core | undefined;
+export class BundleLoader<T extends vscode.Disposable, M> implements vscode.Disposable {
+  private built: T | undefined;
   /** Milliseconds the first load took. */
   loadMs: number | undefined;
-  /** The same, in its two parts: `require` of the bundle and `createCore` (the benchmark reports both). */
+  /** The same, in its two parts: `require` of the bundle and building its service (the benchmarks report both). */
   loadSteps: { require: number; create: number } | undefined;
 
   constructor(
-    private readonly services: CoreServices,
+    private readonly file: string,
+    private readonly create: (mod: M) => T,
+    private readonly log: Logger,
     private readonly bundleDir: string = __dirname,
   ) {}
 
   get loaded(): boolean {
-    return this.core !== undefined;
+    return this.built !== undefined;
   }
 
-  get(): Core {
-    if (!this.core) {
+  get(): T {
+    if (!this.built) {
       const started = performance.now();
       // A computed path, so esbuild leaves this require to run time.
-      const file = join(this.bundleDir, 'core.js');
       // eslint-disable-next-line @typescript-eslint/no-require-imports
-      const mod = require(file) as CoreModule;
+      const mod = require(join(this.bundleDir, this.file)) as M;
       const required = performance.now();
-      this.core = mod.createCore(this.services);
+      this.built = this.create(mod);
       this.loadMs = performance.now() - started;
       this.loadSteps = { require: required - started, create: this.loadMs - (required - started) };
-      this.services.log.debug(`Loaded the core bundle in ${this.loadMs.toFixed(1)} ms.`);
+      this.log.debug(`Loaded ${this.file} in ${this.loadMs.toFixed(1)} ms.`);
     }
-    return this.core;
+    return this.built;
   }
 
   dispose(): void {
-    this.core?.dispose();
-    this.core = undefined;
+    this.built?.dispose();
+    this.built = undefined;
   }
 }
+
+/** dist/core.js, built with the entry bundle's services. */
+export const coreLoader = (services: CoreServices, bundleDir?: string): BundleLoader<Core, CoreModule> =>
+  new BundleLoader('core.js', (mod: CoreModule) => mod.createCore(services), services.log, bundleDir);
+
+/** dist/cite.js, built with the entry bundle's services (the core takes the same instance). */
+export const citeLoader = (services: CiteServices, bundleDir?: string): BundleLoader<CiteCore, CiteModule> =>
+  new BundleLoader('cite.js', (mod: CiteModule) => mod.createCiteCore(services), services.log, bundleDir);
 
 /**
  * Loads dist/deferred.js (what runs after activation: the views' rows, the cite providers, the demo-key hand-off…) on

@@ -1,8 +1,10 @@
 import * as vscode from 'vscode';
 import { registerResearchParticipant, registerResearchTools } from '../chat/chatProviders';
 import { ResearchMcpServers } from '../chat/mcpProvider';
-import { CoreLoader, DeferredLoader } from './coreLoader';
+import { citeLoader, coreLoader, DeferredLoader, type BundleLoader } from './coreLoader';
+import type { CiteCore, CiteModule } from './cite';
 import type { CoreInternals } from './core';
+import type { Core, CoreModule } from './contract';
 import { Commands, McpProviders, Urls, Views, WebviewTypes, type CommandId } from '../platform/ids';
 import { HasKeyContext } from '../service/hasKeyContext';
 import { KeyStore } from '../service/keyStore';
@@ -34,6 +36,10 @@ export interface ResearchDeskTestApi {
   threads: ThreadsTreeProvider;
   /** Command ids this extension registered. */
   registeredCommands: readonly string[];
+  /** The same for dist/cite.js (cite-key completion, hover and links), loaded by the first citation request. */
+  isCiteLoaded(): boolean;
+  citeLoadMs(): number | undefined;
+  citeLoadSteps(): { require: number; create: number } | undefined;
   /** The commands the entry bundle runs itself (the rest go to the core's table). */
   localCommands: readonly string[];
   /** Tree view ids this extension created. */
@@ -73,7 +79,9 @@ export class ResearchDesk extends Disposable {
   readonly results: ResultsTreeProvider;
   /** The Threads view's tree (filled by the core's ThreadsModel when shown). */
   readonly threads: ThreadsTreeProvider;
-  private readonly core: CoreLoader;
+  private readonly core: BundleLoader<Core, CoreModule>;
+  /** dist/cite.js: cite-key completion, hover and links, loaded by the first citation request or by the core. */
+  private readonly cite: BundleLoader<CiteCore, CiteModule>;
   /** dist/deferred.js: what runs after activation (rows, cite providers, demo key…), loaded on first use. */
   private readonly deferred = new DeferredLoader();
   /** The monthly-calls status item restored at start, until the core takes it over. */
@@ -112,8 +120,9 @@ export class ResearchDesk extends Disposable {
         this.hasKey.onDidChange,
       ),
     );
+    this.cite = this.register(citeLoader({ log: this.log, results: this.results }));
     this.core = this.register(
-      new CoreLoader({
+      coreLoader({
         context,
         log: this.log,
         settings: this.settings,
@@ -125,6 +134,7 @@ export class ResearchDesk extends Disposable {
           this.restoredUsageItem = undefined;
           return item;
         },
+        cite: () => this.cite.get(),
       }),
     );
     step('services');
@@ -177,7 +187,7 @@ export class ResearchDesk extends Disposable {
     // provider registered later as soon as it appears); the core loads only near a citation. The tools, the chat
     // participant and the MCP provider stay here: VS Code invokes them right after the activation they cause.
     const citeProviders = afterActivation(() => {
-      if (!this.isDisposed) this.register(this.deferred.get().registerCiteProviders(this.core, this.log));
+      if (!this.isDisposed) this.register(this.deferred.get().registerCiteProviders(this.cite, this.log));
       return Promise.resolve();
     });
     this.register(registerResearchTools(this.core));
@@ -240,6 +250,9 @@ export class ResearchDesk extends Disposable {
       isCoreLoaded: () => this.core.loaded,
       coreLoadMs: () => this.core.loadMs,
       coreLoadSteps: () => this.core.loadSteps,
+      isCiteLoaded: () => this.cite.loaded,
+      citeLoadMs: () => this.cite.loadMs,
+      citeLoadSteps: () => this.cite.loadSteps,
       results: this.results,
       threads: this.threads,
       registeredCommands: this.commandIds,

@@ -14,3 +14,10 @@ export const yieldToEventLoop = (): Promise<void> => new Promise((resolve) => se
 export async function inSlices(step: (until: number) => boolean, sliceMs = SLICE_MS): Promise<void> {
   while (!step(performance.now() + sliceMs)) await yieldToEventLoop();
 }
+
+/**
+ * How long background work waits after a list was handed to the workbench, which draws it meanwhile: reading a large
+ * file or loading a library at once took the CPU that drawing needed (measured on two cores: the list showed 30–50
+ * ms later).
+ */
+export const AFTER_LIST_MS = 150;

@@ -152,7 +152,7 @@ export function citeAssistSuite(): void {
       await restore?.();
     });
 
-    test('the entry bundle loads the core only near a citation (a counting stand-in for the loader)', async () => {
+    test('the entry bundle loads the citation bundle only near a citation (a counting stand-in for the loader)', async () => {
       let gets = 0;
       const stub: CiteAssistant = {
         provideCompletion: () => Promise.resolve(undefined),
@@ -247,7 +247,7 @@ export function citeAssistSuite(): void {
         ranges.length && ranges.every((r) => r.start.isEqual(at)),
         'the replace range does not start at the key',
       );
-      // Resolving decodes the entry with the BibTeX library: accents and all.
+      // Resolving gives authors, year and journal, accents decoded (from the raw fields until the library is loaded).
       const resolved = await vscode.commands.executeCommand<vscode.CompletionList>(
         'vscode.executeCompletionItemProvider',
         doc.uri,
@@ -258,6 +258,36 @@ export function citeAssistSuite(): void {
       const r = resolved.items.find((i) => labelOf(i) === 'sandkuhler2023creatine');
       const documentation = typeof r?.documentation === 'string' ? r.documentation : r?.documentation?.value;
       assert.equal(documentation, 'Sandkühler, Julia, Müller, Anna · 2023 · Nutrients');
+    });
+
+    test('a .bib of 1 MB or more lists its first 100 entries from its head, the same as its whole parse; 500 once read', async () => {
+      const dir = freshDir();
+      const entry = (i: number, close = '}'): string =>
+        `@article{big${i},\n  title = {Sleep and Memory in Adolescents, Study ${i}},\n  author = {Sandk{\\"u}hler, Zo{\\"e} and Müller, Ånna},\n  abstract = {${'Ünïcode text of an abstract. '.repeat(10)}},\n  year = {2020}\n${close}\n`;
+      const big = Array.from({ length: 3000 }, (_, i) => entry(i)).join('\n');
+      assert.ok(Buffer.byteLength(big) > 1 << 20, 'the file is under 1 MB');
+      await write(vscode.Uri.joinPath(dir, 'refs.bib'), big);
+      const c = await testCore();
+      c.recentPapers.clear();
+      const tex = await openDoc(vscode.Uri.joinPath(dir, 'big.tex'), 'Text \\cite{|}\n\\bibliography{refs}\n');
+      const first = await citeLabels(tex.doc, tex.at, '{');
+      assert.deepEqual(
+        first,
+        Array.from({ length: 100 }, (_, i) => `big${i}`),
+      );
+      // The whole file is read after the list; then lists hold up to 500, and the head's entries are the parse's.
+      await eventually(async () => (await citeLabels(tex.doc, tex.at, '{')).length === 500, 'a list of 500');
+      const whole = (await c.bibliographies.entries(tex.doc)).map((e) => e.entry.key);
+      assert.deepEqual(whole.slice(0, 100), first);
+
+      // An entry the head cannot read (not closed) sends the first list to the whole file: no head list past it.
+      c.bibliographies.clearCache();
+      const broken = Array.from({ length: 3000 }, (_, i) => entry(i, i === 40 ? '' : '}')).join('\n');
+      await write(vscode.Uri.joinPath(dir, 'refs.bib'), broken);
+      const listed = await citeLabels(tex.doc, tex.at, '{');
+      assert.equal(listed.length, 500);
+      assert.equal(listed.includes('big40'), false);
+      assert.deepEqual(listed.slice(0, 41), [...Array.from({ length: 40 }, (_, i) => `big${i}`), 'big41']);
     });
 
     test('LaTeX: after a comma, across lines, and the typed prefix filters by key, title word and author', async () => {

@@ -82,6 +82,36 @@ describe('bib/BibParser (a parse in slices) and the scans under it', () => {
     }
   });
 
+  it("a head of the text (cut after a line break) reads the whole text's entries up to its first problem", () => {
+    // What a large file's first list relies on (bibliographyCache.headEntries): entries before the head's first
+    // problem are the whole parse's, field for field.
+    const rnd = mulberry32(7);
+    let compared = 0;
+    for (let i = 0; i < 400; i++) {
+      const text =
+        rnd() < 0.5
+          ? `${GOOD.repeat(1 + Math.floor(rnd() * 3))}${randomText(rnd, 80)}${GOOD}`
+          : randomText(rnd, 20 + Math.floor(rnd() * 300));
+      const whole = parseBibFile(text).entries;
+      const breaks = [...text.matchAll(/\n/g)].map((m) => m.index + 1);
+      for (const cut of breaks.filter(() => rnd() < 0.3)) {
+        const parser = new BibParser(text.slice(0, cut));
+        parser.run();
+        const problem = parser.firstProblem ?? Infinity;
+        const trusted = parser.entries.filter((e) => e.end <= problem);
+        assert.deepEqual(trusted, whole.slice(0, trusted.length), JSON.stringify(text.slice(0, cut)));
+        compared += trusted.length;
+      }
+    }
+    assert.ok(compared > 1000, `only ${compared} entries compared`);
+    const clean = new BibParser(GOOD);
+    clean.run();
+    assert.equal(clean.firstProblem, undefined);
+    const cut = new BibParser(`${GOOD}@article{open,\n  title = {Cut here`);
+    cut.run();
+    assert.equal(cut.firstProblem, GOOD.length);
+  });
+
   it('readKey and readFields read what the regular expressions read', () => {
     const rnd = mulberry32(5);
     for (let i = 0; i < 20_000; i++) {
