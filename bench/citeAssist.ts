@@ -240,7 +240,7 @@ export function citeAssistResults(windows: Map<string, WindowFigures[]>): BenchR
       (w) => w.firstMs,
       150,
       'ms',
-      `from asking for suggestions right after \`\\cite{\` is typed (editor.action.triggerSuggest, as typing \`{\` does) to the suggest widget showing the list in the workbench page, nothing of cite-key completion loaded yet: loading dist/cite.js (median ${r1(pick('current', big, (w) => w.citeLoadMs ?? NaN).med)} ms), reading and parsing the file included; a file of 1 MB or more lists its first 100 entries, read from its head, a smaller one its first 500`,
+      `from asking for suggestions right after \`\\cite{\` is typed (editor.action.triggerSuggest, as typing \`{\` does) to the suggest widget showing the list in the workbench page, nothing of cite-key completion loaded yet: loading dist/cite.js (median ${r1(pick('current', big, (w) => w.citeLoadMs ?? NaN).med)} ms), reading and parsing the file included; a file of 256 KB or more lists its first 100 entries, read from its head, a smaller one up to 500`,
     );
     const floor = pick('current', big, (w) => w.floorMs?.[1] ?? NaN);
     const ratio = pick('current', big, (w) => w.firstMs / (w.floorMs?.[1] ?? NaN));

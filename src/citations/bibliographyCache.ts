@@ -28,11 +28,15 @@ interface CacheRecord {
 }
 
 /**
- * A .bib on disk at least this large gives the first list from its head: the first entries of a 6 MB file are listed
- * before the file is read whole (its text would be a 12 MB string, which also sets the garbage collector working).
+ * A .bib on disk at least this large (some 400 entries) gives the first list from its head: the first entries of a 6
+ * MB file are listed before the file is read whole (its text would be a 12 MB string, which also sets the garbage
+ * collector working), and those of a smaller one before the rest is parsed.
  */
-const HEAD_FROM_BYTES = 1 << 20;
-/** How much of the head is read: the first size, then the second when the first does not hold enough entries. */
+const HEAD_FROM_BYTES = 256 * 1024;
+/**
+ * How much of the head is read: the first size, then the second when the first does not hold enough entries (a file
+ * shorter than that is read whole, and parsed only as far as the list needs).
+ */
 const HEAD_BYTES = [1 << 20, 4 << 20] as const;
 /**
  * How many entries a list from the head holds at most. The workbench takes as long to show 50 items as 500 (measured
@@ -193,10 +197,10 @@ export class BibliographyCache {
     if (!stat || stat.size < HEAD_FROM_BYTES || stat.size > MAX_BIB_BYTES) return undefined;
     if (this.records.get(id)?.stamp === `disk:${stat.mtime}:${stat.size}` || this.reading.has(id)) return undefined;
     for (const size of HEAD_BYTES) {
-      if (size >= stat.size) return undefined;
       const bytes = await readHead(bib.uri, size);
-      if (!bytes || bytes.length < size) return undefined;
-      const cut = bytes.lastIndexOf(10) + 1;
+      if (!bytes) return undefined;
+      const whole = bytes.length < size;
+      const cut = whole ? bytes.length : bytes.lastIndexOf(10) + 1;
       const utf8 = cut > 0 ? decodeUtf8(bytes.subarray(0, cut)) : undefined;
       if (!utf8?.ok) return undefined;
       const parser = new BibParser(utf8.text);
@@ -204,6 +208,7 @@ export class BibliographyCache {
       const problem = parser.firstProblem ?? Infinity;
       const entries = parser.entries.slice(0, count);
       if (entries.length === count && entries[count - 1]!.end <= problem) return entries;
+      if (whole) return undefined;
     }
     return undefined;
   }

@@ -260,12 +260,12 @@ export function citeAssistSuite(): void {
       assert.equal(documentation, 'Sandkühler, Julia, Müller, Anna · 2023 · Nutrients');
     });
 
-    test('a .bib of 1 MB or more lists its first 100 entries from its head, the same as its whole parse; 500 once read', async () => {
+    test('a .bib of 256 KB or more lists its first 100 entries from its head, the same as its whole parse; 500 once read', async () => {
       const dir = freshDir();
       const entry = (i: number, close = '}'): string =>
         `@article{big${i},\n  title = {Sleep and Memory in Adolescents, Study ${i}},\n  author = {Sandk{\\"u}hler, Zo{\\"e} and Müller, Ånna},\n  abstract = {${'Ünïcode text of an abstract. '.repeat(10)}},\n  year = {2020}\n${close}\n`;
       const big = Array.from({ length: 3000 }, (_, i) => entry(i)).join('\n');
-      assert.ok(Buffer.byteLength(big) > 1 << 20, 'the file is under 1 MB');
+      assert.ok(Buffer.byteLength(big) > 1 << 20, 'the file is under 1 MB: its head is not all of it');
       await write(vscode.Uri.joinPath(dir, 'refs.bib'), big);
       const c = await testCore();
       c.recentPapers.clear();
@@ -288,6 +288,14 @@ export function citeAssistSuite(): void {
       assert.equal(listed.length, 500);
       assert.equal(listed.includes('big40'), false);
       assert.deepEqual(listed.slice(0, 41), [...Array.from({ length: 40 }, (_, i) => `big${i}`), 'big41']);
+
+      // A file shorter than the head read (about 330 KB) is read whole and parsed only as far as the list needs.
+      c.bibliographies.clearCache();
+      await write(vscode.Uri.joinPath(dir, 'refs.bib'), Array.from({ length: 700 }, (_, i) => entry(i)).join('\n'));
+      assert.deepEqual(
+        await citeLabels(tex.doc, tex.at, '{'),
+        Array.from({ length: 100 }, (_, i) => `big${i}`),
+      );
     });
 
     test('LaTeX: after a comma, across lines, and the typed prefix filters by key, title word and author', async () => {
