@@ -97,6 +97,7 @@ const markdownExternal = lazyBundle(
 // module the two bundles share is one instance, so the .bib cache, the recent papers, module-level caches and error
 // classes (`instanceof`) are the same for completion and for the core's commands.
 const CITE_ENTRY = 'src/composition/cite.ts';
+const citePlugins = [vscodeRequire, bibtexExternal];
 const citeModules = Object.keys(
   (
     await esbuild.build({
@@ -106,7 +107,7 @@ const citeModules = Object.keys(
       outdir: 'dist',
       metafile: true,
       logLevel: 'silent',
-      plugins: [vscodeRequire, bibtexExternal],
+      plugins: citePlugins,
     })
   ).metafile.inputs,
 )
@@ -161,7 +162,7 @@ const configs = [
     ...node,
     stdin: { contents: citeIndex, resolveDir: '.', sourcefile: 'cite-index.ts', loader: 'ts' },
     outfile: 'dist/cite.js',
-    plugins: [vscodeRequire, bibtexExternal],
+    plugins: citePlugins,
     metafile: true,
   },
   {

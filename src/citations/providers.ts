@@ -16,7 +16,7 @@ import {
   mayHaveCitations,
 } from '../shared/citeTrigger';
 /**
- * What the core does for cite keys once loaded: the providers below call it only when a cheap check saw a citation
+ * What the citation bundle does for cite keys once loaded: the providers below call it only when a cheap check saw a citation
  * near the cursor. It never throws (a failure is logged, nothing is shown).
  */
 export interface CiteAssistant {
@@ -41,8 +41,8 @@ export interface CiteAssistant {
   ): Promise<vscode.DocumentLink[] | undefined>;
 }
 
-/** What the adapter needs of the core loader: the core, loaded on demand. */
-export interface CoreAccess {
+/** What the adapter needs of the citation bundle's loader: its service, loaded on demand. */
+export interface CiteAccess {
   readonly loaded: boolean;
   get(): CiteAssistant;
 }
@@ -80,12 +80,15 @@ function textAfter(document: vscode.TextDocument, position: vscode.Position): st
   return document.getText(new vscode.Range(position, position.translate(0, CITE_WINDOW)));
 }
 
-export function registerCiteProviders(core: CoreAccess, log: { warn(message: string): void }): vscode.Disposable {
-  /** The core when loaded or when `needed()` says a citation is near; undefined otherwise or when it fails to load. */
-  const coreIf = (needed: () => boolean): CiteAssistant | undefined => {
-    if (!core.loaded && !needed()) return undefined;
+export function registerCiteProviders(cite: CiteAccess, log: { warn(message: string): void }): vscode.Disposable {
+  /**
+   * The citation bundle's service when loaded or when `needed()` says a citation is near; undefined otherwise or when it
+   * fails to load.
+   */
+  const citeIf = (needed: () => boolean): CiteAssistant | undefined => {
+    if (!cite.loaded && !needed()) return undefined;
     try {
-      return core.get();
+      return cite.get();
     } catch (err) {
       log.warn(`Cite assistance unavailable: ${err instanceof Error ? err.message : String(err)}`);
       return undefined;
@@ -97,7 +100,7 @@ export function registerCiteProviders(core: CoreAccess, log: { warn(message: str
     provideCompletionItems(document, position, token, context) {
       const f = flavour(document);
       if (!f) return undefined;
-      const c = coreIf(() => {
+      const c = citeIf(() => {
         const before = textBefore(document, position, 12);
         return (
           mayCompleteCitation(before, f) && citationsPlausible(before, f, document.fileName, () => document.getText())
@@ -106,15 +109,15 @@ export function registerCiteProviders(core: CoreAccess, log: { warn(message: str
       return c?.provideCompletion(document, position, token, context);
     },
     resolveCompletionItem(item, token) {
-      // Items come from the core only, so it is loaded.
-      return core.loaded ? core.get().resolveCompletion(item, token) : item;
+      // Items come from the citation bundle only, so it is loaded.
+      return cite.loaded ? cite.get().resolveCompletion(item, token) : item;
     },
   };
   const hover: vscode.HoverProvider = {
     provideHover(document, position, token) {
       const f = flavour(document);
       if (!f) return undefined;
-      const c = coreIf(() => {
+      const c = citeIf(() => {
         const before = textBefore(document, position, 12);
         const after = textAfter(document, position);
         return (
@@ -128,7 +131,7 @@ export function registerCiteProviders(core: CoreAccess, log: { warn(message: str
     provideDocumentLinks(document, token) {
       const f = flavour(document);
       if (!f) return undefined;
-      const c = coreIf(() => mayHaveCitations(document.getText(), f));
+      const c = citeIf(() => mayHaveCitations(document.getText(), f));
       return c?.provideDocumentLinks(document, token);
     },
   };

@@ -184,8 +184,8 @@ export class ResearchDesk extends Disposable {
     );
 
     // Cite-key completion, hover and links, right after activation (no command needs them, and VS Code asks a
-    // provider registered later as soon as it appears); the core loads only near a citation. The tools, the chat
-    // participant and the MCP provider stay here: VS Code invokes them right after the activation they cause.
+    // provider registered later as soon as it appears); the citation bundle loads only near a citation. The tools, the
+    // chat participant and the MCP provider stay here: VS Code invokes them right after the activation they cause.
     const citeProviders = afterActivation(() => {
       if (!this.isDisposed) this.register(this.deferred.get().registerCiteProviders(this.cite, this.log));
       return Promise.resolve();

@@ -7,7 +7,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { CitePaper } from '../../src/citations/types';
-import { registerCiteProviders, type CiteAssistant, type CoreAccess } from '../../src/citations/providers';
+import { registerCiteProviders, type CiteAssistant, type CiteAccess } from '../../src/citations/providers';
 import { Commands, Settings } from '../../src/platform/ids';
 import {
   eventually,
@@ -160,7 +160,7 @@ export function citeAssistSuite(): void {
         provideHover: () => Promise.resolve(undefined),
         provideDocumentLinks: () => Promise.resolve(undefined),
       };
-      const loader: CoreAccess = {
+      const loader: CiteAccess = {
         loaded: false,
         get: () => {
           gets++;
