@@ -289,6 +289,26 @@ export function citeAssistSuite(): void {
       assert.equal(listed.includes('big40'), false);
       assert.deepEqual(listed.slice(0, 41), [...Array.from({ length: 40 }, (_, i) => `big${i}`), 'big41']);
 
+      // An entry longer than the first read (a 1.2 MB abstract on one line): the head is read again, 4 MB long.
+      c.bibliographies.clearCache();
+      const long = entry(0).replace('abstract = {', `abstract = {${'x'.repeat(1_200_000)}`);
+      await write(
+        vscode.Uri.joinPath(dir, 'refs.bib'),
+        [long, ...Array.from({ length: 2999 }, (_, i) => entry(i + 1))].join('\n'),
+      );
+      assert.deepEqual(
+        await citeLabels(tex.doc, tex.at, '{'),
+        Array.from({ length: 100 }, (_, i) => `big${i}`),
+      );
+
+      // Bytes that are not UTF-8 in the head: the list waits for the whole file, read as it always is.
+      c.bibliographies.clearCache();
+      const latin1 = Buffer.from(big.replace('Study 3}', 'Study 3 \u00e9}'), 'latin1');
+      await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(dir, 'refs.bib'), latin1);
+      const fallback = await citeLabels(tex.doc, tex.at, '{');
+      assert.equal(fallback.length, 500);
+      assert.deepEqual(fallback.slice(0, 3), ['big0', 'big1', 'big2']);
+
       // A file shorter than the head read (about 330 KB) is read whole and parsed only as far as the list needs.
       c.bibliographies.clearCache();
       await write(vscode.Uri.joinPath(dir, 'refs.bib'), Array.from({ length: 700 }, (_, i) => entry(i)).join('\n'));
