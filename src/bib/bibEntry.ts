@@ -105,7 +105,7 @@ function leadingNames(value: string, max: number): string | undefined {
  */
 export function entryFields(file: BibFile, entry: BibEntry): Record<string, unknown> {
   const spans = new Map<string, [number, number]>();
-  readFields(file.text, readKey(file.text, entry.keyStart).after, entry.end - 1, {}, spans);
+  readFields(file.text, readKey(file.text, entry.keyStart).after, entry.end - 1, [], spans);
   const parts: string[] = [];
   const long: Record<string, string> = {};
   const macros = new Set<string>();
@@ -116,7 +116,7 @@ export function entryFields(file: BibFile, entry: BibEntry): Record<string, unkn
     // A long name list (a collaboration's thousands of authors) is decoded from the names that fit.
     if (value.length > MAX_DECODED_VALUE && name === 'author') value = leadingNames(value, MAX_DECODED_VALUE) ?? value;
     if (value.length > MAX_DECODED_VALUE) {
-      long[name] = `${(entry.raw[name] ?? '').slice(0, MAX_DECODED_VALUE)}…`;
+      long[name] = `${(entry.field(name) ?? '').slice(0, MAX_DECODED_VALUE)}…`;
       continue;
     }
     parts.push(`${name} = ${value}`);
@@ -137,10 +137,11 @@ export function entryFields(file: BibFile, entry: BibEntry): Record<string, unkn
     fields = bibtexLibrary().parse(input).entries[0]?.fields;
   } catch {
     // What the library cannot read is shown as written.
+    const raw = entry.raw;
     fields = Object.fromEntries(
-      DECODED_FIELDS.filter((f) => f !== 'author' && entry.raw[f] !== undefined).map((f) => [
+      DECODED_FIELDS.filter((f) => f !== 'author' && raw[f] !== undefined).map((f) => [
         f,
-        entry.raw[f]!.replace(/[{}]/gu, ''),
+        raw[f]!.replace(/[{}]/gu, ''),
       ]),
     );
   }
@@ -198,7 +199,7 @@ export function entryDoi(entry: BibEntry): string | undefined {
 }
 const doiMemo = new WeakMap<BibEntry, string | undefined>();
 function readEntryDoi(entry: BibEntry): string | undefined {
-  const raw = entry.raw['doi'] ?? (/doi\.org\//iu.test(entry.raw['url'] ?? '') ? entry.raw['url'] : undefined);
+  const raw = entry.field('doi') ?? (/doi\.org\//iu.test(entry.field('url') ?? '') ? entry.field('url') : undefined);
   return raw === undefined ? undefined : doiKey(unescapeVerbatim(raw.replace(/[{}]/gu, '')));
 }
 
@@ -275,11 +276,11 @@ export function findEntry(file: BibFile, paper: CitablePaper & { id?: string }):
   // The DOIs were compared above (with percent escapes decoded).
   const facts: PaperFacts = { id: paper.id, url: paper.url, journal: paper.journal_name };
   for (const e of file.entries) {
-    if ((e.raw['year'] ?? e.raw['date'] ?? '').trim().slice(0, 4) !== String(year)) continue;
+    if ((e.field('year') ?? e.field('date') ?? '').trim().slice(0, 4) !== String(year)) continue;
     const eDoi = entryDoi(e);
     if (doi && eDoi && eDoi !== doi) continue;
     // Cheap necessary condition first: the library parses only entries whose raw title could be the same.
-    if (roughTitle(e.raw['title'] ?? '', true) !== rough) continue;
+    if (roughTitle(e.field('title') ?? '', true) !== rough) continue;
     const fields = entryFields(file, e);
     const t = fields['title'];
     if (typeof t !== 'string' || titleKey(t) !== title) continue;

@@ -196,14 +196,30 @@ const endsBare = (c: number): boolean =>
   isWs(c) || c === 44 || c === 35 || c === 123 || c === 125 || c === 34 || c === 61;
 
 /**
- * Read `name = value` pairs between `from` and `end`; returns the offset where reading failed, if it did. `spans`
- * receives each value's extent as written (braces, quotes and `#` included).
+ * Fields as read, three slots each: the name (lower case), then the value's extent in the text (outer braces or quotes
+ * removed) as two offsets, or, for parts joined by `#`, the joined value and -1.
+ */
+export type FieldList = (string | number)[];
+
+/** The raw value of each field of `fields` (read from `text`); a name given twice keeps its last value. */
+export function fieldRecord(text: string, fields: FieldList): Record<string, string> {
+  const raw: Record<string, string> = {};
+  for (let i = 0; i < fields.length; i += 3) {
+    const v = fields[i + 1]!;
+    raw[fields[i] as string] = typeof v === 'string' ? v : text.slice(v, fields[i + 2] as number);
+  }
+  return raw;
+}
+
+/**
+ * Read `name = value` pairs between `from` and `end` into `fields`; returns the offset where reading failed, if it did.
+ * `spans` receives each value's extent as written (braces, quotes and `#` included).
  */
 export function readFields(
   text: string,
   from: number,
   end: number,
-  raw: Record<string, string>,
+  fields: FieldList,
   spans?: Map<string, [number, number]>,
 ): number | undefined {
   let j = from;
@@ -221,17 +237,19 @@ export function readFields(
     while (j < end && isWs(text.charCodeAt(j))) j++;
     const valueStart = j;
     let valueEnd: number;
-    // One part, or the parts joined by `#` (an array only then).
-    let value = '';
+    // One part (its extent), or the parts joined by `#` (strings only then).
+    let partStart = 0;
+    let partEnd = 0;
     let parts: string[] | undefined;
     for (let first = true; ; first = false) {
       while (j < end && isWs(text.charCodeAt(j))) j++;
       const c = j < end ? text.charCodeAt(j) : -1;
-      let part: string;
+      if (!first) (parts ??= [text.slice(partStart, partEnd)]).push('');
       if (c === 123) {
         const close = matchClose(text, j + 1, '}', end);
         if (close < 0) return j;
-        part = text.slice(j + 1, close);
+        partStart = j + 1;
+        partEnd = close;
         j = close + 1;
       } else if (c === 34) {
         let k = j + 1;
@@ -243,23 +261,25 @@ export function readFields(
           else if (d === 34 && depth === 0) break;
         }
         if (k >= end) return j;
-        part = text.slice(j + 1, k);
+        partStart = j + 1;
+        partEnd = k;
         j = k + 1;
       } else {
         let k = j;
         while (k < end && !endsBare(text.charCodeAt(k))) k++;
         if (k === j) return j;
-        part = text.slice(j, k);
+        partStart = j;
+        partEnd = k;
         j = k;
       }
-      if (first) value = part;
-      else (parts ??= [value]).push(part);
+      if (parts) parts[parts.length - 1] = text.slice(partStart, partEnd);
       valueEnd = j;
       while (j < end && isWs(text.charCodeAt(j))) j++;
       if (text.charCodeAt(j) === 35) j++;
       else break;
     }
-    raw[name] = parts ? parts.join('') : value;
+    if (parts) fields.push(name, parts.join(''), -1);
+    else fields.push(name, partStart, partEnd);
     spans?.set(name, [valueStart, valueEnd]);
     if (j < end && text.charCodeAt(j) !== 44) return j;
   }
@@ -270,14 +290,16 @@ const isLetter = (c: number): boolean => (c >= 65 && c <= 90) || (c >= 97 && c <
 const isNameChar = (c: number): boolean =>
   isLetter(c) || (c >= 48 && c <= 58) || c === 95 || c === 45 || c === 46 || c === 43;
 
-/** Field names in lower case, kept: the same few names come back in every entry. */
-const NAMES = new Map<string, string>();
-function fieldName(text: string, start: number, end: number): string {
-  const written = text.slice(start, end);
-  let name = NAMES.get(written);
-  if (name === undefined) {
-    name = written.toLowerCase();
-    if (NAMES.size < 1000) NAMES.set(written, name);
+/** Lower-case forms kept: the same few field names and entry types come back in every entry. */
+const LOWER = new Map<string, string>();
+/** `written` in lower case, the same string each time for the first thousand forms met. */
+export function keptLower(written: string): string {
+  let lower = LOWER.get(written);
+  if (lower === undefined) {
+    lower = written.toLowerCase();
+    if (LOWER.size < 1000) LOWER.set(written, lower);
   }
-  return name;
+  return lower;
 }
+
+const fieldName = (text: string, start: number, end: number): string => keptLower(text.slice(start, end));

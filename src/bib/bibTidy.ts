@@ -37,7 +37,7 @@ export interface TidyResult {
 
 /** The keys an entry refers to (`crossref`, `xref`): BibTeX wants such a parent after every entry that refers to it. */
 const parentKeys = (e: BibEntry): string[] =>
-  [e.raw['crossref'], e.raw['xref']].filter((v): v is string => !!v?.trim()).map((v) => v.trim().toLowerCase());
+  [e.field('crossref'), e.field('xref')].filter((v): v is string => !!v?.trim()).map((v) => v.trim().toLowerCase());
 
 /**
  * Tidy: sort entries by key (case-insensitive), `@string`, `@preamble` and `@comment` first in their order, every
@@ -150,7 +150,7 @@ export function tidyBibliography(text: string, cited?: Iterable<string>, options
  * keep their order at the end.
  */
 function childrenFirst<T extends { entry: BibEntry; sortKey: string }>(sorted: readonly T[]): T[] {
-  if (!sorted.some((s) => s.entry.raw['crossref'] !== undefined || s.entry.raw['xref'] !== undefined))
+  if (!sorted.some((s) => s.entry.field('crossref') !== undefined || s.entry.field('xref') !== undefined))
     return [...sorted];
   const index = new Map<string, number>();
   sorted.forEach((s, i) => {

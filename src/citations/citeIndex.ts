@@ -27,10 +27,9 @@ export const prefixOf = (raw: string): Prefix => {
  * title, read from the raw fields in one pass (a form that pass does not read: decoded and split the long way).
  */
 export function writeEntryWords(entry: BibEntry, out: WordBytes): void {
-  const raw = entry.raw;
-  const names = raw['author'] ?? raw['editor'];
+  const names = entry.field('author') ?? entry.field('editor');
   if (names && !familyWords(names, out)) for (const f of rawFamilies(names)) out.addWords(words(f));
-  const title = raw['title'];
+  const title = entry.field('title');
   if (title && !textWords(title, out)) out.addWords(words(rawText(title)));
 }
 
@@ -84,7 +83,9 @@ export class CiteIndex {
     const first = this.words.length;
     for (let i = first; i < entries.length; i++) {
       const e = entries[i]!;
-      this.keys.push(e.key.toLowerCase());
+      // The key itself when it is in lower case already (most are): not a copy of each.
+      const lower = e.key.toLowerCase();
+      this.keys.push(lower === e.key ? e.key : lower);
       writeEntryWords(e, out);
       ends.push(out.length);
       if ((i & 31) === 31 && until !== Infinity && now() >= until) break;

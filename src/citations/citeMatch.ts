@@ -96,7 +96,7 @@ export function entryInfo(entry: BibEntry): EntryInfo {
 const entryTitles = new WeakMap<BibEntry, string>();
 export function entryTitle(entry: BibEntry): string {
   let title = entryTitles.get(entry);
-  if (title === undefined) entryTitles.set(entry, (title = rawText(entry.raw['title'])));
+  if (title === undefined) entryTitles.set(entry, (title = rawText(entry.field('title'))));
   return title;
 }
 
@@ -151,8 +151,8 @@ export class EntryIndex {
     let titles = this.byTitle.get(e.bib);
     if (!titles) this.byTitle.set(e.bib, (titles = new Map<string, BibEntry[]>()));
     // What entryInfo reads of the raw fields, without decoding the rest (names, journal).
-    const raw = e.entry.raw;
-    const k = `${(raw['year'] ?? raw['date'] ?? '').trim().slice(0, 4)}:${titleKey(rawText(raw['title']))}`;
+    const { entry } = e;
+    const k = `${(entry.field('year') ?? entry.field('date') ?? '').trim().slice(0, 4)}:${titleKey(rawText(entry.field('title')))}`;
     const list = titles.get(k);
     if (list) list.push(e.entry);
     else titles.set(k, [e.entry]);

@@ -111,10 +111,7 @@ export function extendParse(file: BibFile, text: string, appended?: string): Bib
     start: { line: r.start.line + lines, character: r.start.character },
     end: { line: r.end.line + lines, character: r.end.character },
   });
-  const entries = [
-    ...file.entries,
-    ...tail.entries.map((e) => ({ ...e, start: e.start + base, end: e.end + base, keyStart: e.keyStart + base })),
-  ];
+  const entries = [...file.entries, ...tail.entries.map((e) => e.moved(base))];
   const directives = [
     ...file.directives,
     ...tail.directives.map((d) => ({ ...d, start: d.start + base, end: d.end + base })),

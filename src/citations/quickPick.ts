@@ -40,7 +40,7 @@ export interface PaperPickerDeps {
 const pickText = (s: string | null | undefined): string => noIcons(oneLine(s));
 
 function rawAuthors(entry: BibEntry): string {
-  const names = (entry.raw['author'] ?? '')
+  const names = (entry.field('author') ?? '')
     .split(/\s+and\s+/u)
     .map((n) => displayLatex(n.includes(',') ? n.split(',')[0]! : (n.split(/\s+/u).pop() ?? n)));
   const list = names.filter(Boolean);
