@@ -35,17 +35,18 @@ interface CacheRecord {
 const HEAD_FROM_BYTES = 256 * 1024;
 /**
  * How much of the head is read: the first size, then the next when it does not hold enough entries (a file shorter
- * than that is read whole, and parsed only as far as the list needs). 100 entries take some 60 KB in a writer's file
- * and 160 KB in a Zotero export with abstracts; decoding a larger head than needed was a millisecond per megabyte.
+ * than that is read whole, and parsed only as far as the list needs). 50 entries take some 30 KB in a writer's file
+ * and 80 KB in a Zotero export with abstracts; decoding a larger head than needed was a millisecond per megabyte.
  */
 const HEAD_BYTES = [256 << 10, 1 << 20, 4 << 20] as const;
 /**
  * How many entries a list from the head holds at most. The workbench takes as long to show 50 items as 500 (measured
- * in the same window: 114–118 ms either way), but the parse's code is not optimised yet on the first list: 500 entries
- * took the extension host 12 ms, 100 took 7–8. A large file's first list shows its first 100 entries; later lists up to
- * 500.
+ * in the same window: 114–118 ms either way), but the parse's code is not optimised yet on the first list: it reads
+ * every character in the interpreter, so its cost is the entries' length (100 entries of a Zotero export with
+ * abstracts took 9 ms of the extension host's thread, a writer's 5). The widget shows a dozen items; the list is
+ * incomplete, so the first character typed asks again, and later lists hold up to 500.
  */
-export const HEAD_ENTRIES = 100;
+export const HEAD_ENTRIES = 50;
 
 /** A read in progress: its parse (entries appear as it goes), and the promise of the whole. */
 interface Reading {

@@ -260,7 +260,7 @@ export function citeAssistSuite(): void {
       assert.equal(documentation, 'Sandkühler, Julia, Müller, Anna · 2023 · Nutrients');
     });
 
-    test('a .bib of 256 KB or more lists its first 100 entries from its head, the same as its whole parse; 500 once read', async () => {
+    test('a .bib of 256 KB or more lists its first 50 entries from its head, the same as its whole parse; 500 once read', async () => {
       const dir = freshDir();
       const entry = (i: number, close = '}'): string =>
         `@article{big${i},\n  title = {Sleep and Memory in Adolescents, Study ${i}},\n  author = {Sandk{\\"u}hler, Zo{\\"e} and Müller, Ånna},\n  abstract = {${'Ünïcode text of an abstract. '.repeat(10)}},\n  year = {2020}\n${close}\n`;
@@ -273,12 +273,12 @@ export function citeAssistSuite(): void {
       const first = await citeLabels(tex.doc, tex.at, '{');
       assert.deepEqual(
         first,
-        Array.from({ length: 100 }, (_, i) => `big${i}`),
+        Array.from({ length: 50 }, (_, i) => `big${i}`),
       );
       // The whole file is read after the list; then lists hold up to 500, and the head's entries are the parse's.
       await eventually(async () => (await citeLabels(tex.doc, tex.at, '{')).length === 500, 'a list of 500');
       const whole = (await c.bibliographies.entries(tex.doc)).map((e) => e.entry.key);
-      assert.deepEqual(whole.slice(0, 100), first);
+      assert.deepEqual(whole.slice(0, 50), first);
 
       // An entry the head cannot read (not closed) sends the first list to the whole file: no head list past it.
       c.bibliographies.clearCache();
@@ -289,7 +289,7 @@ export function citeAssistSuite(): void {
       assert.equal(listed.includes('big40'), false);
       assert.deepEqual(listed.slice(0, 41), [...Array.from({ length: 40 }, (_, i) => `big${i}`), 'big41']);
 
-      // An entry longer than the first read (a 1.2 MB abstract on one line): the head is read again, 4 MB long.
+      // An entry longer than the first reads (a 1.2 MB abstract on one line): the head is read again, 4 MB long.
       c.bibliographies.clearCache();
       const long = entry(0).replace('abstract = {', `abstract = {${'x'.repeat(1_200_000)}`);
       await write(
@@ -298,7 +298,7 @@ export function citeAssistSuite(): void {
       );
       assert.deepEqual(
         await citeLabels(tex.doc, tex.at, '{'),
-        Array.from({ length: 100 }, (_, i) => `big${i}`),
+        Array.from({ length: 50 }, (_, i) => `big${i}`),
       );
 
       // Bytes that are not UTF-8 in the head: the list waits for the whole file, read as it always is.
@@ -309,12 +309,16 @@ export function citeAssistSuite(): void {
       assert.equal(fallback.length, 500);
       assert.deepEqual(fallback.slice(0, 3), ['big0', 'big1', 'big2']);
 
-      // A file shorter than the head read (about 330 KB) is read whole and parsed only as far as the list needs.
+      // A file whose first 256 KB hold fewer than 50 entries, shorter than the next read (60 entries of about 6 KB, 360
+      // KB): read whole, and parsed only as far as the list needs.
       c.bibliographies.clearCache();
-      await write(vscode.Uri.joinPath(dir, 'refs.bib'), Array.from({ length: 700 }, (_, i) => entry(i)).join('\n'));
+      const wide = (i: number): string => entry(i).replace('abstract = {', `abstract = {${'y'.repeat(6000)}`);
+      const sixty = Array.from({ length: 60 }, (_, i) => wide(i)).join('\n');
+      assert.ok(Buffer.byteLength(sixty) > 256 << 10 && Buffer.byteLength(sixty) < 1 << 20);
+      await write(vscode.Uri.joinPath(dir, 'refs.bib'), sixty);
       assert.deepEqual(
         await citeLabels(tex.doc, tex.at, '{'),
-        Array.from({ length: 100 }, (_, i) => `big${i}`),
+        Array.from({ length: 50 }, (_, i) => `big${i}`),
       );
     });
 
