@@ -16,19 +16,15 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { relative, sep } from 'node:path';
 import { readFile } from 'node:fs/promises';
 import * as esbuild from 'esbuild';
+import { escapeNonAscii } from './scripts/asciiOnly.mjs';
 import { thirdPartyNotices } from './scripts/licenses.mjs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
 const tests = process.argv.includes('--tests');
 
-// esbuild writes ASCII, escaping every other character, except inside regular expression literals
-// (evanw/esbuild#4205): `/[‐–—]/u` stays as written. One such character makes V8 hold the whole bundle's source as a
-// two-byte string, twice its size for as long as the extension host runs (dist/bibtex.js has four: 1.1 MB instead of
-// 0.57), and makes V8 scan the source more slowly. So each bundle written gets them as `\uXXXX` escapes, which mean
-// the same in a string, a template, a comment and a regular expression, with or without the `u` flag (an astral
-// character becomes its two surrogates' escapes, one code point under `u`). Column numbers of the development
-// build's source maps shift on the few lines that have one.
+// Bundles are written ASCII (scripts/asciiOnly.mjs says why). Column numbers of the development build's source maps
+// shift on the few lines that had such a character.
 const asciiOnly = {
   name: 'ascii-only',
   setup(build) {
@@ -42,17 +38,6 @@ const asciiOnly = {
     });
   },
 };
-
-/**
- * `text` with each UTF-16 unit above U+007F as `\uXXXX`. An identity escape before one (`\–`, which only a regular
- * expression without the `u` flag can hold) loses its backslash: the escape alone means the same character.
- */
-function escapeNonAscii(text) {
-  return text.replace(/(\\*)([^\0-\x7f])/g, (_, slashes, c) => {
-    const kept = slashes.length % 2 ? slashes.slice(1) : slashes;
-    return `${kept}\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
-  });
-}
 
 /** @type {import('esbuild').BuildOptions} */
 const common = {

@@ -34,7 +34,7 @@ class FieldStore {
   used = 0;
   readonly names: string[] = [];
   readonly joined: string[] = [];
-  private readonly ids = new Map<string, number>();
+  readonly ids = new Map<string, number>();
 
   constructor(readonly source: string) {}
 
@@ -117,8 +117,11 @@ export class BibEntry {
   /** One raw field value (`name` in lower case), or undefined. */
   field(name: string): string | undefined {
     const store = this.#store;
-    for (let i = this.#at + 3 * (this.#count - 1); i >= this.#at; i -= 3)
-      if (store.name(i) === name) return store.value(i);
+    // Names compare as their numbers in the store: no string comparison per field.
+    const id = store.ids.get(name);
+    if (id === undefined) return undefined;
+    const ints = store.ints;
+    for (let i = this.#at + 3 * (this.#count - 1); i >= this.#at; i -= 3) if (ints[i] === id) return store.value(i);
     return undefined;
   }
 
