@@ -163,6 +163,9 @@ export class CiteCompletion {
         item.sortText = String(i).padStart(5, '0');
         return item;
       });
+      // The next request has a prefix to match: the whole file and its index are made ready (in slices) once this
+      // list has had time to show, rather than by that request.
+      setTimeout(() => void this.prepare(document).catch(() => undefined), AFTER_LIST_MS);
       return new vscode.CompletionList(items, true);
     }
 
