@@ -95,6 +95,8 @@ export class CiteCompletion {
   /** What each item of the last lists stands for (resolve fills in the exact metadata). */
   private readonly sources = new WeakMap<vscode.CompletionItem, ItemSource>();
   private prepared: Prepared | undefined;
+  /** The preparation the last first list set going (tests wait for it before changing the files it reads). */
+  afterList: Promise<void> = Promise.resolve();
 
   constructor(private readonly options: CiteAssistOptions) {}
 
@@ -165,7 +167,9 @@ export class CiteCompletion {
       });
       // The next request has a prefix to match: the whole file and its index are made ready (in slices) once this
       // list has had time to show, rather than by that request.
-      setTimeout(() => void this.prepare(document).catch(() => undefined), AFTER_LIST_MS);
+      this.afterList = new Promise((resolve) => setTimeout(resolve, AFTER_LIST_MS))
+        .then(() => this.prepare(document))
+        .catch(() => undefined);
       return new vscode.CompletionList(items, true);
     }
 

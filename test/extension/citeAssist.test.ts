@@ -269,6 +269,12 @@ export function citeAssistSuite(): void {
       await write(vscode.Uri.joinPath(dir, 'refs.bib'), big);
       const c = await testCore();
       c.recentPapers.clear();
+      // The cache is cleared before each file below; the preparation the last list set going reads the file, so it
+      // is done first.
+      const forget = async (): Promise<void> => {
+        await c.citeCompletion.afterList;
+        c.bibliographies.clearCache();
+      };
       const tex = await openDoc(vscode.Uri.joinPath(dir, 'big.tex'), 'Text \\cite{|}\n\\bibliography{refs}\n');
       const first = await citeLabels(tex.doc, tex.at, '{');
       assert.deepEqual(
@@ -281,7 +287,7 @@ export function citeAssistSuite(): void {
       assert.deepEqual(whole.slice(0, 50), first);
 
       // An entry the head cannot read (not closed) sends the first list to the whole file: no head list past it.
-      c.bibliographies.clearCache();
+      await forget();
       const broken = Array.from({ length: 3000 }, (_, i) => entry(i, i === 40 ? '' : '}')).join('\n');
       await write(vscode.Uri.joinPath(dir, 'refs.bib'), broken);
       const listed = await citeLabels(tex.doc, tex.at, '{');
@@ -290,7 +296,7 @@ export function citeAssistSuite(): void {
       assert.deepEqual(listed.slice(0, 41), [...Array.from({ length: 40 }, (_, i) => `big${i}`), 'big41']);
 
       // An entry longer than the first reads (a 1.2 MB abstract on one line): the head is read again, 4 MB long.
-      c.bibliographies.clearCache();
+      await forget();
       const long = entry(0).replace('abstract = {', `abstract = {${'x'.repeat(1_200_000)}`);
       await write(
         vscode.Uri.joinPath(dir, 'refs.bib'),
@@ -302,7 +308,7 @@ export function citeAssistSuite(): void {
       );
 
       // Bytes that are not UTF-8 in the head: the list waits for the whole file, read as it always is.
-      c.bibliographies.clearCache();
+      await forget();
       const latin1 = Buffer.from(big.replace('Study 3}', 'Study 3 \u00e9}'), 'latin1');
       await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(dir, 'refs.bib'), latin1);
       const fallback = await citeLabels(tex.doc, tex.at, '{');
@@ -311,7 +317,7 @@ export function citeAssistSuite(): void {
 
       // A file whose first 256 KB hold fewer than 50 entries, shorter than the next read (60 entries of about 6 KB, 360
       // KB): read whole, and parsed only as far as the list needs.
-      c.bibliographies.clearCache();
+      await forget();
       const wide = (i: number): string => entry(i).replace('abstract = {', `abstract = {${'y'.repeat(6000)}`);
       const sixty = Array.from({ length: 60 }, (_, i) => wide(i)).join('\n');
       assert.ok(Buffer.byteLength(sixty) > 256 << 10 && Buffer.byteLength(sixty) < 1 << 20);
