@@ -91,7 +91,7 @@ export interface VsCodeServer {
 export async function startServer(options: ServerOptions = {}): Promise<VsCodeServer> {
   const cache = options.cache ?? (await ensureCache());
   const host = options.host ?? '127.0.0.1';
-  const port = options.port || (await freePort());
+  let port = options.port || (await freePort());
   // VS Code listens behind a front that adds the secret storage's key route (keyPartProxy.ts), so secrets survive a
   // reload of the workbench as they do in desktop VS Code.
   const innerPort = await freePort();
@@ -201,7 +201,6 @@ export async function startServer(options: ServerOptions = {}): Promise<VsCodeSe
     removeData();
   };
 
-  const origin = `http://${host}:${port}`;
   const deadline = Date.now() + (options.startTimeoutMs ?? 60_000);
   let exited: string | undefined;
   child.once('exit', (code, signal) => {
@@ -215,18 +214,31 @@ export async function startServer(options: ServerOptions = {}): Promise<VsCodeSe
     if (Date.now() > deadline) {
       await close();
       throw new UserFacingError(
-        `VS Code server did not answer on ${origin} within the time limit. Last output:\n${tail.join('\n')}`,
+        `VS Code server did not answer on ${host}:${innerPort} within the time limit. Last output:\n${tail.join('\n')}`,
       );
     }
     if (await httpOk(`http://${host}:${innerPort}/version`)) break;
     await sleep(200);
   }
-  try {
-    front = await startKeyPartProxy(host, port, innerPort);
-  } catch (err) {
-    await close();
-    throw new UserFacingError(`Could not listen on ${origin}: ${err instanceof Error ? err.message : String(err)}`);
+  // The front's port was free when it was picked, seconds ago; the system may have handed it out since (as the
+  // source port of a connection). Then another free port is taken, unless the caller asked for this one.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      front = await startKeyPartProxy(host, port, innerPort);
+      break;
+    } catch (err) {
+      if (!options.port && attempt < 4 && (err as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+        log('server', `port ${port} was taken meanwhile; trying another`);
+        port = await freePort();
+        continue;
+      }
+      await close();
+      throw new UserFacingError(
+        `Could not listen on http://${host}:${port}: ${err instanceof Error ? err.message : String(err)}`,
+      );
+    }
   }
+  const origin = `http://${host}:${port}`;
   log('server', `listening on ${origin}`);
 
   const remote = (p: string) => `vscode-remote://${host}:${port}${p}`;
