@@ -201,16 +201,6 @@ const endsBare = (c: number): boolean =>
  */
 export type FieldList = (string | number)[];
 
-/** The raw value of each field of `fields` (read from `text`); a name given twice keeps its last value. */
-export function fieldRecord(text: string, fields: FieldList): Record<string, string> {
-  const raw: Record<string, string> = {};
-  for (let i = 0; i < fields.length; i += 3) {
-    const v = fields[i + 1]!;
-    raw[fields[i] as string] = typeof v === 'string' ? v : text.slice(v, fields[i + 2] as number);
-  }
-  return raw;
-}
-
 /**
  * Read `name = value` pairs between `from` and `end` into `fields`; returns the offset where reading failed, if it did.
  * `spans` receives each value's extent as written (braces, quotes and `#` included).

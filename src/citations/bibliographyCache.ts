@@ -15,7 +15,7 @@ import { regularFile } from './bibliographyFind';
 import { readHead, readUri } from './fileAccess';
 import { isUtf8, type PendingWrite } from './bibliographyWrite';
 import { canAppendTo, canExtend, extendParse } from './incrementalParse';
-import { AFTER_LIST_MS, inSlices, yieldToEventLoop } from '../shared/slices';
+import { inSlices, yieldToEventLoop } from '../shared/slices';
 import type { BibliographyEntry, CitePaper, DiskBibliography, LoadedBibliography, ResolvedBibliography } from './types';
 
 /** Larger .bib files are not read (nor written): 64 MB is far beyond any real bibliography. */
@@ -161,13 +161,10 @@ export class BibliographyCache {
     bib: ResolvedBibliography,
     count: number,
   ): Promise<{ entries: readonly BibEntry[]; partial?: boolean }> {
+    // The rest of the file is not read here: reading and parsing it at once took the CPU the workbench needed to draw
+    // the list. The caller reads it (completion, once the list has had time to show).
     const head = await this.headEntries(bib, Math.min(count, HEAD_ENTRIES));
-    if (head) {
-      // The whole file is read next, for the requests that follow, once the list has had time to show: reading and
-      // parsing it at once took the CPU the workbench needed to draw the list.
-      setTimeout(() => void this.load(bib).catch(() => undefined), AFTER_LIST_MS);
-      return { entries: head, partial: true };
-    }
+    if (head) return { entries: head, partial: true };
     const whole = this.load(bib);
     let settled = false;
     const done = whole.then(

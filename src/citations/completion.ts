@@ -165,8 +165,8 @@ export class CiteCompletion {
         item.sortText = String(i).padStart(5, '0');
         return item;
       });
-      // The next request has a prefix to match: the whole file and its index are made ready (in slices) once this
-      // list has had time to show, rather than by that request.
+      // The next request has a prefix to match: the whole file (of which the list may have read only the head) and its
+      // index are made ready, in slices, once this list has had time to show, rather than by that request.
       this.afterList = new Promise((resolve) => setTimeout(resolve, AFTER_LIST_MS))
         .then(() => this.prepare(document))
         .catch(() => undefined);

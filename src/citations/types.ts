@@ -85,7 +85,10 @@ export interface BibliographyService extends vscode.Disposable {
    * `loadBibtexLibrary()`).
    */
   entries(document: vscode.TextDocument): Promise<BibliographyEntry[]>;
-  /** The first `count` of those entries, as soon as they are read (before the rest of a large file is). */
+  /**
+   * The first `count` of those entries, as soon as they are read (before the rest of a large file is; a large file not
+   * read yet gives those of its head, and is read by the next `entries`).
+   */
   firstEntries(document: vscode.TextDocument, count: number): Promise<BibEntry[]>;
   /**
    * Adds what makes every paper citable from `bib` to `edit`, or to the bytes `apply` writes with it (creating the file

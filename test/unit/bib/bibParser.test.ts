@@ -5,7 +5,7 @@
  */
 import * as assert from 'node:assert/strict';
 import { BibParser, parseBibFile } from '../../../src/bib/bibFile';
-import { fieldRecord, readFields, readKey, type FieldList } from '../../../src/bib/bibScan';
+import { readFields, readKey, type FieldList } from '../../../src/bib/bibScan';
 import { mulberry32 } from '../../emulator/corpus';
 import { readFieldsReference, readKeyReference } from './bibScanReference';
 import { GOOD } from './bibSample';
@@ -51,6 +51,16 @@ const PIECES = [
   '}\n\n',
   ' and ',
 ];
+
+/** The raw value of each field readFields listed (a name given twice keeps its last value), as the reference reads them. */
+function fieldRecord(text: string, fields: FieldList): Record<string, string> {
+  const raw: Record<string, string> = {};
+  for (let i = 0; i < fields.length; i += 3) {
+    const v = fields[i + 1]!;
+    raw[fields[i] as string] = typeof v === 'string' ? v : text.slice(v, fields[i + 2] as number);
+  }
+  return raw;
+}
 
 function randomText(rnd: () => number, n: number): string {
   let s = '';
