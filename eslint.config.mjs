@@ -15,7 +15,7 @@ export const PURE_FILES = [
   'src/shared/**/*.ts',
   'src/answer/webview/**/*.ts',
   'src/answer/{exportName,protocol}.ts',
-  'src/composition/{commandTable,deferred}.ts',
+  'src/composition/{codeCache,commandTable,deferred}.ts',
   'src/chat/{answerMarkdown,chatMarkdown,seenPapers,threadToolInput,toolInput}.ts',
   'src/citations/{citeIndex,citeMatch,declare,display,errors,incrementalParse,latexWords,recentPapers}.ts',
   'src/platform/ids.ts',

@@ -2,6 +2,7 @@
  * Author names as the service writes them ("Given Family", sometimes "Family, Given"), split into parts the way
  * BibTeX reads them ("First von Last" / "von Last, First"), plus ASCII folding for cite keys. Pure.
  */
+import { lazy } from '../shared/lazy';
 
 export interface PersonName {
   /** Family name without particle ("Berg" of "Jan van der Berg"); the whole name for a literal. */
@@ -20,112 +21,114 @@ export interface PersonName {
  * pandoc and Typst print such names family first without a space, BibTeX and biblatex given first, so a split name
  * comes out reordered ("裕子 田中", "शर्माप्रिया"). Such names are kept whole, as the service wrote them.
  */
-const UNSPLIT_SCRIPT =
-  /(?=\p{L})[^\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}\p{Script=Hebrew}\p{Script=Arabic}]/u;
+const UNSPLIT_SCRIPT = lazy(
+  () => /(?=\p{L})[^\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}\p{Script=Hebrew}\p{Script=Arabic}]/u,
+);
 /**
  * Words that make an author an organisation ("Global Burden of Disease Collaborators", "The CREATINE Trial
  * Investigators", "WHO Task Force on …"): such a name is written braced whole, or BibTeX would take its last word
  * for a family name.
  */
-const ORG = new RegExp(
+const ORG_PATTERN =
   '&|(?<![\\p{L}\\p{N}])(?:' +
-    [
-      'groups?',
-      'consortium',
-      'consortia',
-      'collaborat\\w*',
-      'organi[sz]ations?',
-      'society',
-      'associations?',
-      'committees?',
-      'investigators',
-      'trialists',
-      'team',
-      'institutes?',
-      'institution',
-      'networks?',
-      'council',
-      'agency',
-      'foundation',
-      'universit(?:y|ies|é|ät|at|ad|ade|à)',
-      'working',
-      'study',
-      'task force',
-      'party',
-      'panel',
-      'alliance',
-      'initiative',
-      'program(?:me)?',
-      'ministry',
-      'department',
-      'office',
-      'cent(?:er|re)',
-      'commission',
-      'board',
-      'union',
-      'federation',
-      'registry',
-      'project',
-      'partnership',
-      'coalition',
-      'unit',
-      'services?',
-      'bureau',
-      'secretariat',
-      'authority',
-      'college',
-      'academy',
-      'hospital',
-      'clinic',
-      'laborator(?:y|ies)',
-      'forum',
-      'surveillance',
-      // The same in the languages organisations sign papers in most.
-      'minist[eè]re',
-      'ministerio',
-      'ministero',
-      'ministerium',
-      'soci[ée]t[ée]',
-      'sociedad',
-      'società',
-      'gesellschaft',
-      'verein',
-      'verband',
-      'institut',
-      'instituto',
-      'istituto',
-      'universit[äà]t',
-      'universidade',
-      'universidad',
-      'consorcio',
-      'groupe',
-      'grupo',
-      'gruppo',
-      'arbeitsgruppe',
-      'comité',
-      'comit[eê]',
-      'commissione',
-      'kommission',
-      'общество',
-      'институт',
-      'университет',
-      'министерство',
-      'ассоциация',
-      'группа',
-      'центр',
-    ].join('|') +
-    ')(?![\\p{L}\\p{N}])',
-  'iu',
-);
+  [
+    'groups?',
+    'consortium',
+    'consortia',
+    'collaborat\\w*',
+    'organi[sz]ations?',
+    'society',
+    'associations?',
+    'committees?',
+    'investigators',
+    'trialists',
+    'team',
+    'institutes?',
+    'institution',
+    'networks?',
+    'council',
+    'agency',
+    'foundation',
+    'universit(?:y|ies|é|ät|at|ad|ade|à)',
+    'working',
+    'study',
+    'task force',
+    'party',
+    'panel',
+    'alliance',
+    'initiative',
+    'program(?:me)?',
+    'ministry',
+    'department',
+    'office',
+    'cent(?:er|re)',
+    'commission',
+    'board',
+    'union',
+    'federation',
+    'registry',
+    'project',
+    'partnership',
+    'coalition',
+    'unit',
+    'services?',
+    'bureau',
+    'secretariat',
+    'authority',
+    'college',
+    'academy',
+    'hospital',
+    'clinic',
+    'laborator(?:y|ies)',
+    'forum',
+    'surveillance',
+    // The same in the languages organisations sign papers in most.
+    'minist[eè]re',
+    'ministerio',
+    'ministero',
+    'ministerium',
+    'soci[ée]t[ée]',
+    'sociedad',
+    'società',
+    'gesellschaft',
+    'verein',
+    'verband',
+    'institut',
+    'instituto',
+    'istituto',
+    'universit[äà]t',
+    'universidade',
+    'universidad',
+    'consorcio',
+    'groupe',
+    'grupo',
+    'gruppo',
+    'arbeitsgruppe',
+    'comité',
+    'comit[eê]',
+    'commissione',
+    'kommission',
+    'общество',
+    'институт',
+    'университет',
+    'министерство',
+    'ассоциация',
+    'группа',
+    'центр',
+  ].join('|') +
+  ')(?![\\p{L}\\p{N}])';
+const ORG = lazy(() => new RegExp(ORG_PATTERN, 'iu'));
 
 /** An acronym in parentheses ("… Schlafmedizin (DGSM)"): organisations sign that way, people do not. */
-const ACRONYM_IN_PARENTHESES = /\((?:[\p{Lu}\d][\p{Lu}\d-]+)\)/u;
+const ACRONYM_IN_PARENTHESES = lazy(() => /\((?:[\p{Lu}\d][\p{Lu}\d-]+)\)/u);
 /**
  * Words that make even a two-word name an organisation ("ATLAS Collaboration"); the others need three words or more,
  * since some are surnames too ("Maria Gruppo", "Anna Groupe").
  */
-const STRONG_ORG =
-  /(?<![\p{L}\p{N}])(?:consorti(?:um|a)|collaborat\w*|investigators|trialists|committee|task force|network|alliance|initiative|ministry|society|association)(?![\p{L}\p{N}])/iu;
+const STRONG_ORG = lazy(
+  () =>
+    /(?<![\p{L}\p{N}])(?:consorti(?:um|a)|collaborat\w*|investigators|trialists|committee|task force|network|alliance|initiative|ministry|society|association)(?![\p{L}\p{N}])/iu,
+);
 
 /** Normalise white space (tabs, newlines, NBSP) to single spaces and trim. */
 export const squash = (s: string): string => s.replace(/\s+/gu, ' ').trim();
@@ -141,7 +144,10 @@ export function parseName(raw: string): PersonName {
   const whole = squash(raw);
   if (!whole) return { family: '', literal: true };
   const words = whole.split(' ').length;
-  if ((ORG.test(whole) && (words > 2 || STRONG_ORG.test(whole))) || (ACRONYM_IN_PARENTHESES.test(whole) && words > 1))
+  if (
+    (ORG().test(whole) && (words > 2 || STRONG_ORG().test(whole))) ||
+    (ACRONYM_IN_PARENTHESES().test(whole) && words > 1)
+  )
     return { family: whole, literal: true };
   // "King, Jr., Martin Luther" and "Martin Luther King Jr." (or "…King, Jr."): the suffix is set apart first.
   const parts = whole.split(/\s*,\s*/u);
@@ -175,7 +181,7 @@ function parseParts(name: string): PersonName {
     while (i < words.length - 1 && isParticle(words[i]!)) i++;
     return clean({ family: words.slice(i).join(' '), given, particle: words.slice(0, i).join(' ') });
   }
-  if (UNSPLIT_SCRIPT.test(name)) return { family: name, literal: true };
+  if (UNSPLIT_SCRIPT().test(name)) return { family: name, literal: true };
   const words = name.split(' ');
   if (words.length === 1) return { family: name };
   // "First von Last": the von part starts at the first lower-case word that is not the last word.

@@ -17,6 +17,7 @@
  * one took, and an unclosed opener (`\cite[`, `@a[`, `#cite(<`) is never rescanned from the next one.
  */
 import { citingFlavourOf, type CitingFlavour } from '../shared/citeFlavour';
+import { lazy } from '../shared/lazy';
 import type { TextEdit } from './edit';
 
 export type CiteFlavour = CitingFlavour | 'plain';
@@ -267,7 +268,7 @@ export interface CitationFit {
 export const FIT_CONTEXT = 32;
 
 /** Opening brackets and quotes: a citation right after one needs nothing before it. */
-const OPENING = /[([{<“‘«„‚]/u;
+const OPENING = lazy(() => /[([{<“‘«„‚]/u);
 /** A word goes on after the citation: keep them apart. */
 const WORD = /[\p{L}\p{N}]/u;
 /**
@@ -308,7 +309,7 @@ export function fitCitation(flavour: CiteFlavour, citation: string, before: stri
       fit.remove = run;
       fit.lead = '~';
     }
-  } else if (last !== undefined && !/\s/u.test(last) && !OPENING.test(last)) {
+  } else if (last !== undefined && !/\s/u.test(last) && !OPENING().test(last)) {
     // A straight quote after a space or a bracket opens a quotation: the citation starts inside it.
     const opensQuote =
       (last === '"' || last === "'") && (before.length < 2 || /[\s([{]/u.test(before[before.length - 2]!));

@@ -25,6 +25,7 @@
  * `''`, `<<`, `,,`, `!``).
  */
 
+import { lazy } from '../shared/lazy';
 import type { CiteFlavour } from './syntax';
 import { ACCENTS, latexReadsUtf8, LETTERS, MATH, QUOTES, SPECIALS, T1_ONLY } from './texTables';
 
@@ -121,7 +122,7 @@ function unitTex(unit: string, target: TexTarget, context: TexContext): string {
   return out;
 }
 
-const HAS_GREEK = /\p{Script=Greek}/u;
+const HAS_GREEK = lazy(() => /\p{Script=Greek}/u);
 
 /** The characters of a text with their combining marks (NFC first, so é is one character). */
 const units = (text: string): string[] => text.normalize('NFC').match(/\P{M}\p{M}*|\p{M}+/gu) ?? [];
@@ -131,7 +132,7 @@ const units = (text: string): string[] => text.normalize('NFC').match(/\P{M}\p{M
  * omicron, capitals that look Latin). A word stays UTF-8 (`$\lambda$` letter by letter would be nonsense); a lone
  * letter or a pair in Latin text (β-alanine, αβ T cells) is math.
  */
-const GREEK_RUN = /\p{Script=Greek}+(?:\p{M}+\p{Script=Greek}*)*/gu;
+const GREEK_RUN = lazy(() => /\p{Script=Greek}+(?:\p{M}+\p{Script=Greek}*)*/gu);
 const isGreekWord = (run: string): boolean =>
   run.normalize('NFC').length > 2 || [...run.normalize('NFC')].some((c) => !MATH[c]);
 
@@ -194,8 +195,8 @@ function encode(
     }
   };
   let at = from;
-  if (target === 'tex' && HAS_GREEK.test(t.slice(from, to))) {
-    for (const m of t.slice(from, to).matchAll(GREEK_RUN)) {
+  if (target === 'tex' && HAS_GREEK().test(t.slice(from, to))) {
+    for (const m of t.slice(from, to).matchAll(GREEK_RUN())) {
       if (!isGreekWord(m[0])) continue;
       plain(at, from + m.index);
       each(m[0], m[0]);

@@ -8,9 +8,10 @@ import * as vscode from 'vscode';
 import { pdflatexCannotTypeset, type CitablePaper } from '../bib/bibtex';
 import { flavourOf } from '../bib/syntax';
 import { showInfo } from '../platform/notify';
+import { lazy } from '../shared/lazy';
 
 /** Scripts named in the note, by the first that matches. */
-const SCRIPTS: readonly [RegExp, string][] = [
+const SCRIPTS = lazy((): readonly [RegExp, string][] => [
   [/\p{Script=Cyrillic}/u, 'Cyrillic'],
   [/\p{Script=Greek}/u, 'Greek'],
   [/[\p{Script=Hiragana}\p{Script=Katakana}]/u, 'Japanese'],
@@ -21,7 +22,7 @@ const SCRIPTS: readonly [RegExp, string][] = [
   [/\p{Script=Devanagari}/u, 'Devanagari'],
   [/\p{Script=Thai}/u, 'Thai'],
   [/\p{Script=Latin}/u, 'Latin letters outside T1 fonts'],
-];
+]);
 
 /**
  * Whether a LaTeX document's bibliography goes through Biber (biblatex) rather than BibTeX: read in its preamble (the
@@ -43,7 +44,13 @@ export function pdflatexNote(documentText: string, papers: readonly CitablePaper
   for (const p of papers) for (const c of pdflatexCannotTypeset(p, via)) chars.add(c);
   if (!chars.size) return undefined;
   const all = [...chars].join('');
-  const scripts = [...new Set(SCRIPTS.filter(([re]) => re.test(all)).map(([, name]) => name))];
+  const scripts = [
+    ...new Set(
+      SCRIPTS()
+        .filter(([re]) => re.test(all))
+        .map(([, name]) => name),
+    ),
+  ];
   const shown = [...chars].slice(0, 12).join(' ');
   return vscode.l10n.t(
     'The new bibliography entries hold letters pdflatex cannot print with its standard (T1) fonts: {0}{1} ({2}). {3} reads them; to print them, compile with LuaLaTeX or XeLaTeX, or load fonts for them.',

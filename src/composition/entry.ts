@@ -40,6 +40,8 @@ export interface ResearchDeskTestApi {
   isCiteLoaded(): boolean;
   citeLoadMs(): number | undefined;
   citeLoadSteps(): { require: number; create: number } | undefined;
+  /** dist/cite.js's V8 code cache: its folder, whether the load took it, and its save when it did not. */
+  citeCodeCache(): { dir: string | undefined; fromCache: boolean; saved: Promise<void> | undefined };
   /** The commands the entry bundle runs itself (the rest go to the core's table). */
   localCommands: readonly string[];
   /** Tree view ids this extension created. */
@@ -84,6 +86,8 @@ export class ResearchDesk extends Disposable {
   private readonly cite: BundleLoader<CiteCore, CiteModule>;
   /** dist/deferred.js: what runs after activation (rows, cite providers, demo key…), loaded on first use. */
   private readonly deferred = new DeferredLoader();
+  /** Where the bundles' V8 code cache is kept (none outside a local folder). */
+  private readonly codeCacheDir: string | undefined;
   /** The monthly-calls status item restored at start, until the core takes it over. */
   private restoredUsageItem: vscode.StatusBarItem | undefined;
   private readonly commandIds: string[] = [];
@@ -120,22 +124,32 @@ export class ResearchDesk extends Disposable {
         this.hasKey.onDidChange,
       ),
     );
-    this.cite = this.register(citeLoader({ log: this.log, results: this.results }));
+    // V8's code cache of the bundles loaded after activation, in the extension's own storage (a local folder).
+    const codeCacheDir = (this.codeCacheDir =
+      context.globalStorageUri.scheme === 'file'
+        ? vscode.Uri.joinPath(context.globalStorageUri, 'code-cache').fsPath
+        : undefined);
+    this.cite = this.register(citeLoader({ log: this.log, results: this.results }, undefined, { codeCacheDir }));
     this.core = this.register(
-      coreLoader({
-        context,
-        log: this.log,
-        settings: this.settings,
-        keys: this.keys,
-        results: this.results,
-        threadsView: this.threads,
-        takeUsageStatusItem: () => {
-          const item = this.restoredUsageItem;
-          this.restoredUsageItem = undefined;
-          return item;
+      coreLoader(
+        {
+          context,
+          log: this.log,
+          settings: this.settings,
+          keys: this.keys,
+          results: this.results,
+          threadsView: this.threads,
+          takeUsageStatusItem: () => {
+            const item = this.restoredUsageItem;
+            this.restoredUsageItem = undefined;
+            return item;
+          },
+          cite: () => this.cite.get(),
         },
-        cite: () => this.cite.get(),
-      }),
+        undefined,
+        // dist/core.js requires dist/cite.js: loaded first through its own loader, it comes from its code cache too.
+        { codeCacheDir, before: () => void this.cite.get() },
+      ),
     );
     step('services');
 
@@ -253,6 +267,11 @@ export class ResearchDesk extends Disposable {
       isCiteLoaded: () => this.cite.loaded,
       citeLoadMs: () => this.cite.loadMs,
       citeLoadSteps: () => this.cite.loadSteps,
+      citeCodeCache: () => ({
+        dir: this.codeCacheDir,
+        fromCache: this.cite.fromCodeCache,
+        saved: this.cite.codeCacheSaved,
+      }),
       results: this.results,
       threads: this.threads,
       registeredCommands: this.commandIds,

@@ -5,11 +5,14 @@
  * as the text; hover on the 2nd key of a multi-line citation; untrusted .bib text escaped; links https only.
  */
 import * as assert from 'node:assert/strict';
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { CitePaper } from '../../src/citations/types';
 import { registerCiteProviders, type CiteAssistant, type CiteAccess } from '../../src/citations/providers';
 import { Commands, Settings } from '../../src/platform/ids';
 import {
+  api,
   eventually,
   setUserSettings,
   sleep,
@@ -212,6 +215,20 @@ export function citeAssistSuite(): void {
       } finally {
         providers.dispose();
       }
+    });
+
+    test("the citation bundle's V8 code cache is saved in the extension's storage after its first load", async () => {
+      await testCore();
+      const cache = (await api()).citeCodeCache();
+      assert.ok(cache.dir, 'no code cache folder: the global storage is a local folder here');
+      // A fresh profile: nothing to take yet (a later session takes it: the unit suite runs those sessions).
+      assert.equal(cache.fromCache, false);
+      await cache.saved;
+      const files = readdirSync(cache.dir).filter((f) => f.startsWith('cite.js.'));
+      assert.equal(files.length, 1, files.join(', '));
+      assert.match(files[0]!, /^cite\.js\.[0-9a-f]{32}\.v8cache$/);
+      // Bytecode, not an empty or placeholder file: far larger than a V8 header.
+      assert.ok(statSync(join(cache.dir, files[0]!)).size > 20_000);
     });
 
     test('LaTeX: \\cite{ offers the bibliography (decoded on resolve) and then the recent paper that is not in it, marked', async () => {
