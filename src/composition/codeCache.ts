@@ -37,9 +37,10 @@ export interface LoadedBundle {
   /**
    * Writes what V8 compiled so far (the functions run since the load included) for the next session, whole (a
    * temporary file renamed into place), and removes this bundle's older caches. Does nothing when the cache was taken
-   * or there is no directory; never throws (a failure costs the next session the compile, nothing else).
+   * or there is no directory; never throws (a failure costs the next session the compile, nothing else): resolves to
+   * the error's message then.
    */
-  save(): Promise<void>;
+  save(): Promise<string | undefined>;
 }
 
 /**
@@ -47,7 +48,7 @@ export interface LoadedBundle {
  * already required (or required later by another bundle) is the same module, as it is in require.cache.
  */
 export function requireWithCodeCache(filename: string, dir: string | undefined): LoadedBundle {
-  const done: LoadedBundle = { exports: undefined, fromCache: false, save: () => Promise.resolve() };
+  const done: LoadedBundle = { exports: undefined, fromCache: false, save: () => Promise.resolve(undefined) };
   const { crypto, fs, module: Module, path, vm } = node();
   const cached = require.cache[filename];
   // A computed path, so esbuild leaves this require to run time.
@@ -87,8 +88,8 @@ export function requireWithCodeCache(filename: string, dir: string | undefined):
   }
   mod.loaded = true;
 
-  const save = async (): Promise<void> => {
-    if (fromCache) return;
+  const save = async (): Promise<string | undefined> => {
+    if (fromCache) return undefined;
     const tmp = `${cacheFile}.${crypto.randomBytes(4).toString('hex')}.tmp`;
     try {
       const data = script.createCachedData();
@@ -98,8 +99,10 @@ export function requireWithCodeCache(filename: string, dir: string | undefined):
       for (const other of await fs.promises.readdir(dir))
         if (other.startsWith(`${name}.`) && path.join(dir, other) !== cacheFile && !other.endsWith('.tmp'))
           await fs.promises.rm(path.join(dir, other), { force: true });
-    } catch {
+      return undefined;
+    } catch (err) {
       await fs.promises.rm(tmp, { force: true }).catch(() => undefined);
+      return err instanceof Error ? err.message : String(err);
     }
   };
   return { exports: mod.exports, fromCache, save };

@@ -52,19 +52,28 @@ export class BundleLoader<T extends vscode.Disposable, M> implements vscode.Disp
 
   get(): T {
     if (!this.built) {
-      this.options.before?.();
       const started = performance.now();
+      this.options.before?.();
       const bundle = requireWithCodeCache(join(this.bundleDir, this.file), this.options.codeCacheDir);
       const required = performance.now();
       this.fromCodeCache = bundle.fromCache;
       if (!bundle.fromCache && this.options.codeCacheDir)
         this.codeCacheSaved = new Promise((resolve) => {
-          this.saveTimer = setTimeout(() => void bundle.save().then(resolve), SAVE_CODE_CACHE_MS);
+          this.saveTimer = setTimeout(
+            () =>
+              void bundle.save().then((failed) => {
+                if (failed) this.log.debug(`Could not save the code cache of ${this.file}: ${failed}`);
+                resolve();
+              }),
+            SAVE_CODE_CACHE_MS,
+          );
         });
       this.built = this.create(bundle.exports as M);
       this.loadMs = performance.now() - started;
       this.loadSteps = { require: required - started, create: this.loadMs - (required - started) };
-      this.log.debug(`Loaded ${this.file} in ${this.loadMs.toFixed(1)} ms.`);
+      this.log.debug(
+        `Loaded ${this.file} in ${this.loadMs.toFixed(1)} ms${bundle.fromCache ? ' (from its code cache)' : ''}.`,
+      );
     }
     return this.built;
   }

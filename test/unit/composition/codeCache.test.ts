@@ -34,6 +34,8 @@ interface Session {
   answer: number;
   same: boolean;
   stack: string;
+  /** What save() gave: undefined when it saved (or had nothing to save), else why not. */
+  saveError?: string;
 }
 
 describe('code cache of a bundle (one process per session)', function () {
@@ -51,7 +53,7 @@ describe('code cache of a bundle (one process per session)', function () {
       let stack = '';
       try { m.fail(); } catch (e) { stack = e.stack; }
       const out = { fromCache: b.fromCache, variant: m.variant, answer: m.answer(), same: require(${JSON.stringify(file)}) === m, stack };
-      b.save().then(() => process.stdout.write(JSON.stringify(out)));`;
+      b.save().then((saveError) => process.stdout.write(JSON.stringify({ ...out, saveError })));`;
     const r = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' });
     assert.equal(r.status, 0, r.stderr);
     return JSON.parse(r.stdout) as Session;
@@ -83,6 +85,7 @@ describe('code cache of a bundle (one process per session)', function () {
     const a = writeBundle(join(root, 'a'), bundleSource('one'));
     const first = session(a);
     assert.deepEqual([first.fromCache, first.variant, first.answer, first.same], [false, 'one', 47, true]);
+    assert.equal(first.saveError, undefined);
     assert.equal(cacheFiles().length, 1);
     assert.match(cacheFiles()[0]!, /^cite\.js\.[0-9a-f]{32}\.v8cache$/);
     const second = session(a);
@@ -125,6 +128,7 @@ describe('code cache of a bundle (one process per session)', function () {
     writeFileSync(blocked, 'a file where the folder would be');
     const s = session(join(root, 'b', 'cite.js'), join(blocked, 'cache'));
     assert.deepEqual([s.fromCache, s.variant, s.answer], [false, 'two', 47]);
+    assert.match(s.saveError ?? '', /EEXIST|ENOTDIR/);
     assert.equal(readFileSync(blocked, 'utf8'), 'a file where the folder would be');
   });
 
