@@ -15,8 +15,8 @@ export type DeferredModule = typeof Deferred;
 export const SAVE_CODE_CACHE_MS = 3000;
 
 export interface BundleLoadOptions {
-  /** Where the bundle's V8 code cache is kept (codeCache.ts); none: a plain require. */
-  codeCacheDir?: string;
+  /** Where the bundle's V8 code cache is kept (codeCache.ts), asked when it loads; none: a plain require. */
+  codeCacheDir?: () => string | undefined;
   /** Runs first: another bundle this one requires, loaded through its own loader (and so from its code cache). */
   before?: () => void;
 }
@@ -54,10 +54,11 @@ export class BundleLoader<T extends vscode.Disposable, M> implements vscode.Disp
     if (!this.built) {
       const started = performance.now();
       this.options.before?.();
-      const bundle = requireWithCodeCache(join(this.bundleDir, this.file), this.options.codeCacheDir);
+      const cacheDir = this.options.codeCacheDir?.();
+      const bundle = requireWithCodeCache(join(this.bundleDir, this.file), cacheDir);
       const required = performance.now();
       this.fromCodeCache = bundle.fromCache;
-      if (!bundle.fromCache && this.options.codeCacheDir)
+      if (!bundle.fromCache && cacheDir)
         this.codeCacheSaved = new Promise((resolve) => {
           this.saveTimer = setTimeout(
             () =>

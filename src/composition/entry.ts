@@ -86,8 +86,8 @@ export class ResearchDesk extends Disposable {
   private readonly cite: BundleLoader<CiteCore, CiteModule>;
   /** dist/deferred.js: what runs after activation (rows, cite providers, demo key…), loaded on first use. */
   private readonly deferred = new DeferredLoader();
-  /** Where the bundles' V8 code cache is kept (none outside a local folder). */
-  private readonly codeCacheDir: string | undefined;
+  /** Where the bundles' V8 code cache is kept (none outside a local folder); asked when a bundle loads. */
+  private readonly codeCacheDir: () => string | undefined;
   /** The monthly-calls status item restored at start, until the core takes it over. */
   private restoredUsageItem: vscode.StatusBarItem | undefined;
   private readonly commandIds: string[] = [];
@@ -125,7 +125,7 @@ export class ResearchDesk extends Disposable {
       ),
     );
     // V8's code cache of the bundles loaded after activation, in the extension's own storage (a local folder).
-    const codeCacheDir = (this.codeCacheDir =
+    const codeCacheDir = (this.codeCacheDir = () =>
       context.globalStorageUri.scheme === 'file'
         ? vscode.Uri.joinPath(context.globalStorageUri, 'code-cache').fsPath
         : undefined);
@@ -268,7 +268,7 @@ export class ResearchDesk extends Disposable {
       citeLoadMs: () => this.cite.loadMs,
       citeLoadSteps: () => this.cite.loadSteps,
       citeCodeCache: () => ({
-        dir: this.codeCacheDir,
+        dir: this.codeCacheDir(),
         fromCache: this.cite.fromCodeCache,
         saved: this.cite.codeCacheSaved,
       }),
