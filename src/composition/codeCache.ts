@@ -48,12 +48,16 @@ export interface LoadedBundle {
  * already required (or required later by another bundle) is the same module, as it is in require.cache.
  */
 export function requireWithCodeCache(filename: string, dir: string | undefined): LoadedBundle {
-  const done: LoadedBundle = { exports: undefined, fromCache: false, save: () => Promise.resolve(undefined) };
   const { crypto, fs, module: Module, path, vm } = node();
   const cached = require.cache[filename];
-  // A computed path, so esbuild leaves this require to run time.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  if (cached || !dir) return { ...done, exports: cached ? cached.exports : require(filename) };
+  if (cached || !dir)
+    return {
+      // A computed path, so esbuild leaves this require to run time.
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      exports: cached ? cached.exports : require(filename),
+      fromCache: false,
+      save: () => Promise.resolve(undefined),
+    };
 
   const source = fs.readFileSync(filename, 'utf8');
   const name = path.basename(filename);
