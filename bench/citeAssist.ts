@@ -5,7 +5,7 @@
  * RESEARCH_DESK_BENCH_REPS times (default 3); the production bundle, as shipped. Figures are medians over the windows:
  *
  *  - the first `\cite{` completion with nothing of it loaded yet (goal <= 150 ms), later requests (<= 30 ms); VS Code's
- *    floor in the same window (a provider handing 500 ready items) and our list's ratio to it;
+ *    floor in the same window (a provider handing 100 ready items, as many as our lists hold) and our list's ratio to it;
  *  - hover on a key (<= 50 ms); Insert Citation into the file (<= 100 ms), and its ratio to the same edits applied as
  *    one WorkspaceEdit in the same window;
  *  - the longest task on the extension host's thread while the 10,000-entry file is prepared in the background
@@ -53,7 +53,7 @@ export interface WindowFigures {
   /** From asking for suggestions after `\cite{` to the suggest widget showing the list (the page's clock). */
   firstMs: number;
   firstAskedAt: number;
-  /** VS Code's floor: a provider handing 500 ready items, asked the same way; the first creates the widget. */
+  /** VS Code's floor: a provider handing 100 ready items, asked the same way; the first creates the widget. */
   floorAskedAt: number[];
   floorMs?: number[];
   /** The floor provider's list through vscode.executeCompletionItemProvider, as later requests are timed (ms). */
@@ -200,7 +200,7 @@ export async function measureCiteAssist(reps: number): Promise<Map<string, Windo
             }
             log(
               'bench',
-              `${side.name} ${f.name} #${rep + 1}: floor ${figures.floorMs.map((x) => x.toFixed(0)).join('/')} ms (later ${figures.laterFloor.map((x) => x.toFixed(0)).join('/')} ms), first ${figures.firstMs.toFixed(0)} ms (cite bundle load ${figures.citeLoadMs?.toFixed(0)} ms${figures.coreLoadedByList ? ', the core loaded too' : ''}; again through the API ${figures.secondMs.toFixed(0)} ms), later ${figures.later.map((x) => x.ms.toFixed(0)).join('/')} ms (provider alone ${figures.later.map((x) => x.providerMs?.toFixed(0)).join('/')} ms), words ${figures.words.map((x) => x.ms.toFixed(0)).join('/')} ms, hover ${figures.hover.map((x) => x.ms.toFixed(0)).join('/')} ms, insert ${figures.insert.map((x) => x.ms.toFixed(0)).join('/')} ms (floor ${figures.insertFloor.map((x) => x.toFixed(0)).join('/')} ms), prepare ${figures.prepareMs.toFixed(0)} ms (longest task ${figures.prepareLoop.maxMs.toFixed(0)} ms, longest GC ${figures.prepareLoop.gcMaxMs.toFixed(0)} ms; idle window ${figures.idleLoop.maxMs.toFixed(0)} ms), cold longest ${figures.coldLoop.maxMs.toFixed(0)} ms, heap +${((figures.heapAfter.heapUsed - figures.heapBefore.heapUsed) / 1e6).toFixed(1)} MB`,
+              `${side.name} ${f.name} #${rep + 1}: floor ${figures.floorMs.map((x) => x.toFixed(0)).join('/')} ms (later ${figures.laterFloor.map((x) => x.toFixed(0)).join('/')} ms), first ${figures.firstMs.toFixed(0)} ms (cite bundle load ${figures.citeLoadMs?.toFixed(0)} ms${figures.coreLoadedByList ? ', the core loaded too' : ''}; again through the API ${figures.secondMs.toFixed(0)} ms), later ${figures.later.map((x) => `${x.ms.toFixed(0)} (${x.items} items)`).join('/')} ms (provider alone ${figures.later.map((x) => x.providerMs?.toFixed(0)).join('/')} ms), words ${figures.words.map((x) => `${x.ms.toFixed(0)} (${x.items} items)`).join('/')} ms, hover ${figures.hover.map((x) => x.ms.toFixed(0)).join('/')} ms, insert ${figures.insert.map((x) => x.ms.toFixed(0)).join('/')} ms (floor ${figures.insertFloor.map((x) => x.toFixed(0)).join('/')} ms), prepare ${figures.prepareMs.toFixed(0)} ms (longest task ${figures.prepareLoop.maxMs.toFixed(0)} ms, longest GC ${figures.prepareLoop.gcMaxMs.toFixed(0)} ms; idle window ${figures.idleLoop.maxMs.toFixed(0)} ms), cold longest ${figures.coldLoop.maxMs.toFixed(0)} ms, heap +${((figures.heapAfter.heapUsed - figures.heapBefore.heapUsed) / 1e6).toFixed(1)} MB`,
             );
             const key = `${side.name}|${f.name}`;
             out.set(key, [...(out.get(key) ?? []), figures]);
@@ -266,7 +266,7 @@ export function citeAssistResults(windows: Map<string, WindowFigures[]>): BenchR
       (w) => w.firstMs,
       150,
       'ms',
-      `from asking for suggestions right after \`\\cite{\` is typed (editor.action.triggerSuggest, as typing \`{\` does) to the suggest widget showing the list in the workbench page, nothing of cite-key completion loaded yet: loading dist/cite.js (median ${r1(pick('current', big, (w) => w.citeLoadMs ?? NaN).med)} ms), reading and parsing the file included; a file of 256 KB or more lists its first 50 entries, read from its head, a smaller one up to 500`,
+      `from asking for suggestions right after \`\\cite{\` is typed (editor.action.triggerSuggest, as typing \`{\` does) to the suggest widget showing the list in the workbench page, nothing of cite-key completion loaded yet: loading dist/cite.js (median ${r1(pick('current', big, (w) => w.citeLoadMs ?? NaN).med)} ms), reading and parsing the file included; a file of 256 KB or more lists its first 50 entries, read from its head, a smaller one up to 100`,
     );
     const later = pick('current', `${big}|later`, (w) => w.firstMs);
     if (later.all.length) {
@@ -286,14 +286,14 @@ export function citeAssistResults(windows: Map<string, WindowFigures[]>): BenchR
       name: `cite completion: first list / VS Code's floor in the same window (ratio), ${variant} file`,
       value: r3(ratio.med),
       unit: 'x',
-      note: `the floor: a completion provider that hands 500 ready items for a plain-text file (the widget shows 50, 100 or 500 in the same time: 114–118 ms measured in one window), asked the same way just before in the same window, the second time (the first creates the suggest widget: median ${r1(pick('current', big, (w) => w.floorMs?.[0] ?? NaN).med)} ms); floor median ${r1(floor.med)} ms (${list(floor.all)}); ratio per window ${ratio.all.map((x) => x.toFixed(2)).join(', ')}; the same provider in a LaTeX document (\`{\` after plain text, Research Desk's provider asked too and loading nothing): median ${r1(pick('current', big, (w) => w.floorMs?.[2] ?? NaN).med)} ms (${list(pick('current', big, (w) => w.floorMs?.[2] ?? NaN).all)})`,
+      note: `the floor: a completion provider that hands 100 ready items (as many as our lists hold) for a plain-text file (the widget shows 50, 100 or 500 in the same time: 114–118 ms measured in one window), asked the same way just before in the same window, the second time (the first creates the suggest widget: median ${r1(pick('current', big, (w) => w.floorMs?.[0] ?? NaN).med)} ms); floor median ${r1(floor.med)} ms (${list(floor.all)}); ratio per window ${ratio.all.map((x) => x.toFixed(2)).join(', ')}; the same provider in a LaTeX document (\`{\` after plain text, Research Desk's provider asked too and loading nothing): median ${r1(pick('current', big, (w) => w.floorMs?.[2] ?? NaN).med)} ms (${list(pick('current', big, (w) => w.floorMs?.[2] ?? NaN).all)})`,
     });
     metric(
       'cite completion: later requests, median (ms)',
       (w) => median([...w.later, ...w.words].map((x) => x.ms)),
       30,
       'ms',
-      'vscode.executeCompletionItemProvider (its items come back to the caller: a round trip more than the suggest widget needs) for a key prefix typed one character at a time, 150 ms apart, and for prefixes matching title and author words (sandk, muller, creat)',
+      'vscode.executeCompletionItemProvider (its items come back to the caller: a round trip more than the suggest widget needs) for a key prefix typed one character at a time, 150 ms apart, and for prefixes matching title and author words (sandk, muller, creat); each list holds the best 100 items',
     );
     const laterFloor = pick('current', big, (w) => median(w.laterFloor));
     results.push({
@@ -306,7 +306,7 @@ export function citeAssistResults(windows: Map<string, WindowFigures[]>): BenchR
         ),
       ),
       unit: 'x',
-      note: `the floor: the same 500-item provider's list through vscode.executeCompletionItemProvider, four times, in the same window: median ${r1(laterFloor.med)} ms (${list(laterFloor.all)})`,
+      note: `the floor: the same 100-item provider's list through vscode.executeCompletionItemProvider, four times, in the same window: median ${r1(laterFloor.med)} ms (${list(laterFloor.all)})`,
     });
     const provider = pick('current', big, (w) => median(w.later.map((x) => x.providerMs ?? NaN)));
     results.push({

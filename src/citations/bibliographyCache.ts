@@ -44,7 +44,7 @@ const HEAD_BYTES = [256 << 10, 1 << 20, 4 << 20] as const;
  * in the same window: 114–118 ms either way), but the parse's code is not optimised yet on the first list: it reads
  * every character in the interpreter, so its cost is the entries' length (100 entries of a Zotero export with
  * abstracts took 9 ms of the extension host's thread, a writer's 5). The widget shows a dozen items; the list is
- * incomplete, so the first character typed asks again, and later lists hold up to 500.
+ * incomplete, so the first character typed asks again, and later lists hold up to 100 (completion.ts MAX_ITEMS).
  */
 export const HEAD_ENTRIES = 50;
 

@@ -277,7 +277,7 @@ export function citeAssistSuite(): void {
       assert.equal(documentation, 'Sandkühler, Julia, Müller, Anna · 2023 · Nutrients');
     });
 
-    test('a .bib of 256 KB or more lists its first 50 entries from its head, the same as its whole parse; 500 once read', async () => {
+    test('a .bib of 256 KB or more lists its first 50 entries from its head, the same as its whole parse; 100 once read', async () => {
       const dir = freshDir();
       const entry = (i: number, close = '}'): string =>
         `@article{big${i},\n  title = {Sleep and Memory in Adolescents, Study ${i}},\n  author = {Sandk{\\"u}hler, Zo{\\"e} and Müller, Ånna},\n  abstract = {${'Ünïcode text of an abstract. '.repeat(10)}},\n  year = {2020}\n${close}\n`;
@@ -298,8 +298,8 @@ export function citeAssistSuite(): void {
         first,
         Array.from({ length: 50 }, (_, i) => `big${i}`),
       );
-      // The whole file is read after the list; then lists hold up to 500, and the head's entries are the parse's.
-      await eventually(async () => (await citeLabels(tex.doc, tex.at, '{')).length === 500, 'a list of 500');
+      // The whole file is read after the list; then lists hold up to 100, and the head's entries are the parse's.
+      await eventually(async () => (await citeLabels(tex.doc, tex.at, '{')).length === 100, 'a list of 100');
       const whole = (await c.bibliographies.entries(tex.doc)).map((e) => e.entry.key);
       assert.deepEqual(whole.slice(0, 50), first);
 
@@ -308,7 +308,7 @@ export function citeAssistSuite(): void {
       const broken = Array.from({ length: 3000 }, (_, i) => entry(i, i === 40 ? '' : '}')).join('\n');
       await write(vscode.Uri.joinPath(dir, 'refs.bib'), broken);
       const listed = await citeLabels(tex.doc, tex.at, '{');
-      assert.equal(listed.length, 500);
+      assert.equal(listed.length, 100);
       assert.equal(listed.includes('big40'), false);
       assert.deepEqual(listed.slice(0, 41), [...Array.from({ length: 40 }, (_, i) => `big${i}`), 'big41']);
 
@@ -329,7 +329,7 @@ export function citeAssistSuite(): void {
       const latin1 = Buffer.from(big.replace('Study 3}', 'Study 3 \u00e9}'), 'latin1');
       await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(dir, 'refs.bib'), latin1);
       const fallback = await citeLabels(tex.doc, tex.at, '{');
-      assert.equal(fallback.length, 500);
+      assert.equal(fallback.length, 100);
       assert.deepEqual(fallback.slice(0, 3), ['big0', 'big1', 'big2']);
 
       // A file whose first 256 KB hold fewer than 50 entries, shorter than the next read (60 entries of about 6 KB, 360
@@ -365,6 +365,30 @@ export function citeAssistSuite(): void {
       assert.deepEqual(await citeLabels(doc, positionOf(doc, 'tan}', 3)), ['tanaka2022caffeine']);
       // Outside the braces: nothing of ours.
       assert.deepEqual(await citeLabels(doc, positionOf(doc, ' and', 1)), []);
+    });
+
+    test('a list holds the best 100 of entries and recent papers: a recent key match before title-only entries', async () => {
+      const dir = freshDir();
+      const entry = (key: string, title: string): string =>
+        `@article{${key},\n  title = {${title}},\n  author = {Roe, Richard},\n  year = {2021}\n}\n`;
+      const bib = [
+        entry('tanb1', 'First key match'),
+        entry('tanb2', 'Second key match'),
+        ...Array.from({ length: 150 }, (_, i) => entry(`w${i}`, `Tanning and skin, study ${i}`)),
+      ].join('\n');
+      await write(vscode.Uri.joinPath(dir, 'refs.bib'), bib);
+      const { doc, at } = await openDoc(
+        vscode.Uri.joinPath(dir, 'paper.tex'),
+        'See \\cite{tan|}.\n\\bibliography{refs}\n',
+      );
+      const labels = await citeLabels(doc, at);
+      // Key prefixes first (the entries, then the recent paper), then title words in bibliography order, cut at 100.
+      assert.deepEqual(labels, [
+        'tanb1',
+        'tanb2',
+        'tanaka2022caffeine',
+        ...Array.from({ length: 97 }, (_, i) => `w${i}`),
+      ]);
     });
 
     test('Markdown: after [@ and @ at a line start, not in an e-mail address, \\cite{ or code', async () => {
