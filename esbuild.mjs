@@ -2,6 +2,8 @@
 //   dist/extension.js  entry loaded at activation: ids, settings, key store, views, thin command
 //                      handlers. Must stay tiny: no client, undici, zod or markdown-it (checked below).
 //   dist/deferred.js   what the entry runs after activation (the views' rows, the cite providers, the demo key…).
+//   dist/firstList.js  the first `\cite{` list of a large .bib before dist/cite.js is loaded (its modules are shared
+//                      with dist/cite.js as dist/cite.js's are with dist/core.js).
 //   dist/cite.js       cite-key completion, hover and links, `require`d on the first citation request (or by the core).
 //   dist/core.js       the API client and the features, `require`d on the first command needing them; it takes
 //                      every module dist/cite.js has from that bundle at run time, so each exists once.
@@ -109,56 +111,76 @@ const markdownExternal = lazyBundle(
   "module.exports = function MarkdownIt(...args) { return new (require('./markdown.js'))(...args); };",
 );
 
-// The citation bundle: what the first `\cite{` list needs, about a quarter of the core, so that list does not wait
-// for the whole core to load. Its modules are found by a first build of its entry; the bundle then exports each of
-// them by path (`modules`), and the core's imports of those paths become requires of dist/cite.js (citeShared): a
-// module the two bundles share is one instance, so the .bib cache, the recent papers, module-level caches and error
-// classes (`instanceof`) are the same for completion and for the core's commands.
-const CITE_ENTRY = 'src/composition/cite.ts';
-const citePlugins = [asciiOnly, vscodeRequire, bibtexExternal];
-const citeModules = Object.keys(
-  (
-    await esbuild.build({
-      ...node,
-      entryPoints: [CITE_ENTRY],
-      write: false,
-      outdir: 'dist',
-      metafile: true,
-      logLevel: 'silent',
-      plugins: citePlugins,
-    })
-  ).metafile.inputs,
-)
-  .filter((i) => i.startsWith('src/'))
-  .sort();
-const citeIndex = [
-  `export { createCiteCore } from './${CITE_ENTRY}';`,
-  ...citeModules.map((m, i) => `import * as m${i} from './${m}';`),
-  `export const modules = { ${citeModules.map((m, i) => `${JSON.stringify(m)}: m${i}`).join(', ')} };`,
-].join('\n');
-const citeSet = new Set(citeModules);
-const citeShared = {
-  name: 'cite-shared',
-  setup(build) {
-    build.onResolve({ filter: /^\./ }, async (args) => {
-      if (args.namespace !== 'file' || args.pluginData?.citeShared) return undefined;
-      const r = await build.resolve(args.path, {
-        kind: args.kind,
-        resolveDir: args.resolveDir,
-        importer: args.importer,
-        pluginData: { citeShared: true },
+/** The modules under src/ a first build of `entry` bundles. */
+async function sourceModules(entry, plugins) {
+  const { metafile } = await esbuild.build({
+    ...node,
+    entryPoints: [entry],
+    write: false,
+    outdir: 'dist',
+    metafile: true,
+    logLevel: 'silent',
+    plugins,
+  });
+  return Object.keys(metafile.inputs)
+    .filter((i) => i.startsWith('src/'))
+    .sort();
+}
+
+/** A bundle's entry that exports `exports` and every one of `modules` by path (`modules`), for sharedFrom. */
+const sharingIndex = (exports, modules) =>
+  [
+    exports,
+    ...modules.map((m, i) => `import * as m${i} from './${m}';`),
+    `export const modules = { ${modules.map((m, i) => `${JSON.stringify(m)}: m${i}`).join(', ')} };`,
+  ].join('\n');
+
+/**
+ * Imports of `modules` (paths under src/) become requires of the bundle `file` that exports them (sharingIndex): a
+ * module two bundles share is one instance, so caches, module-level state and error classes (`instanceof`) are the
+ * same for both.
+ */
+const sharedFrom = (file, modules) => {
+  const namespace = `shared-from-${file}`;
+  return {
+    name: namespace,
+    setup(build) {
+      build.onResolve({ filter: /^\./ }, async (args) => {
+        if (args.namespace.startsWith('shared-from-') || args.pluginData?.[namespace]) return undefined;
+        const r = await build.resolve(args.path, {
+          kind: args.kind,
+          resolveDir: args.resolveDir,
+          importer: args.importer,
+          pluginData: { ...args.pluginData, [namespace]: true },
+        });
+        if (r.errors.length > 0 || !r.path) return undefined;
+        const module = relative(process.cwd(), r.path).split(sep).join('/');
+        return modules.has(module) ? { path: module, namespace } : undefined;
       });
-      if (r.errors.length > 0 || !r.path) return undefined;
-      const module = relative(process.cwd(), r.path).split(sep).join('/');
-      return citeSet.has(module) ? { path: module, namespace: 'cite-shared' } : undefined;
-    });
-    build.onLoad({ filter: /.*/, namespace: 'cite-shared' }, (args) => ({
-      contents: `module.exports = require('./cite.js').modules[${JSON.stringify(args.path)}];`,
-      loader: 'js',
-    }));
-    build.onResolve({ filter: /^\.\/cite\.js$/ }, () => ({ path: './cite.js', external: true }));
-  },
+      build.onLoad({ filter: /.*/, namespace }, (args) => ({
+        contents: `module.exports = require('./${file}').modules[${JSON.stringify(args.path)}];`,
+        loader: 'js',
+      }));
+      build.onResolve({ filter: new RegExp(`^\\./${file.replace('.', '\\.')}$`) }, () => ({
+        path: `./${file}`,
+        external: true,
+      }));
+    },
+  };
 };
+
+// The citation bundle: what cite-key completion, hover and links need, about a quarter of the core, so that the
+// first list does not wait for the whole core to load. The core takes its modules from it (sharedFrom).
+// The first list's bundle: what the first `\cite{` list of a large .bib needs before the citation bundle is loaded
+// (src/citations/firstList.ts), a third of it; the citation bundle takes its modules from it in turn.
+const CITE_ENTRY = 'src/composition/cite.ts';
+const FIRST_ENTRY = 'src/citations/firstList.ts';
+const firstModules = await sourceModules(FIRST_ENTRY, [asciiOnly, vscodeRequire]);
+const firstSet = new Set(firstModules);
+const citePlugins = [asciiOnly, sharedFrom('firstList.js', firstSet), vscodeRequire, bibtexExternal];
+const citeModules = await sourceModules(CITE_ENTRY, [asciiOnly, vscodeRequire, bibtexExternal]);
+const citeSet = new Set(citeModules);
+const citeShared = sharedFrom('cite.js', citeSet);
 
 const configs = [
   {
@@ -178,9 +200,25 @@ const configs = [
   },
   {
     ...node,
-    stdin: { contents: citeIndex, resolveDir: '.', sourcefile: 'cite-index.ts', loader: 'ts' },
+    stdin: {
+      contents: sharingIndex(`export { createCiteCore } from './${CITE_ENTRY}';`, citeModules),
+      resolveDir: '.',
+      sourcefile: 'cite-index.ts',
+      loader: 'ts',
+    },
     outfile: 'dist/cite.js',
     plugins: citePlugins,
+    metafile: true,
+  },
+  {
+    ...node,
+    stdin: {
+      contents: sharingIndex(`export { createFirstList } from './${FIRST_ENTRY}';`, firstModules),
+      resolveDir: '.',
+      sourcefile: 'first-list-index.ts',
+      loader: 'ts',
+    },
+    outfile: 'dist/firstList.js',
     metafile: true,
   },
   {
@@ -246,14 +284,19 @@ const FORBIDDEN_IN_ENTRY = [
   /^src\/(search\/searchSession|threads\/threadWatcher|service\/(connection|emulator|clientProvider))\.ts$/,
 ];
 
+/** A bundle that takes `shared` modules from `from` must not bundle copies of them. */
+function checkShared(result, bundle, shared, from) {
+  const twice = Object.keys(result.metafile?.inputs ?? {}).filter((i) => shared.has(i));
+  if (twice.length > 0)
+    throw new Error(`dist/${bundle} must take these from dist/${from}, not bundle them:\n  ${twice.join('\n  ')}`);
+}
+
 /**
  * The core must reach the BibTeX library, undici and markdown-it only through their own bundles, and the citation
  * bundle's modules only through it.
  */
 function checkCore(result) {
-  const twice = Object.keys(result.metafile?.inputs ?? {}).filter((i) => citeSet.has(i));
-  if (twice.length > 0)
-    throw new Error(`dist/core.js must take these from dist/cite.js, not bundle them:\n  ${twice.join('\n  ')}`);
+  checkShared(result, 'core.js', citeSet, 'cite.js');
   const bad = Object.keys(result.metafile?.inputs ?? {}).filter((i) =>
     /node_modules\/(@retorquere\/bibtex-parser|unicode2latex|undici|markdown-it|linkify-it|mdurl|uc\.micro|punycode\.js|entities)\//.test(
       i,
@@ -297,6 +340,7 @@ if (watch) {
   const results = await Promise.all(configs.map((c) => esbuild.build(c)));
   checkEntry(results[0]);
   checkCore(results[1]);
+  checkShared(results[2], 'cite.js', firstSet, 'firstList.js');
   // Shipped in the VSIX (.vscodeignore): the notices of exactly the packages the shipped bundles contain.
   const notices = thirdPartyNotices(
     results.slice(0, SHIPPED).map((r) => r.metafile),

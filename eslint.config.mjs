@@ -17,7 +17,7 @@ export const PURE_FILES = [
   'src/answer/{exportName,protocol}.ts',
   'src/composition/{codeCache,commandTable,deferred}.ts',
   'src/chat/{answerMarkdown,chatMarkdown,seenPapers,threadToolInput,toolInput}.ts',
-  'src/citations/{citeIndex,citeMatch,declare,display,errors,incrementalParse,latexWords,recentPapers}.ts',
+  'src/citations/{citeIndex,citeMatch,declare,display,entryText,errors,incrementalParse,latexWords,recentPapers}.ts',
   'src/platform/ids.ts',
   'src/search/{cache,filterModel,paging,query,resultsModel,searchPages}.ts',
   'src/search/table/{protocol,rows,sortFilter}.ts',

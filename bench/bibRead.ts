@@ -18,7 +18,8 @@ import { entryToPaper } from '../src/bib/bibEntry';
 import { parseBibFile } from '../src/bib/bibFile';
 import { loadBibtexLibrary } from '../src/bib/library';
 import { CiteIndex } from '../src/citations/citeIndex';
-import type { entryInfo as baseEntryInfo, matchRank as baseMatchRank } from '../src/citations/citeMatch';
+import type { matchRank as baseMatchRank } from '../src/citations/citeMatch';
+import type { entryInfo as baseEntryInfo } from '../src/citations/entryText';
 import { BIB_VARIANTS, benchBib, type BibVariant } from './bibData';
 import { type BenchResult, median, runAsScript } from './results';
 
@@ -44,10 +45,13 @@ function baselineReady(): Ready | undefined {
   if (!base) return undefined;
   /* eslint-disable @typescript-eslint/no-require-imports */
   const { parseBibFile: parse } = require(`${base}/src/bib/bibFile`) as { parseBibFile: typeof parseBibFile };
-  const { entryInfo, matchRank } = require(`${base}/src/citations/citeMatch`) as {
-    entryInfo: typeof baseEntryInfo;
+  const { matchRank, entryInfo: before } = require(`${base}/src/citations/citeMatch`) as {
+    entryInfo?: typeof baseEntryInfo;
     matchRank: typeof baseMatchRank;
   };
+  // entryInfo moved to entryText.ts; an older checkout has it in citeMatch.ts.
+  const entryInfo =
+    before ?? (require(`${base}/src/citations/entryText`) as { entryInfo: typeof baseEntryInfo }).entryInfo;
   /* eslint-enable @typescript-eslint/no-require-imports */
   return (text) => {
     const file = parse(text);

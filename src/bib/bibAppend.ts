@@ -5,8 +5,9 @@
  * end of the file is looked at or touched. Apart from the parse (bibFile.ts) and from tidying (bibTidy.ts). Pure.
  */
 import { toBibtex, type BibtexOptions, type CitablePaper } from './bibtex';
+import { concatBytes, decodeUtf8 } from './bibBytes';
 import { findEntry } from './bibEntry';
-import { entryKeys, type BibFile } from './bibFile';
+import { entryKeys, parseBibFile, type BibFile } from './bibFile';
 import { newlineOf, type TextEdit } from './edit';
 import { citeKey, DEFAULT_KEY_SCHEME } from './keys';
 
@@ -100,4 +101,32 @@ export function ensureEntry(
     edit: { offset: file.text.length, length: 0, text: appendText(file.text, entryText, file.newline) },
     entryText,
   };
+}
+
+/** An append to a UTF-8 .bib, planned on its bytes. */
+export type ByteAppend =
+  | {
+      ok: true;
+      /** The whole file after the append: the bytes before, then the appended text in UTF-8. */
+      bytes: Uint8Array;
+      /** The text appended (line breaks as the file's). */
+      appended: string;
+      /** The parse of the file before. */
+      file: BibFile;
+    }
+  | { ok: false; reason: 'encoding'; encoding: 'utf16' | 'invalid' }
+  | { ok: false; reason: 'blocked'; blocked: AppendBlocker };
+
+/**
+ * Entries appended to UTF-8 bytes (what the editor writes for a file no editor has unsaved changes in): refused when
+ * the bytes are not UTF-8 (never re-encoded) or when BibTeX would not read what is appended (`appendBlocker`).
+ */
+export function appendToUtf8(before: Uint8Array, entryText: string, file?: BibFile): ByteAppend {
+  const read = decodeUtf8(before);
+  if (!read.ok) return { ok: false, reason: 'encoding', encoding: read.reason };
+  const parsed = file ?? parseBibFile(read.text);
+  const blocked = appendBlocker(parsed);
+  if (blocked) return { ok: false, reason: 'blocked', blocked };
+  const appended = appendText(read.text, entryText, parsed.newline);
+  return { ok: true, bytes: concatBytes(before, new TextEncoder().encode(appended)), appended, file: parsed };
 }

@@ -1,13 +1,10 @@
 /**
- * A .bib file as bytes: read without changing what is read, appended to without touching a byte already there. The
- * editor writes new entries this way instead of saving an editor buffer, because VS Code's text model does not keep a
+ * A .bib file as bytes: read without changing what is read, appended to without touching a byte already there
+ * (bibAppend.ts appendToUtf8 plans an append on them). The editor writes new entries this way instead of saving an editor buffer, because VS Code's text model does not keep a
  * file's bytes: opening a file turns mixed line breaks (and every lone CR) into the dominant one, decodes invalid
  * UTF-8 to U+FFFD, refuses a file with a NUL byte as binary, and saving runs participants (trim trailing white space,
  * format on save) over the whole file. Pure.
  */
-import { appendBlocker, appendText, type AppendBlocker } from './bibAppend';
-import { parseBibFile, type BibFile } from './bibFile';
-
 const UTF8_BOM = [0xef, 0xbb, 0xbf] as const;
 
 /** How the bytes of a file decode as UTF-8. */
@@ -81,32 +78,4 @@ export function lineBreakKinds(text: string): { crlf: number; cr: number; lf: nu
 export function editorKeepsLineBreaks(text: string): boolean {
   const k = lineBreakKinds(text);
   return k.cr === 0 && (k.crlf === 0 || k.lf === 0);
-}
-
-/** An append to a UTF-8 .bib, planned on its bytes. */
-export type ByteAppend =
-  | {
-      ok: true;
-      /** The whole file after the append: the bytes before, then the appended text in UTF-8. */
-      bytes: Uint8Array;
-      /** The text appended (line breaks as the file's). */
-      appended: string;
-      /** The parse of the file before. */
-      file: BibFile;
-    }
-  | { ok: false; reason: 'encoding'; encoding: 'utf16' | 'invalid' }
-  | { ok: false; reason: 'blocked'; blocked: AppendBlocker };
-
-/**
- * Entries appended to UTF-8 bytes (what the editor writes for a file no editor has unsaved changes in): refused when
- * the bytes are not UTF-8 (never re-encoded) or when BibTeX would not read what is appended (`appendBlocker`).
- */
-export function appendToUtf8(before: Uint8Array, entryText: string, file?: BibFile): ByteAppend {
-  const read = decodeUtf8(before);
-  if (!read.ok) return { ok: false, reason: 'encoding', encoding: read.reason };
-  const parsed = file ?? parseBibFile(read.text);
-  const blocked = appendBlocker(parsed);
-  if (blocked) return { ok: false, reason: 'blocked', blocked };
-  const appended = appendText(read.text, entryText, parsed.newline);
-  return { ok: true, bytes: concatBytes(before, new TextEncoder().encode(appended)), appended, file: parsed };
 }

@@ -9,44 +9,21 @@ import * as vscode from 'vscode';
 import { entryToPaper } from '../bib/bibEntry';
 import { BibParser, parseBibFile, type BibDiagnostic, type BibEntry, type BibFile } from '../bib/bibFile';
 import { decodeLossy, decodeUtf8, isAscii } from '../bib/bibBytes';
+import { HEAD_ENTRIES, headCandidate, MAX_BIB_BYTES, readHeadEntries } from './bibHead';
 import { countBreaks } from '../bib/edit';
 import { bibFileEncoding } from '../platform/settings';
 import { regularFile } from './bibliographyFind';
-import { readHead, readUri } from './fileAccess';
+import { readUri } from './fileAccess';
 import { isUtf8, type PendingWrite } from './bibliographyWrite';
 import { canAppendTo, canExtend, extendParse } from './incrementalParse';
 import { inSlices, yieldToEventLoop } from '../shared/slices';
 import type { BibliographyEntry, CitePaper, DiskBibliography, LoadedBibliography, ResolvedBibliography } from './types';
-
-/** Larger .bib files are not read (nor written): 64 MB is far beyond any real bibliography. */
-const MAX_BIB_BYTES = 64 * 1024 * 1024;
 
 interface CacheRecord {
   stamp: string;
   loaded: LoadedBibliography;
   entries?: BibliographyEntry[];
 }
-
-/**
- * A .bib on disk at least this large (some 400 entries) gives the first list from its head: the first entries of a 6
- * MB file are listed before the file is read whole (its text would be a 12 MB string, which also sets the garbage
- * collector working), and those of a smaller one before the rest is parsed.
- */
-const HEAD_FROM_BYTES = 256 * 1024;
-/**
- * How much of the head is read: the first size, then the next when it does not hold enough entries (a file shorter
- * than that is read whole, and parsed only as far as the list needs). 50 entries take some 30 KB in a writer's file
- * and 80 KB in a Zotero export with abstracts; decoding a larger head than needed was a millisecond per megabyte.
- */
-const HEAD_BYTES = [256 << 10, 1 << 20, 4 << 20] as const;
-/**
- * How many entries a list from the head holds at most. The workbench takes as long to show 50 items as 500 (measured
- * in the same window: 114–118 ms either way), but the parse's code is not optimised yet on the first list: it reads
- * every character in the interpreter, so its cost is the entries' length (100 entries of a Zotero export with
- * abstracts took 9 ms of the extension host's thread, a writer's 5). The widget shows a dozen items; the list is
- * incomplete, so the first character typed asks again, and later lists hold up to 100 (completion.ts MAX_ITEMS).
- */
-export const HEAD_ENTRIES = 50;
 
 /** A read in progress: its parse (entries appear as it goes), and the promise of the whole. */
 interface Reading {
@@ -183,33 +160,17 @@ export class BibliographyCache {
   }
 
   /**
-   * The first `count` entries of a large local .bib read from its head alone (cut after a line break, so no character
-   * is split), exactly as the whole file's parse reads them: only entries before the head's first problem count (the
-   * entry cut at its end is one). Undefined when this does not apply (a small file, open in an editor, cached or being
-   * read already, not UTF-8) or the head does not hold that many; the caller then waits for the whole file.
+   * The first `count` entries of a large local .bib read from its head alone (bibHead.ts), when it is neither cached
+   * nor being read. Undefined when this does not apply or the head does not hold that many; the caller then waits for
+   * the whole file.
    */
   private async headEntries(bib: ResolvedBibliography, count: number): Promise<BibEntry[] | undefined> {
     const id = bib.uri.toString();
-    if (bib.uri.scheme !== 'file' || this.reading.has(id)) return undefined;
-    if (vscode.workspace.textDocuments.some((d) => d.uri.toString() === id && !d.isClosed)) return undefined;
-    const stat = await regularFile(bib.uri);
-    if (!stat || stat.size < HEAD_FROM_BYTES || stat.size > MAX_BIB_BYTES) return undefined;
-    if (this.records.get(id)?.stamp === `disk:${stat.mtime}:${stat.size}` || this.reading.has(id)) return undefined;
-    for (const size of HEAD_BYTES) {
-      const bytes = await readHead(bib.uri, size);
-      if (!bytes) return undefined;
-      const whole = bytes.length < size;
-      const cut = whole ? bytes.length : bytes.lastIndexOf(10) + 1;
-      const utf8 = cut > 0 ? decodeUtf8(bytes.subarray(0, cut)) : undefined;
-      if (!utf8?.ok) return undefined;
-      const parser = new BibParser(utf8.text);
-      parser.run(Infinity, undefined, count);
-      const problem = parser.firstProblem ?? Infinity;
-      const entries = parser.entries.slice(0, count);
-      if (entries.length === count && entries[count - 1]!.end <= problem) return entries;
-      if (whole) return undefined;
-    }
-    return undefined;
+    if (this.reading.has(id)) return undefined;
+    const stat = await headCandidate(bib.uri);
+    if (!stat || this.records.get(id)?.stamp === `disk:${stat.mtime}:${stat.size}` || this.reading.has(id))
+      return undefined;
+    return readHeadEntries(bib.uri, count);
   }
 
   /**

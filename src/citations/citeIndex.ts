@@ -7,7 +7,8 @@
  */
 import type { BibEntry } from '../bib/bibFile';
 import { asciiFold } from '../bib/names';
-import { rawFamilies, rawText, words } from './citeMatch';
+import { words } from './citeMatch';
+import { rawFamilies, rawText } from './entryText';
 import { familyWords, textWords, WordBytes } from './latexWords';
 
 /** A typed prefix in the forms ranking compares: as typed, lower case, folded. */

@@ -1,9 +1,8 @@
 /**
  * The data side of cite-key completion and hover, without vscode so plain Node tests hold it to the pure layer
- * (test/unit/citations/citeMatch.test.ts): a readable form of raw .bib values for lists (decoding 10,000 entries with
- * the BibTeX library would take seconds), prefix matching on key, title and authors, an index that answers
- * bibEntry.findEntry's question (is this paper already in the bibliography?) without scanning every entry per paper,
- * and the key a paper would get (keys.ts citeKey against a prebuilt set).
+ * (test/unit/citations/citeMatch.test.ts): prefix matching on key, title and authors (as entryText.ts reads them from
+ * the raw fields), an index that answers bibEntry.findEntry's question (is this paper already in the bibliography?)
+ * without scanning every entry per paper, and the key a paper would get (keys.ts citeKey against a prebuilt set).
  */
 import { doiKey, entryDoi, findEntry, titleKey } from '../bib/bibEntry';
 import type { BibEntry } from '../bib/bibFile';
@@ -11,31 +10,9 @@ import { yearOf } from '../bib/bibtex';
 import { baseKey, suffix } from '../bib/keys';
 import { asciiFold } from '../bib/names';
 import { inSlices } from '../shared/slices';
-import { displayLatex } from './display';
+import { rawText } from './entryText';
 import { collectWords } from './latexWords';
 import type { BibliographyEntry, CitePaper, LoadedBibliography } from './types';
-
-/**
- * A readable form of a raw BibTeX value for lists (display.ts, shared with the Quick Pick; approximate: the exact one
- * needs the library).
- */
-export function rawText(raw: string | undefined): string {
-  return raw ? displayLatex(raw) : '';
-}
-
-/** Family names of a raw `author` field ("Last, First and First Last"). */
-export function rawFamilies(raw: string | undefined): string[] {
-  const text = rawText(raw);
-  if (!text) return [];
-  const out: string[] = [];
-  for (const a of text.split(/\s+and\s+/u)) {
-    // "Last, First": before the comma; "First Last": after the last space.
-    const comma = a.indexOf(',');
-    const family = (comma >= 0 ? a.slice(0, comma) : a.slice(a.lastIndexOf(' ') + 1)).trim();
-    if (family) out.push(family);
-  }
-  return out;
-}
 
 /** Folded words (lower-case ASCII) of a text, for prefix matching. */
 export function words(text: string): string[] {
@@ -68,50 +45,6 @@ export function matchRank(prefix: string, info: MatchInfo): number | undefined {
   info.words ??= [...words(info.title), ...info.families.flatMap(words)];
   for (const w of info.words) if (w.startsWith(fp)) return 2;
   return undefined;
-}
-
-/** An entry's list data from its raw fields. */
-export interface EntryInfo extends MatchInfo {
-  year: string;
-  journal: string;
-}
-const entryInfos = new WeakMap<BibEntry, EntryInfo>();
-export function entryInfo(entry: BibEntry): EntryInfo {
-  let info = entryInfos.get(entry);
-  if (!info) {
-    const raw = entry.raw;
-    info = {
-      key: entry.key,
-      title: entryTitle(entry),
-      families: rawFamilies(raw['author'] ?? raw['editor']),
-      year: (raw['year'] ?? raw['date'] ?? '').trim().slice(0, 4),
-      journal: rawText(raw['journal'] ?? raw['journaltitle'] ?? raw['booktitle']),
-    };
-    entryInfos.set(entry, info);
-  }
-  return info;
-}
-
-/** An entry's title from its raw field (all a list shows of it: the rest of entryInfo is read on resolve). */
-const entryTitles = new WeakMap<BibEntry, string>();
-export function entryTitle(entry: BibEntry): string {
-  let title = entryTitles.get(entry);
-  if (title === undefined) entryTitles.set(entry, (title = rawText(entry.field('title'))));
-  return title;
-}
-
-/** Up to six authors then "et al.". */
-export function shortAuthors(authors: readonly string[]): string {
-  return authors.length > 6 ? `${authors.slice(0, 6).join(', ')}, et al.` : authors.join(', ');
-}
-
-/** "authors · year · journal", skipping what is unknown. */
-export function byline(
-  authors: readonly string[],
-  year: string | number | undefined | null,
-  journal: string | undefined | null,
-): string {
-  return [shortAuthors(authors), year ? String(year) : '', journal ?? ''].filter(Boolean).join(' · ');
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -25,17 +25,18 @@
 import * as vscode from 'vscode';
 import { showError, showWarning } from '../platform/notify';
 import { oneLine } from '../shared/plainText';
-import type { BibEntry, BibFile } from '../bib/bibFile';
+import type { BibFile } from '../bib/bibFile';
 import { yearOf } from '../bib/bibtex';
 import { isBibtexLibraryLoaded, loadBibtexLibrary } from '../bib/library';
-import { COMPLETION_WINDOW, completionContext, flavourOf } from '../bib/syntax';
 import { Commands } from '../platform/ids';
 import type { Logger } from '../platform/logger';
 import { citationSettings } from '../platform/settings';
 import { CitationError } from './errors';
 import { AFTER_LIST_MS, inSlices } from '../shared/slices';
 import { CiteIndex, prefixOf } from './citeIndex';
-import { byline, EntryIndex, entryInfo, entryTitle, matchRank, predictKey, type MatchInfo } from './citeMatch';
+import { EntryIndex, matchRank, predictKey, type MatchInfo } from './citeMatch';
+import { byline } from './entryText';
+import { citeSite, describeFromRaw, entryItem, filterText, firstItemSource, firstList } from './firstList';
 import { asCitePaper } from './recentPapers';
 import type { BibliographyEntry, BibliographyService, CitePaper, RecentPapers } from './types';
 
@@ -67,11 +68,8 @@ export const MAX_ITEMS = 100;
 
 // ---------------------------------------------------------------------------------------------------------------
 
-/** What an item stands for: an entry (of a list made before its file was read to the end: found again on resolve). */
-type ItemSource =
-  | { kind: 'entry'; entry: BibliographyEntry }
-  | { kind: 'first'; document: vscode.TextDocument; entry: BibEntry }
-  | { kind: 'recent'; paper: CitePaper; key: string };
+/** What an item stands for (a first list's items are firstList.ts's). */
+type ItemSource = { kind: 'entry'; entry: BibliographyEntry } | { kind: 'recent'; paper: CitePaper; key: string };
 
 /** A recent paper that is not in the bibliography, with the key it would get. */
 interface RecentCandidate extends MatchInfo {
@@ -126,6 +124,17 @@ export class CiteCompletion {
     await this.indexFor(await this.options.bibliographies.entries(document)).built;
   }
 
+  /**
+   * After a first list: the next request has a prefix to match, so the whole file (of which the list may have read
+   * only the head) and its index are made ready, in slices, once the list has had time to show, rather than by that
+   * request.
+   */
+  prepareAfterList(document: vscode.TextDocument): void {
+    this.afterList = new Promise((resolve) => setTimeout(resolve, AFTER_LIST_MS))
+      .then(() => this.prepare(document))
+      .catch(() => undefined);
+  }
+
   /** Recent papers not in the bibliography, each with its predicted key (reused while nothing changed). */
   private async recentCandidates(prepared: Prepared, scheme: string | undefined): Promise<RecentCandidate[]> {
     const list = this.options.recentPapers.list();
@@ -149,32 +158,17 @@ export class CiteCompletion {
     position: vscode.Position,
     token: vscode.CancellationToken,
   ): Promise<vscode.CompletionList | undefined> {
-    const flavour = flavourOf(document.languageId, document.fileName);
-    if (flavour === 'plain') return undefined;
-    // The characters completionContext reads before the cursor, no more (whole lines could be megabytes).
-    const from = document.positionAt(Math.max(0, document.offsetAt(position) - COMPLETION_WINDOW));
-    const before = document.getText(new vscode.Range(from, position));
-    const ctx = completionContext(before, before.length, flavour);
-    if (!ctx || (flavour !== 'latex' && inCode(document, position))) return undefined;
-    const range = new vscode.Range(position.translate(0, -ctx.prefix.length), position);
+    const site = citeSite(document, position);
+    if (!site) return undefined;
+    const { ctx, range } = site;
 
     // Nothing typed yet and no recent paper to offer: every entry ranks first, so the list is the first entries in
     // bibliography order, shown as soon as they are read (a 10,000-entry file need not be parsed to the end first).
     if (!ctx.prefix && !this.options.recentPapers.list().length) {
       const first = await this.options.bibliographies.firstEntries(document, MAX_ITEMS);
       if (token.isCancellationRequested) return undefined;
-      const items = first.map((entry, i) => {
-        const item = this.entryItem(entry, ctx.prefix, range);
-        this.sources.set(item, { kind: 'first', document, entry });
-        item.sortText = String(i).padStart(5, '0');
-        return item;
-      });
-      // The next request has a prefix to match: the whole file (of which the list may have read only the head) and its
-      // index are made ready, in slices, once this list has had time to show, rather than by that request.
-      this.afterList = new Promise((resolve) => setTimeout(resolve, AFTER_LIST_MS))
-        .then(() => this.prepare(document))
-        .catch(() => undefined);
-      return new vscode.CompletionList(items, true);
+      this.prepareAfterList(document);
+      return firstList(document, first, range);
     }
 
     const entries = await this.options.bibliographies.entries(document);
@@ -211,7 +205,7 @@ export class CiteCompletion {
     }
     const ranked: { rank: number; item: vscode.CompletionItem }[] = [];
     for (const { rank, e } of entryHits.slice(0, entryCount)) {
-      const item = this.entryItem(e.entry, ctx.prefix, range);
+      const item = entryItem(e.entry, ctx.prefix, range);
       this.sources.set(item, { kind: 'entry', entry: e });
       ranked.push({ rank: rank * 2, item });
     }
@@ -250,22 +244,6 @@ export class CiteCompletion {
     return new vscode.CompletionList(items, true);
   }
 
-  /**
-   * An entry's item: its key and title (read from the raw fields). Its detail and documentation (title, authors, year,
-   * journal) are given on resolve, which VS Code asks for the item it shows them for: the list's items travel to the
-   * workbench without them. What VS Code would take anyway is left out too (it sends every field given with each
-   * item): the text inserted is the label, and with nothing typed the filter text is the label.
-   */
-  private entryItem(entry: BibEntry, prefix: string, range: vscode.Range): vscode.CompletionItem {
-    const item = new vscode.CompletionItem(
-      { label: entry.key, description: entryTitle(entry) },
-      vscode.CompletionItemKind.Reference,
-    );
-    if (prefix) item.filterText = filterText(prefix, entry.key);
-    item.range = sameRange(range);
-    return item;
-  }
-
   private finish(item: vscode.CompletionItem, key: string, prefix: string, range: vscode.Range): void {
     item.insertText = key;
     item.range = range;
@@ -274,12 +252,12 @@ export class CiteCompletion {
 
   /** The selected item's metadata: read from the raw fields, then decoded exactly by the library. */
   async resolve(item: vscode.CompletionItem): Promise<vscode.CompletionItem> {
-    const source = this.sources.get(item);
-    if (source?.kind !== 'entry' && source?.kind !== 'first') return item;
+    const own = this.sources.get(item);
+    const first = own ? undefined : firstItemSource(item);
+    const source = own?.kind === 'entry' ? own : first ? { kind: 'first' as const, ...first } : undefined;
+    if (!source) return item;
     const raw = source.kind === 'entry' ? source.entry.entry : source.entry;
-    const info = entryInfo(raw);
-    item.detail = info.title;
-    item.documentation = byline(info.families, info.year, info.journal);
+    describeFromRaw(item, raw);
     if (!isBibtexLibraryLoaded()) {
       // The first list's focused item: the raw fields' reading stands (the library's first load and the whole file's
       // parse would take the CPU the workbench needs to draw the list); the library loads after, for the next items.
@@ -368,30 +346,6 @@ export class CiteCompletion {
     this.options.log.info(`Added ${key} to ${vscode.workspace.asRelativePath(bib.uri)} (completion).`);
     return key;
   }
-}
-
-/**
- * Our filter decided already; VS Code's fuzzy filter must not drop a title/author match, so its filter text starts
- * with what was typed.
- */
-const filterText = (prefix: string, key: string): string => `${prefix} ${key}`;
-
-/**
- * `range` for inserting and for replacing alike (what a Range means for an item), in the form VS Code does not send
- * with each item when it is the word range it would use anyway.
- */
-const sameRange = (range: vscode.Range): { inserting: vscode.Range; replacing: vscode.Range } => ({
-  inserting: range,
-  replacing: range,
-});
-
-/** Markdown/Typst: inside a fenced (``` or ~~~) block or an inline `code` span, where `@` is code, not a citation. */
-export function inCode(document: vscode.TextDocument, position: vscode.Position): boolean {
-  let fenced = false;
-  for (let l = 0; l < position.line; l++) if (/^\s*(?:```|~~~)/u.test(document.lineAt(l).text)) fenced = !fenced;
-  if (fenced) return true;
-  const prefix = document.lineAt(position.line).text.slice(0, position.character);
-  return (prefix.match(/`/gu)?.length ?? 0) % 2 === 1;
 }
 
 function parseArgs(arg: unknown): AddToBibliographyArgs | undefined {

@@ -26,7 +26,7 @@ import { markdownLink, markdownWithSafeLinks } from '../shared/markdown';
 import { clip, oneLine } from '../shared/plainText';
 import { SLICE_MS, yieldToEventLoop } from '../shared/slices';
 import { doiUrl } from '../search/query';
-import { byline } from './citeMatch';
+import { byline } from './entryText';
 import type { CiteAssistOptions } from './completion';
 import type { BibliographyEntry, CitePaper } from './types';
 

@@ -15,6 +15,7 @@ import {
   mayCompleteCitation,
   mayHaveCitations,
 } from '../shared/citeTrigger';
+import { AFTER_LIST_MS } from '../shared/slices';
 /**
  * What the citation bundle does for cite keys once loaded: the providers below call it only when a cheap check saw a citation
  * near the cursor. It never throws (a failure is logged, nothing is shown).
@@ -39,13 +40,31 @@ export interface CiteAssistant {
     document: vscode.TextDocument,
     token: vscode.CancellationToken,
   ): Promise<vscode.DocumentLink[] | undefined>;
+  /** Reads the document's bibliographies whole and indexes them (after a first list the first-list bundle gave). */
+  prepareCompletion(document: vscode.TextDocument): void;
+}
+
+/**
+ * The first list's bundle (src/citations/firstList.ts): right after `\cite{`, before the citation bundle is loaded, the
+ * first entries of a large .bib read from its head; undefined when the list is not of that kind.
+ */
+export interface FirstListAssistant {
+  provide(
+    document: vscode.TextDocument,
+    position: vscode.Position,
+    token: vscode.CancellationToken,
+  ): Promise<vscode.CompletionList | undefined>;
+  resolve(item: vscode.CompletionItem): vscode.CompletionItem;
+}
+
+/** A bundle's service, loaded on demand. */
+export interface Loadable<T> {
+  readonly loaded: boolean;
+  get(): T;
 }
 
 /** What the adapter needs of the citation bundle's loader: its service, loaded on demand. */
-export interface CiteAccess {
-  readonly loaded: boolean;
-  get(): CiteAssistant;
-}
+export type CiteAccess = Loadable<CiteAssistant>;
 
 /**
  * Languages whose documents get cite-key assistance; a pattern covers .qmd/.Rmd/.typ without their language extension.
@@ -80,19 +99,36 @@ function textAfter(document: vscode.TextDocument, position: vscode.Position): st
   return document.getText(new vscode.Range(position, position.translate(0, CITE_WINDOW)));
 }
 
-export function registerCiteProviders(cite: CiteAccess, log: { warn(message: string): void }): vscode.Disposable {
-  /**
-   * The citation bundle's service when loaded or when `needed()` says a citation is near; undefined otherwise or when it
-   * fails to load.
-   */
-  const citeIf = (needed: () => boolean): CiteAssistant | undefined => {
-    if (!cite.loaded && !needed()) return undefined;
+export function registerCiteProviders(
+  cite: CiteAccess,
+  log: { warn(message: string): void },
+  first?: Loadable<FirstListAssistant>,
+): vscode.Disposable {
+  /** The service of a bundle, loaded if need be; undefined when it fails to load (logged). */
+  const load = <T>(bundle: Loadable<T>): T | undefined => {
     try {
-      return cite.get();
+      return bundle.get();
     } catch (err) {
       log.warn(`Cite assistance unavailable: ${err instanceof Error ? err.message : String(err)}`);
       return undefined;
     }
+  };
+  /** The citation bundle's service when loaded or when `needed()` says a citation is near. */
+  const citeIf = (needed: () => boolean): CiteAssistant | undefined =>
+    cite.loaded || needed() ? load(cite) : undefined;
+  /**
+   * The first list from the first-list bundle while the citation bundle is not loaded, which loads once the list has
+   * had time to show and reads the file whole; else (not a list of that kind) the citation bundle's list.
+   */
+  const firstThenCite = async (
+    firstList: FirstListAssistant,
+    ...args: Parameters<CiteAssistant['provideCompletion']>
+  ): Promise<vscode.CompletionList | undefined> => {
+    const [document, position, token] = args;
+    const list = await firstList.provide(document, position, token);
+    if (!list) return load(cite)?.provideCompletion(...args);
+    setTimeout(() => load(cite)?.prepareCompletion(document), AFTER_LIST_MS);
+    return list;
   };
   const flavour = (d: vscode.TextDocument): ReturnType<typeof cheapFlavour> => cheapFlavour(d.languageId, d.fileName);
 
@@ -100,17 +136,23 @@ export function registerCiteProviders(cite: CiteAccess, log: { warn(message: str
     provideCompletionItems(document, position, token, context) {
       const f = flavour(document);
       if (!f) return undefined;
-      const c = citeIf(() => {
+      const near = (): boolean => {
         const before = textBefore(document, position, 12);
         return (
           mayCompleteCitation(before, f) && citationsPlausible(before, f, document.fileName, () => document.getText())
         );
-      });
-      return c?.provideCompletion(document, position, token, context);
+      };
+      if (!cite.loaded && first) {
+        if (!near()) return undefined;
+        const firstList = load(first);
+        if (firstList) return firstThenCite(firstList, document, position, token, context);
+      }
+      return citeIf(near)?.provideCompletion(document, position, token, context);
     },
     resolveCompletionItem(item, token) {
-      // Items come from the citation bundle only, so it is loaded.
-      return cite.loaded ? cite.get().resolveCompletion(item, token) : item;
+      // Items come from the citation bundle or, before it is loaded, from the first-list bundle.
+      if (cite.loaded) return cite.get().resolveCompletion(item, token);
+      return first?.loaded ? first.get().resolve(item) : item;
     },
   };
   const hover: vscode.HoverProvider = {

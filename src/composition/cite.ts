@@ -47,6 +47,10 @@ export class CiteCore extends Disposable implements CiteAssistant {
     return this.quietly('completion', () => this.citeCompletion.provide(document, position, token));
   }
 
+  prepareCompletion(document: vscode.TextDocument): void {
+    this.citeCompletion.afterList = this.citeCompletion.prepare(document).catch(() => undefined);
+  }
+
   resolveCompletion(item: vscode.CompletionItem): Promise<vscode.CompletionItem> {
     return this.citeCompletion.resolve(item);
   }

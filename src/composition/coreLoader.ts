@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type * as vscode from 'vscode';
 import type { Logger } from '../platform/logger';
+import type { FirstList, FirstListModule } from '../citations/firstList';
 import type { CiteCore, CiteModule, CiteServices } from './cite';
 import { requireWithCodeCache } from './codeCache';
 import type { Core, CoreModule, CoreServices } from './contract';
@@ -101,6 +102,24 @@ export const citeLoader = (
   options?: BundleLoadOptions,
 ): BundleLoader<CiteCore, CiteModule> =>
   new BundleLoader('cite.js', (mod: CiteModule) => mod.createCiteCore(services), services.log, bundleDir, options);
+
+/**
+ * dist/firstList.js: the first `\cite{` list of a large .bib before dist/cite.js is loaded; `hasRecentPapers` says
+ * whether the Research view shows papers (that list is the citation bundle's).
+ */
+export const firstListLoader = (
+  log: Logger,
+  hasRecentPapers: () => boolean,
+  bundleDir?: string,
+  options?: BundleLoadOptions,
+): BundleLoader<FirstList, FirstListModule> =>
+  new BundleLoader(
+    'firstList.js',
+    (mod: FirstListModule) => mod.createFirstList(hasRecentPapers),
+    log,
+    bundleDir,
+    options,
+  );
 
 /**
  * Loads dist/deferred.js (what runs after activation: the views' rows, the cite providers, the demo-key hand-off…) on

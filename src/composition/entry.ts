@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
 import { registerResearchParticipant, registerResearchTools } from '../chat/chatProviders';
 import { ResearchMcpServers } from '../chat/mcpProvider';
-import { citeLoader, coreLoader, DeferredLoader, type BundleLoader } from './coreLoader';
+import { citeLoader, coreLoader, DeferredLoader, firstListLoader, type BundleLoader } from './coreLoader';
+import type { FirstList, FirstListModule } from '../citations/firstList';
 import type { CiteCore, CiteModule } from './cite';
 import type { CoreInternals } from './core';
 import type { Core, CoreModule } from './contract';
@@ -42,6 +43,15 @@ export interface ResearchDeskTestApi {
   citeLoadSteps(): { require: number; create: number } | undefined;
   /** dist/cite.js's V8 code cache: its folder, whether the load took it, and its save when it did not. */
   citeCodeCache(): { dir: string | undefined; fromCache: boolean; saved: Promise<void> | undefined };
+  /** dist/firstList.js (the first list of a large .bib before dist/cite.js loads): loaded, how long it took, cached. */
+  firstList(): {
+    loaded: boolean;
+    loadMs: number | undefined;
+    fromCache: boolean;
+    saved: Promise<void> | undefined;
+    /** Its service, loaded if need be. */
+    get(): FirstList;
+  };
   /** The commands the entry bundle runs itself (the rest go to the core's table). */
   localCommands: readonly string[];
   /** Tree view ids this extension created. */
@@ -84,6 +94,8 @@ export class ResearchDesk extends Disposable {
   private readonly core: BundleLoader<Core, CoreModule>;
   /** dist/cite.js: cite-key completion, hover and links, loaded by the first citation request or by the core. */
   private readonly cite: BundleLoader<CiteCore, CiteModule>;
+  /** dist/firstList.js: the first list of a large .bib, before dist/cite.js is loaded. */
+  private readonly firstList: BundleLoader<FirstList, FirstListModule>;
   /** dist/deferred.js: what runs after activation (rows, cite providers, demo key…), loaded on first use. */
   private readonly deferred = new DeferredLoader();
   /** Where the bundles' V8 code cache is kept (none outside a local folder); asked when a bundle loads. */
@@ -129,7 +141,20 @@ export class ResearchDesk extends Disposable {
       context.globalStorageUri.scheme === 'file'
         ? vscode.Uri.joinPath(context.globalStorageUri, 'code-cache').fsPath
         : undefined);
-    this.cite = this.register(citeLoader({ log: this.log, results: this.results }, undefined, { codeCacheDir }));
+    // Recent papers: the citation bundle's list once it is loaded, else the papers the Research view shows (which it
+    // takes when it loads).
+    const hasRecentPapers = (): boolean =>
+      this.cite.loaded
+        ? this.cite.get().recentPapers.list().length > 0
+        : (this.results.current?.papers.length ?? 0) > 0;
+    this.firstList = this.register(firstListLoader(this.log, hasRecentPapers, undefined, { codeCacheDir }));
+    // dist/cite.js requires dist/firstList.js: loaded first through its own loader, it comes from its code cache too.
+    this.cite = this.register(
+      citeLoader({ log: this.log, results: this.results }, undefined, {
+        codeCacheDir,
+        before: () => void this.firstList.get(),
+      }),
+    );
     this.core = this.register(
       coreLoader(
         {
@@ -201,7 +226,8 @@ export class ResearchDesk extends Disposable {
     // provider registered later as soon as it appears); the citation bundle loads only near a citation. The tools, the
     // chat participant and the MCP provider stay here: VS Code invokes them right after the activation they cause.
     const citeProviders = afterActivation(() => {
-      if (!this.isDisposed) this.register(this.deferred.get().registerCiteProviders(this.cite, this.log));
+      if (!this.isDisposed)
+        this.register(this.deferred.get().registerCiteProviders(this.cite, this.log, this.firstList));
       return Promise.resolve();
     });
     this.register(registerResearchTools(this.core));
@@ -271,6 +297,13 @@ export class ResearchDesk extends Disposable {
         dir: this.codeCacheDir(),
         fromCache: this.cite.fromCodeCache,
         saved: this.cite.codeCacheSaved,
+      }),
+      firstList: () => ({
+        loaded: this.firstList.loaded,
+        loadMs: this.firstList.loadMs,
+        fromCache: this.firstList.fromCodeCache,
+        saved: this.firstList.codeCacheSaved,
+        get: () => this.firstList.get(),
       }),
       results: this.results,
       threads: this.threads,

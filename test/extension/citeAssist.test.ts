@@ -9,7 +9,13 @@ import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { CitePaper } from '../../src/citations/types';
-import { registerCiteProviders, type CiteAssistant, type CiteAccess } from '../../src/citations/providers';
+import { createFirstList } from '../../src/citations/firstList';
+import {
+  registerCiteProviders,
+  type CiteAssistant,
+  type CiteAccess,
+  type FirstListAssistant,
+} from '../../src/citations/providers';
 import { Commands, Settings } from '../../src/platform/ids';
 import {
   api,
@@ -71,6 +77,12 @@ const RECENT_NEW: CitePaper = {
 };
 
 const freshDir = (): vscode.Uri => workspaceDir('cite-assist-tests');
+
+/** An entry of a large .bib (with `close` '' it is left unclosed). */
+const bigEntry = (i: number, close = '}'): string =>
+  `@article{big${i},\n  title = {Sleep and Memory in Adolescents, Study ${i}},\n  author = {Sandk{\\"u}hler, Zo{\\"e} and Müller, Ånna},\n  abstract = {${'Ünïcode text of an abstract. '.repeat(10)}},\n  year = {2020}\n${close}\n`;
+/** 3,000 such entries: over 1 MB, so a first list comes from its head. */
+const bigBib = (): string => Array.from({ length: 3000 }, (_, i) => bigEntry(i)).join('\n');
 
 /** A folder with refs.bib and the given documents. */
 async function folder(files: Record<string, string> = {}): Promise<vscode.Uri> {
@@ -162,6 +174,7 @@ export function citeAssistSuite(): void {
         resolveCompletion: (item: vscode.CompletionItem) => item,
         provideHover: () => Promise.resolve(undefined),
         provideDocumentLinks: () => Promise.resolve(undefined),
+        prepareCompletion: () => undefined,
       };
       const loader: CiteAccess = {
         loaded: false,
@@ -215,6 +228,148 @@ export function citeAssistSuite(): void {
       } finally {
         providers.dispose();
       }
+    });
+
+    test('before the citation bundle loads, the first list comes from the first-list bundle, then the citation bundle loads (stand-ins)', async () => {
+      const dir = freshDir();
+      let citeGets = 0;
+      const prepared: string[] = [];
+      const citeStub: CiteAssistant = {
+        provideCompletion: () => Promise.resolve(new vscode.CompletionList([new vscode.CompletionItem('cite-item')])),
+        resolveCompletion: (item: vscode.CompletionItem) => item,
+        provideHover: () => Promise.resolve(undefined),
+        provideDocumentLinks: () => Promise.resolve(undefined),
+        prepareCompletion: (d) => void prepared.push(d.uri.path),
+      };
+      const cite: CiteAccess = {
+        get loaded() {
+          return citeGets > 0;
+        },
+        get: () => {
+          citeGets++;
+          return citeStub;
+        },
+      };
+      let firstGets = 0;
+      const firstStub: FirstListAssistant = {
+        // A list for big.tex only; elsewhere not a list of that kind.
+        provide: (d) =>
+          Promise.resolve(
+            d.uri.path.endsWith('big.tex')
+              ? new vscode.CompletionList([new vscode.CompletionItem('first-item')], true)
+              : undefined,
+          ),
+        resolve: (item) => {
+          item.detail = 'resolved by the first-list bundle';
+          return item;
+        },
+      };
+      const first = {
+        get loaded() {
+          return firstGets > 0;
+        },
+        get: () => {
+          firstGets++;
+          return firstStub;
+        },
+      };
+      const providers = registerCiteProviders(cite, { warn: () => undefined }, first);
+      try {
+        const prose = await openDoc(vscode.Uri.joinPath(dir, 'notes.md'), 'Write to me@exa|mple.com.\n');
+        await complete(prose.doc, prose.at, '@');
+        assert.equal(firstGets + citeGets, 0, 'a bundle was loaded outside any citation');
+
+        const big = await openDoc(vscode.Uri.joinPath(dir, 'big.tex'), 'See \\cite{|}.\n');
+        const resolved = await vscode.commands.executeCommand<vscode.CompletionList>(
+          'vscode.executeCompletionItemProvider',
+          big.doc.uri,
+          big.at,
+          '{',
+          10,
+        );
+        const item = resolved.items.find((i) => labelOf(i) === 'first-item');
+        assert.equal(item?.detail, 'resolved by the first-list bundle');
+        assert.equal(
+          resolved.items.some((i) => labelOf(i) === 'cite-item'),
+          false,
+        );
+        assert.equal(citeGets, 0, 'the citation bundle was loaded for the first list');
+        // Once the list has had time to show, the citation bundle loads and reads the file whole.
+        await eventually(() => Promise.resolve(prepared.length === 1), 'the citation bundle prepared nothing');
+        assert.deepEqual(prepared, [big.doc.uri.path]);
+        assert.equal(citeGets, 1);
+
+        // The citation bundle loaded: every list is its own, the first-list bundle is not asked again.
+        const loadsOfFirst = firstGets;
+        const labels = (await complete(big.doc, big.at, '{')).map(labelOf);
+        assert.equal(labels.includes('cite-item'), true);
+        assert.equal(labels.includes('first-item'), false);
+        assert.equal(firstGets, loadsOfFirst);
+      } finally {
+        providers.dispose();
+      }
+      // Not a list of that kind: the citation bundle gives it at once.
+      citeGets = 0;
+      firstGets = 0;
+      prepared.length = 0;
+      const again = registerCiteProviders(cite, { warn: () => undefined }, first);
+      try {
+        const small = await openDoc(vscode.Uri.joinPath(dir, 'small.tex'), 'See \\cite{|}.\n');
+        const labels = (await complete(small.doc, small.at, '{')).map(labelOf);
+        assert.equal(labels.includes('cite-item'), true);
+        assert.equal(firstGets, 1);
+        assert.equal(citeGets, 1);
+        await sleep(300);
+        assert.deepEqual(prepared, [], 'the citation bundle gave the list: nothing to prepare after it');
+      } finally {
+        again.dispose();
+      }
+    });
+
+    test("the first-list bundle lists what the citation bundle would: a large .bib's first 50 entries from its head, else nothing", async () => {
+      const dir = freshDir();
+      await write(vscode.Uri.joinPath(dir, 'refs.bib'), bigBib());
+      const c = await testCore();
+      c.recentPapers.clear();
+      let recent = false;
+      const firstList = createFirstList(() => recent);
+      const token = new vscode.CancellationTokenSource().token;
+      const tex = await openDoc(vscode.Uri.joinPath(dir, 'big.tex'), 'Text \\cite{|}\n\\bibliography{refs}\n');
+      const ours = await firstList.provide(tex.doc, tex.at, token);
+      assert.ok(ours, 'no list from the head');
+      assert.equal(ours.isIncomplete, true);
+      c.bibliographies.clearCache();
+      const theirs = await c.citeCompletion.provide(tex.doc, tex.at, token);
+      await c.citeCompletion.afterList;
+      const shape = (list: vscode.CompletionList): unknown =>
+        list.items.map((i) => [i.label, i.kind, i.sortText, i.filterText, i.insertText, i.range]);
+      assert.deepEqual(shape(ours), shape(theirs!));
+      assert.equal(ours.items.length, 50);
+      // Details from the raw fields, by this bundle before the citation bundle loads, and by the citation bundle after
+      // (the extension's own instance of this bundle, which the citation bundle shares).
+      const [a] = ours.items;
+      assert.equal(firstList.resolve(a!).detail, 'Sleep and Memory in Adolescents, Study 0');
+      assert.equal(a!.documentation, 'Sandkühler, Müller · 2020');
+      c.bibliographies.clearCache();
+      const shared = await (await api()).firstList().get().provide(tex.doc, tex.at, token);
+      const later = await c.citeCompletion.resolve(shared!.items[1]!);
+      assert.equal(later.detail, 'Sleep and Memory in Adolescents, Study 1');
+      assert.match(
+        typeof later.documentation === 'string' ? later.documentation : '',
+        /^Sandkühler, .*Müller.* · 2020$/u,
+      );
+
+      // Not a list of that kind: a prefix typed, recent papers to offer, a small .bib, the .bib open in an editor.
+      const typed = await openDoc(vscode.Uri.joinPath(dir, 'typed.tex'), 'Text \\cite{big|}\n\\bibliography{refs}\n');
+      assert.equal(await firstList.provide(typed.doc, typed.at, token), undefined);
+      recent = true;
+      assert.equal(await firstList.provide(tex.doc, tex.at, token), undefined);
+      recent = false;
+      const smallDir = await folder();
+      const small = await openDoc(vscode.Uri.joinPath(smallDir, 'small.tex'), 'Text \\cite{|}\n\\bibliography{refs}\n');
+      assert.equal(await firstList.provide(small.doc, small.at, token), undefined);
+      await vscode.workspace.openTextDocument(vscode.Uri.joinPath(dir, 'refs.bib'));
+      assert.equal(await firstList.provide(tex.doc, tex.at, token), undefined);
     });
 
     test("the citation bundle's V8 code cache is saved in the extension's storage after its first load", async () => {
@@ -279,9 +434,8 @@ export function citeAssistSuite(): void {
 
     test('a .bib of 256 KB or more lists its first 50 entries from its head, the same as its whole parse; 100 once read', async () => {
       const dir = freshDir();
-      const entry = (i: number, close = '}'): string =>
-        `@article{big${i},\n  title = {Sleep and Memory in Adolescents, Study ${i}},\n  author = {Sandk{\\"u}hler, Zo{\\"e} and Müller, Ånna},\n  abstract = {${'Ünïcode text of an abstract. '.repeat(10)}},\n  year = {2020}\n${close}\n`;
-      const big = Array.from({ length: 3000 }, (_, i) => entry(i)).join('\n');
+      const entry = bigEntry;
+      const big = bigBib();
       assert.ok(Buffer.byteLength(big) > 1 << 20, 'the file is under 1 MB: its head is not all of it');
       await write(vscode.Uri.joinPath(dir, 'refs.bib'), big);
       const c = await testCore();

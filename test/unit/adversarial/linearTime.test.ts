@@ -71,7 +71,8 @@ import {
   keyAt,
   type CiteFlavour,
 } from '../../../src/bib/syntax';
-import { matchRank, rawFamilies, rawText } from '../../../src/citations/citeMatch';
+import { matchRank } from '../../../src/citations/citeMatch';
+import { rawFamilies, rawText } from '../../../src/citations/entryText';
 import { displayLatex } from '../../../src/citations/display';
 import { familyWords, textWords, WordBytes } from '../../../src/citations/latexWords';
 import {

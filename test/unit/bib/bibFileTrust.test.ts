@@ -4,11 +4,11 @@
  * appends, and Tidy keeping what documents cite and BibTeX's crossref order.
  */
 import * as assert from 'node:assert/strict';
-import { appendBlocker, appendText, ensureEntry } from '../../../src/bib/bibAppend';
+import { appendBlocker, appendText, appendToUtf8, ensureEntry } from '../../../src/bib/bibAppend';
 import { entryFields, entryToPaper, findEntry, MAX_DECODED_VALUE } from '../../../src/bib/bibEntry';
 import { entryKeys, parseBibFile } from '../../../src/bib/bibFile';
 import { tidyBibliography } from '../../../src/bib/bibTidy';
-import { appendToUtf8, concatBytes, decodeUtf8, editorKeepsLineBreaks } from '../../../src/bib/bibBytes';
+import { concatBytes, decodeUtf8, editorKeepsLineBreaks } from '../../../src/bib/bibBytes';
 import { LineIndex } from '../../../src/bib/edit';
 import { declarablePath, declarationEdit } from '../../../src/citations/declare';
 import { loadBibtexLibrary } from '../../../src/bib/library';

@@ -14,8 +14,8 @@
 import * as assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { appendToUtf8, decodeLossy, decodeUtf8 } from '../../../src/bib/bibBytes';
-import { appendBlocker, ensureEntry } from '../../../src/bib/bibAppend';
+import { decodeLossy, decodeUtf8 } from '../../../src/bib/bibBytes';
+import { appendBlocker, appendToUtf8, ensureEntry } from '../../../src/bib/bibAppend';
 import { entryDoi, entryFields, entryToPaper, findEntry } from '../../../src/bib/bibEntry';
 import { entryKeys, parseBibFile } from '../../../src/bib/bibFile';
 import { tidyBibliography } from '../../../src/bib/bibTidy';

@@ -8,8 +8,8 @@
  * slowest time per MB is printed.
  */
 import * as assert from 'node:assert/strict';
-import { appendToUtf8, decodeUtf8, lineBreakKinds } from '../../../src/bib/bibBytes';
-import { appendBlocker, appendText } from '../../../src/bib/bibAppend';
+import { decodeUtf8, lineBreakKinds } from '../../../src/bib/bibBytes';
+import { appendBlocker, appendText, appendToUtf8 } from '../../../src/bib/bibAppend';
 import { entryDoi, entryFields, findEntry, titleKey } from '../../../src/bib/bibEntry';
 import { entryKeys, parseBibFile, type BibFile } from '../../../src/bib/bibFile';
 import { tidyBibliography } from '../../../src/bib/bibTidy';
