@@ -125,7 +125,10 @@ export function registerCiteProviders(
     ...args: Parameters<CiteAssistant['provideCompletion']>
   ): Promise<vscode.CompletionList | undefined> => {
     const [document, position, token] = args;
-    const list = await firstList.provide(document, position, token);
+    const list = await firstList.provide(document, position, token).catch((err: unknown) => {
+      log.warn(`The first list failed: ${err instanceof Error ? err.message : String(err)}`);
+      return undefined;
+    });
     if (!list) return load(cite)?.provideCompletion(...args);
     setTimeout(() => load(cite)?.prepareCompletion(document), AFTER_LIST_MS);
     return list;

@@ -252,13 +252,15 @@ export function citeAssistSuite(): void {
       };
       let firstGets = 0;
       const firstStub: FirstListAssistant = {
-        // A list for big.tex only; elsewhere not a list of that kind.
+        // A list for big.tex only, a failure for broken.tex; elsewhere not a list of that kind.
         provide: (d) =>
-          Promise.resolve(
-            d.uri.path.endsWith('big.tex')
-              ? new vscode.CompletionList([new vscode.CompletionItem('first-item')], true)
-              : undefined,
-          ),
+          d.uri.path.endsWith('broken.tex')
+            ? Promise.reject(new Error('unreadable'))
+            : Promise.resolve(
+                d.uri.path.endsWith('big.tex')
+                  ? new vscode.CompletionList([new vscode.CompletionItem('first-item')], true)
+                  : undefined,
+              ),
         resolve: (item) => {
           item.detail = 'resolved by the first-list bundle';
           return item;
@@ -308,21 +310,25 @@ export function citeAssistSuite(): void {
       } finally {
         providers.dispose();
       }
-      // Not a list of that kind: the citation bundle gives it at once.
-      citeGets = 0;
-      firstGets = 0;
-      prepared.length = 0;
-      const again = registerCiteProviders(cite, { warn: () => undefined }, first);
-      try {
-        const small = await openDoc(vscode.Uri.joinPath(dir, 'small.tex'), 'See \\cite{|}.\n');
-        const labels = (await complete(small.doc, small.at, '{')).map(labelOf);
-        assert.equal(labels.includes('cite-item'), true);
-        assert.equal(firstGets, 1);
-        assert.equal(citeGets, 1);
-        await sleep(300);
-        assert.deepEqual(prepared, [], 'the citation bundle gave the list: nothing to prepare after it');
-      } finally {
-        again.dispose();
+      // Not a list of that kind, or the first list failed: the citation bundle gives it at once.
+      for (const name of ['small.tex', 'broken.tex']) {
+        citeGets = 0;
+        firstGets = 0;
+        prepared.length = 0;
+        const warnings: string[] = [];
+        const again = registerCiteProviders(cite, { warn: (m) => void warnings.push(m) }, first);
+        try {
+          const other = await openDoc(vscode.Uri.joinPath(dir, name), 'See \\cite{|}.\n');
+          const labels = (await complete(other.doc, other.at, '{')).map(labelOf);
+          assert.equal(labels.includes('cite-item'), true, name);
+          assert.equal(firstGets, 1);
+          assert.equal(citeGets, 1);
+          assert.deepEqual(warnings, name === 'broken.tex' ? ['The first list failed: unreadable'] : []);
+          await sleep(300);
+          assert.deepEqual(prepared, [], 'the citation bundle gave the list: nothing to prepare after it');
+        } finally {
+          again.dispose();
+        }
       }
     });
 
