@@ -276,7 +276,7 @@ export function citeAssistResults(windows: Map<string, WindowFigures[]>): BenchR
       (w) => w.firstMs,
       150,
       'ms',
-      `from asking for suggestions right after \`\\cite{\` is typed (editor.action.triggerSuggest, as typing \`{\` does) to the suggest widget showing the list in the workbench page, nothing of cite-key completion loaded yet: loading dist/firstList.js, the first list's own bundle (median ${r1(pick('current', big, (w) => w.firstListLoadMs ?? NaN).med)} ms; dist/cite.js, ${r1(pick('current', big, (w) => w.citeLoadMs ?? NaN).med)} ms, loads after the list), reading and parsing the file included; a file of 256 KB or more lists its first 50 entries, read from its head, a smaller one up to 100`,
+      `from asking for suggestions right after \`\\cite{\` is typed (editor.action.triggerSuggest, as typing \`{\` does) to the suggest widget showing the list in the workbench page, nothing of cite-key completion loaded yet: loading dist/firstList.js, the first list's own bundle (median ${r1(pick('current', big, (w) => w.firstListLoadMs ?? NaN).med)} ms; dist/cite.js, ${r1(pick('current', big, (w) => w.citeLoadMs ?? NaN).med)} ms, loads after the list), reading and parsing the file included; a file of 256 KB or more lists its first 25 entries, read from its head, a smaller one up to 100`,
     );
     const later = pick('current', `${big}|later`, (w) => w.firstMs);
     if (later.all.length) {

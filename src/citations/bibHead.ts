@@ -21,18 +21,19 @@ export const MAX_BIB_BYTES = 64 * 1024 * 1024;
 const HEAD_FROM_BYTES = 256 * 1024;
 /**
  * How much of the head is read: the first size, then the next when it does not hold enough entries (a file shorter
- * than that is read whole, and parsed only as far as the list needs). 50 entries take some 30 KB in a writer's file
- * and 80 KB in a Zotero export with abstracts; decoding a larger head than needed was a millisecond per megabyte.
+ * than that is read whole, and parsed only as far as the list needs). 25 entries take some 16 KB in a writer's file
+ * and 40 KB in a Zotero export with abstracts; decoding a larger head than needed was a millisecond per megabyte.
  */
-const HEAD_BYTES = [256 << 10, 1 << 20, 4 << 20] as const;
+const HEAD_BYTES = [64 << 10, 256 << 10, 1 << 20, 4 << 20] as const;
 /**
  * How many entries a list from the head holds at most. The workbench takes as long to show 50 items as 500 (measured
  * in the same window: 114–118 ms either way), but the parse's code is not optimised yet on the first list: it reads
- * every character in the interpreter, so its cost is the entries' length (100 entries of a Zotero export with
- * abstracts took 9 ms of the extension host's thread, a writer's 5). The widget shows a dozen items; the list is
- * incomplete, so the first character typed asks again, and later lists hold up to 100 (completion.ts MAX_ITEMS).
+ * every character in the interpreter, so its cost is the entries' length (in a profile of the first list, 50 entries
+ * of a Zotero export with abstracts took 7 ms of the extension host's thread, a third of the provider's time). The
+ * widget shows a dozen items; the list is incomplete, so the first character typed asks again, and later lists hold
+ * up to 100 (completion.ts MAX_ITEMS).
  */
-export const HEAD_ENTRIES = 50;
+export const HEAD_ENTRIES = 25;
 
 /**
  * The stat of a .bib whose first entries may come from its head: a local regular file of HEAD_FROM_BYTES to

@@ -332,7 +332,7 @@ export function citeAssistSuite(): void {
       }
     });
 
-    test("the first-list bundle lists what the citation bundle would: a large .bib's first 50 entries from its head, else nothing", async () => {
+    test("the first-list bundle lists what the citation bundle would: a large .bib's first 25 entries from its head, else nothing", async () => {
       const dir = freshDir();
       await write(vscode.Uri.joinPath(dir, 'refs.bib'), bigBib());
       const c = await testCore();
@@ -350,7 +350,7 @@ export function citeAssistSuite(): void {
       const shape = (list: vscode.CompletionList): unknown =>
         list.items.map((i) => [i.label, i.kind, i.sortText, i.filterText, i.insertText, i.range]);
       assert.deepEqual(shape(ours), shape(theirs!));
-      assert.equal(ours.items.length, 50);
+      assert.equal(ours.items.length, 25);
       // Details from the raw fields, by this bundle before the citation bundle loads, and by the citation bundle after
       // (the extension's own instance of this bundle, which the citation bundle shares).
       const [a] = ours.items;
@@ -438,7 +438,7 @@ export function citeAssistSuite(): void {
       assert.equal(documentation, 'Sandkühler, Julia, Müller, Anna · 2023 · Nutrients');
     });
 
-    test('a .bib of 256 KB or more lists its first 50 entries from its head, the same as its whole parse; 100 once read', async () => {
+    test('a .bib of 256 KB or more lists its first 25 entries from its head, the same as its whole parse; 100 once read', async () => {
       const dir = freshDir();
       const entry = bigEntry;
       const big = bigBib();
@@ -456,21 +456,21 @@ export function citeAssistSuite(): void {
       const first = await citeLabels(tex.doc, tex.at, '{');
       assert.deepEqual(
         first,
-        Array.from({ length: 50 }, (_, i) => `big${i}`),
+        Array.from({ length: 25 }, (_, i) => `big${i}`),
       );
       // The whole file is read after the list; then lists hold up to 100, and the head's entries are the parse's.
       await eventually(async () => (await citeLabels(tex.doc, tex.at, '{')).length === 100, 'a list of 100');
       const whole = (await c.bibliographies.entries(tex.doc)).map((e) => e.entry.key);
-      assert.deepEqual(whole.slice(0, 50), first);
+      assert.deepEqual(whole.slice(0, 25), first);
 
       // An entry the head cannot read (not closed) sends the first list to the whole file: no head list past it.
       await forget();
-      const broken = Array.from({ length: 3000 }, (_, i) => entry(i, i === 40 ? '' : '}')).join('\n');
+      const broken = Array.from({ length: 3000 }, (_, i) => entry(i, i === 20 ? '' : '}')).join('\n');
       await write(vscode.Uri.joinPath(dir, 'refs.bib'), broken);
       const listed = await citeLabels(tex.doc, tex.at, '{');
       assert.equal(listed.length, 100);
-      assert.equal(listed.includes('big40'), false);
-      assert.deepEqual(listed.slice(0, 41), [...Array.from({ length: 40 }, (_, i) => `big${i}`), 'big41']);
+      assert.equal(listed.includes('big20'), false);
+      assert.deepEqual(listed.slice(0, 21), [...Array.from({ length: 20 }, (_, i) => `big${i}`), 'big21']);
 
       // An entry longer than the first reads (a 1.2 MB abstract on one line): the head is read again, 4 MB long.
       await forget();
@@ -481,7 +481,7 @@ export function citeAssistSuite(): void {
       );
       assert.deepEqual(
         await citeLabels(tex.doc, tex.at, '{'),
-        Array.from({ length: 50 }, (_, i) => `big${i}`),
+        Array.from({ length: 25 }, (_, i) => `big${i}`),
       );
 
       // Bytes that are not UTF-8 in the head: the list waits for the whole file, read as it always is.
@@ -492,16 +492,16 @@ export function citeAssistSuite(): void {
       assert.equal(fallback.length, 100);
       assert.deepEqual(fallback.slice(0, 3), ['big0', 'big1', 'big2']);
 
-      // A file whose first 256 KB hold fewer than 50 entries, shorter than the next read (60 entries of about 6 KB, 360
-      // KB): read whole, and parsed only as far as the list needs.
+      // A file whose first 256 KB hold fewer than 25 entries, shorter than the next read (30 entries of about 12 KB,
+      // 370 KB): read whole, and parsed only as far as the list needs.
       await forget();
-      const wide = (i: number): string => entry(i).replace('abstract = {', `abstract = {${'y'.repeat(6000)}`);
-      const sixty = Array.from({ length: 60 }, (_, i) => wide(i)).join('\n');
-      assert.ok(Buffer.byteLength(sixty) > 256 << 10 && Buffer.byteLength(sixty) < 1 << 20);
-      await write(vscode.Uri.joinPath(dir, 'refs.bib'), sixty);
+      const wide = (i: number): string => entry(i).replace('abstract = {', `abstract = {${'y'.repeat(12000)}`);
+      const thirty = Array.from({ length: 30 }, (_, i) => wide(i)).join('\n');
+      assert.ok(Buffer.byteLength(thirty) > 256 << 10 && Buffer.byteLength(thirty) < 1 << 20);
+      await write(vscode.Uri.joinPath(dir, 'refs.bib'), thirty);
       assert.deepEqual(
         await citeLabels(tex.doc, tex.at, '{'),
-        Array.from({ length: 50 }, (_, i) => `big${i}`),
+        Array.from({ length: 25 }, (_, i) => `big${i}`),
       );
     });
 
