@@ -178,6 +178,7 @@ const FIRST_ENTRY = 'src/citations/firstList.ts';
 const firstModules = await sourceModules(FIRST_ENTRY, [asciiOnly, vscodeRequire]);
 const firstSet = new Set(firstModules);
 const citePlugins = [asciiOnly, sharedFrom('firstList.js', firstSet), vscodeRequire, bibtexExternal];
+// Learnt without sharedFrom, so the list holds the first list's modules too: dist/cite.js re-exports them to the core.
 const citeModules = await sourceModules(CITE_ENTRY, [asciiOnly, vscodeRequire, bibtexExternal]);
 const citeSet = new Set(citeModules);
 const citeShared = sharedFrom('cite.js', citeSet);

@@ -1,9 +1,9 @@
 /**
  * A .bib file as bytes: read without changing what is read, appended to without touching a byte already there
- * (bibAppend.ts appendToUtf8 plans an append on them). The editor writes new entries this way instead of saving an editor buffer, because VS Code's text model does not keep a
- * file's bytes: opening a file turns mixed line breaks (and every lone CR) into the dominant one, decodes invalid
- * UTF-8 to U+FFFD, refuses a file with a NUL byte as binary, and saving runs participants (trim trailing white space,
- * format on save) over the whole file. Pure.
+ * (bibAppend.ts appendToUtf8 plans an append on them). The editor writes new entries this way instead of saving an
+ * editor buffer, because VS Code's text model does not keep a file's bytes: opening a file turns mixed line breaks
+ * (and every lone CR) into the dominant one, decodes invalid UTF-8 to U+FFFD, refuses a file with a NUL byte as
+ * binary, and saving runs participants (trim trailing white space, format on save) over the whole file. Pure.
  */
 const UTF8_BOM = [0xef, 0xbb, 0xbf] as const;
 

@@ -126,11 +126,11 @@ export class CiteCompletion {
 
   /**
    * After a first list: the next request has a prefix to match, so the whole file (of which the list may have read
-   * only the head) and its index are made ready, in slices, once the list has had time to show, rather than by that
-   * request.
+   * only the head) and its index are made ready, in slices, once the list has had time to show (`waitMs`), rather
+   * than by that request.
    */
-  prepareAfterList(document: vscode.TextDocument): void {
-    this.afterList = new Promise((resolve) => setTimeout(resolve, AFTER_LIST_MS))
+  prepareAfterList(document: vscode.TextDocument, waitMs = AFTER_LIST_MS): void {
+    this.afterList = new Promise((resolve) => setTimeout(resolve, waitMs))
       .then(() => this.prepare(document))
       .catch(() => undefined);
   }
@@ -253,10 +253,10 @@ export class CiteCompletion {
   /** The selected item's metadata: read from the raw fields, then decoded exactly by the library. */
   async resolve(item: vscode.CompletionItem): Promise<vscode.CompletionItem> {
     const own = this.sources.get(item);
-    const first = own ? undefined : firstItemSource(item);
-    const source = own?.kind === 'entry' ? own : first ? { kind: 'first' as const, ...first } : undefined;
-    if (!source) return item;
-    const raw = source.kind === 'entry' ? source.entry.entry : source.entry;
+    const listed = own?.kind === 'entry' ? own.entry : undefined;
+    const first = firstItemSource(item);
+    const raw = listed?.entry ?? first?.entry;
+    if (!raw) return item;
     describeFromRaw(item, raw);
     if (!isBibtexLibraryLoaded()) {
       // The first list's focused item: the raw fields' reading stands (the library's first load and the whole file's
@@ -267,12 +267,12 @@ export class CiteCompletion {
     try {
       await loadBibtexLibrary();
       const entry =
-        source.kind === 'entry'
-          ? source.entry
-          : // A first list's entry may come from the file's head alone: the same entry of the whole parse starts there.
-            (await this.options.bibliographies.entries(source.document)).find(
-              (e) => e.entry.start === source.entry.start && e.entry.key === source.entry.key,
-            );
+        listed ??
+        // A first list's entry may come from the file's head alone: the same entry of the whole parse starts there.
+        (first &&
+          (await this.options.bibliographies.entries(first.document)).find(
+            (e) => e.entry.start === raw.start && e.entry.key === raw.key,
+          ));
       if (!entry) return item;
       const p = entry.paper;
       if (p.title) item.detail = p.title;

@@ -145,12 +145,12 @@ export function registerCiteProviders(
           mayCompleteCitation(before, f) && citationsPlausible(before, f, document.fileName, () => document.getText())
         );
       };
-      if (!cite.loaded && first) {
+      if (!cite.loaded) {
         if (!near()) return undefined;
-        const firstList = load(first);
+        const firstList = first && load(first);
         if (firstList) return firstThenCite(firstList, document, position, token, context);
       }
-      return citeIf(near)?.provideCompletion(document, position, token, context);
+      return load(cite)?.provideCompletion(document, position, token, context);
     },
     resolveCompletionItem(item, token) {
       // Items come from the citation bundle or, before it is loaded, from the first-list bundle.

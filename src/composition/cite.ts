@@ -48,7 +48,8 @@ export class CiteCore extends Disposable implements CiteAssistant {
   }
 
   prepareCompletion(document: vscode.TextDocument): void {
-    this.citeCompletion.afterList = this.citeCompletion.prepare(document).catch(() => undefined);
+    // The adapter calls this once the first list's bundle gave a list and it had time to show.
+    this.citeCompletion.prepareAfterList(document, 0);
   }
 
   resolveCompletion(item: vscode.CompletionItem): Promise<vscode.CompletionItem> {
