@@ -41,6 +41,13 @@ interface LoopFigures {
   /** The longest garbage collection pause in the window, and all of them together (ms). */
   gcMaxMs: number;
   gcMs: number;
+  /**
+   * The most user-mode CPU time the extension host's thread used within one gap of the 5 ms timer chain, and the
+   * longest gap (wall clock) with the thread's CPU time in user mode and in the kernel (page faults, mostly) and the
+   * collections in it (ms); absent in figures taken before. The split is the kernel's, sampled at its clock tick.
+   */
+  userMaxMs?: number;
+  longestGap?: { ms: number; userMs: number; systemMs: number; gcMs: number; atUs: number };
 }
 interface Heap {
   heapUsed: number;
@@ -105,11 +112,26 @@ new MutationObserver(() => {
 }).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['class', 'style'] });
 `;
 
-/** The keys the window uses: the first, one to type, and hover targets spread over the file. */
+/** The longest gap of a watch in the thread's CPU time, and the most user-mode CPU time any gap took. */
+const gapText = (l: LoopFigures): string =>
+  l.longestGap
+    ? `its longest gap ${l.longestGap.ms.toFixed(0)} ms: user ${l.longestGap.userMs.toFixed(0)} ms, kernel ${l.longestGap.systemMs.toFixed(0)} ms, GC ${l.longestGap.gcMs.toFixed(0)} ms; most user time in a gap ${l.userMaxMs?.toFixed(0)} ms${process.env.RESEARCH_DESK_BENCH_PROFILE ? ` (the gap starts at ${l.longestGap.atUs} µs on a CPU profile's clock)` : ''}`
+    : 'no CPU times';
+
+/** Each window's longest gap while the file is prepared: wall, user and kernel time (ms). */
+const cpuSplit = (list: readonly WindowFigures[]): string =>
+  list
+    .map((w) => w.prepareLoop.longestGap)
+    .map((g) =>
+      g ? `${g.ms.toFixed(0)} (user ${g.userMs.toFixed(0)}, kernel ${g.systemMs.toFixed(0)})` : 'not measured',
+    )
+    .join(', ');
+
 /** The bundles' loads in a window: the first list's bundle (when the build has one), then the citation bundle. */
 const bundleLoads = (w: WindowFigures): string =>
   `${w.firstListLoadMs === undefined ? '' : `first-list bundle load ${w.firstListLoadMs.toFixed(1)} ms, `}cite bundle load ${w.citeLoadMs?.toFixed(1)} ms`;
 
+/** The keys the window uses: the first, one to type, and hover targets spread over the file. */
 function keysOf(text: string): string[] {
   const entries = parseBibFile(text).entries;
   const at = (f: number): string => entries[Math.min(entries.length - 1, Math.floor(f * entries.length))]!.key;
@@ -210,7 +232,7 @@ export async function measureCiteAssist(reps: number): Promise<Map<string, Windo
             }
             log(
               'bench',
-              `${side.name} ${f.name} #${rep + 1}: floor ${figures.floorMs.map((x) => x.toFixed(0)).join('/')} ms (later ${figures.laterFloor.map((x) => x.toFixed(0)).join('/')} ms), first ${figures.firstMs.toFixed(0)} ms (${bundleLoads(figures)}${figures.coreLoadedByList ? ', the core loaded too' : ''}; again through the API ${figures.secondMs.toFixed(0)} ms), later ${figures.later.map((x) => `${x.ms.toFixed(0)} (${x.items} items)`).join('/')} ms (provider alone ${figures.later.map((x) => x.providerMs?.toFixed(0)).join('/')} ms), words ${figures.words.map((x) => `${x.ms.toFixed(0)} (${x.items} items)`).join('/')} ms, hover ${figures.hover.map((x) => x.ms.toFixed(0)).join('/')} ms, insert ${figures.insert.map((x) => x.ms.toFixed(0)).join('/')} ms (floor ${figures.insertFloor.map((x) => x.toFixed(0)).join('/')} ms), prepare ${figures.prepareMs.toFixed(0)} ms (longest task ${figures.prepareLoop.maxMs.toFixed(0)} ms, longest GC ${figures.prepareLoop.gcMaxMs.toFixed(0)} ms; idle window ${figures.idleLoop.maxMs.toFixed(0)} ms), cold longest ${figures.coldLoop.maxMs.toFixed(0)} ms, heap +${((figures.heapAfter.heapUsed - figures.heapBefore.heapUsed) / 1e6).toFixed(1)} MB`,
+              `${side.name} ${f.name} #${rep + 1}: floor ${figures.floorMs.map((x) => x.toFixed(0)).join('/')} ms (later ${figures.laterFloor.map((x) => x.toFixed(0)).join('/')} ms), first ${figures.firstMs.toFixed(0)} ms (${bundleLoads(figures)}${figures.coreLoadedByList ? ', the core loaded too' : ''}; again through the API ${figures.secondMs.toFixed(0)} ms), later ${figures.later.map((x) => `${x.ms.toFixed(0)} (${x.items} items)`).join('/')} ms (provider alone ${figures.later.map((x) => x.providerMs?.toFixed(0)).join('/')} ms), words ${figures.words.map((x) => `${x.ms.toFixed(0)} (${x.items} items)`).join('/')} ms, hover ${figures.hover.map((x) => x.ms.toFixed(0)).join('/')} ms, insert ${figures.insert.map((x) => x.ms.toFixed(0)).join('/')} ms (floor ${figures.insertFloor.map((x) => x.toFixed(0)).join('/')} ms), prepare ${figures.prepareMs.toFixed(0)} ms (longest task ${figures.prepareLoop.maxMs.toFixed(0)} ms, ${gapText(figures.prepareLoop)}, longest GC ${figures.prepareLoop.gcMaxMs.toFixed(0)} ms; idle window ${figures.idleLoop.maxMs.toFixed(0)} ms, ${gapText(figures.idleLoop)}), cold longest ${figures.coldLoop.maxMs.toFixed(0)} ms, heap +${((figures.heapAfter.heapUsed - figures.heapBefore.heapUsed) / 1e6).toFixed(1)} MB`,
             );
             const key = `${side.name}|${f.name}`;
             out.set(key, [...(out.get(key) ?? []), figures]);
@@ -351,8 +373,15 @@ export function citeAssistResults(windows: Map<string, WindowFigures[]>): BenchR
       (w) => w.prepareLoop.maxMs,
       50,
       'ms',
-      `monitorEventLoopDelay (5 ms resolution) from opening a document that cites a copy of the file, the core loaded, until its bibliography is prepared and 1 s after; the same watch over 2 s of nothing just before: median ${r1(pick('current', big, (w) => w.idleLoop.maxMs).med)} ms (the machine's own pauses); longest garbage collection during the preparation: median ${r1(pick('current', big, (w) => w.prepareLoop.gcMaxMs).med)} ms`,
+      `monitorEventLoopDelay (5 ms resolution) from opening a document that cites a copy of the file, the core loaded, until its bibliography is prepared and 1 s after; the same watch over 2 s of nothing just before: median ${r1(pick('current', big, (w) => w.idleLoop.maxMs).med)} ms (the machine's own pauses); longest garbage collection during the preparation: median ${r1(pick('current', big, (w) => w.prepareLoop.gcMaxMs).med)} ms; the thread's CPU time in the longest gap, per window: ${cpuSplit(windows.get(`current|${big}`) ?? [])}`,
     );
+    const user = pick('current', big, (w) => w.prepareLoop.userMaxMs ?? NaN);
+    results.push({
+      name: `longest extension-host task while the file is prepared, user-mode CPU time (ms), ${variant} file`,
+      value: r1(user.med),
+      unit: 'ms',
+      note: `the same watch: the most CPU time the thread spent in user mode between two firings of the 5 ms timer chain (the kernel's split, sampled at its clock tick), leaving out the machine's pauses and the kernel's page faults; the idle window's: median ${r1(pick('current', big, (w) => w.idleLoop.userMaxMs ?? NaN).med)} ms; windows: ${list(user.all)}`,
+    });
     const cold = pick('current', big, (w) => w.coldLoop.maxMs);
     results.push({
       name: `longest extension-host task from the cold first completion on, ${variant} file (ms)`,
