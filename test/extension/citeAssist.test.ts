@@ -739,6 +739,38 @@ export function citeAssistSuite(): void {
       );
     });
 
+    test("hover's key table follows the file: an appended entry is found, an appended duplicate key does not win, a rewrite is read anew", async () => {
+      const dir = await folder();
+      const bib = vscode.Uri.joinPath(dir, 'refs.bib');
+      const { doc } = await openDoc(
+        vscode.Uri.joinPath(dir, 'follow.tex'),
+        'See \\cite{plain2019caffeine,new2025} and \\cite{sandkuhler2023creatine}.\n\\bibliography{refs}\n',
+      );
+      const title = async (key: string): Promise<string> =>
+        (await hoverText(doc, positionOf(doc, key, 2))).text.match(/\*\*([^*]+)\*\*/u)?.[1] ?? '(no title)';
+      assert.equal(await title('plain2019caffeine'), 'Caffeine Timing and Memory');
+      assert.doesNotMatch((await hoverText(doc, positionOf(doc, 'new2025', 2))).text, /Appended Study/u);
+
+      // An append (the table is extended): the new key is found; a second plain2019caffeine does not replace the first.
+      const appended = `${BIB}\n@misc{new2025,\n  title = {Appended Study},\n  year = {2025}\n}\n\n@misc{Plain2019Caffeine,\n  title = {A Second Copy},\n  year = {2025}\n}\n`;
+      await write(bib, appended);
+      await eventually(async () => (await title('new2025')) === 'Appended Study', 'the appended entry is found');
+      assert.equal(await title('plain2019caffeine'), 'Caffeine Timing and Memory');
+      assert.equal(await title('sandkuhler2023creatine'), 'Creatine Supplementation and Cognitive Performance');
+
+      // A rewrite in another order, a title changed and the appended entry gone: every key is looked up anew.
+      await write(
+        bib,
+        `@misc{plain2019caffeine,\n  title = {Caffeine Timing Revised},\n  year = {2019}\n}\n\n${BIB.slice(0, BIB.indexOf('@misc{plain2019caffeine'))}`,
+      );
+      await eventually(
+        async () => (await title('plain2019caffeine')) === 'Caffeine Timing Revised',
+        'the rewritten entry is found',
+      );
+      assert.equal(await title('sandkuhler2023creatine'), 'Creatine Supplementation and Cognitive Performance');
+      assert.doesNotMatch((await hoverText(doc, positionOf(doc, 'new2025', 2))).text, /Appended Study/u);
+    });
+
     test('hover decodes only what it shows: an entry with a 1 MB abstract and 80 authors shows its title and six authors', async () => {
       const authors = Array.from({ length: 80 }, (_v, i) => `Author${i}, A.`).join(' and ');
       const abstract = 'The effect of {\\"u}ber $x^2$ on memory. '.repeat(26_000);
