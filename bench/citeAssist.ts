@@ -373,7 +373,7 @@ export function citeAssistResults(windows: Map<string, WindowFigures[]>): BenchR
       (w) => w.prepareLoop.maxMs,
       50,
       'ms',
-      `monitorEventLoopDelay (5 ms resolution) from opening a document that cites a copy of the file, the core loaded, until its bibliography is prepared and 1 s after; the same watch over 2 s of nothing just before: median ${r1(pick('current', big, (w) => w.idleLoop.maxMs).med)} ms (the machine's own pauses); longest garbage collection during the preparation: median ${r1(pick('current', big, (w) => w.prepareLoop.gcMaxMs).med)} ms; the thread's CPU time in the longest gap, per window: ${cpuSplit(windows.get(`current|${big}`) ?? [])}`,
+      `monitorEventLoopDelay (5 ms resolution) from opening a document that cites a copy of the file, the core loaded, until its bibliography is prepared and 1 s after; the same watch over 2 s of nothing just before: median ${r1(pick('current', big, (w) => w.idleLoop.maxMs).med)} ms (no preparation: the machine's pauses, and what runs after the inserts just before, such as the links VS Code asks for); longest garbage collection during the preparation: median ${r1(pick('current', big, (w) => w.prepareLoop.gcMaxMs).med)} ms; the thread's CPU time in the longest gap, per window: ${cpuSplit(windows.get(`current|${big}`) ?? [])}`,
     );
     const user = pick('current', big, (w) => w.prepareLoop.userMaxMs ?? NaN);
     results.push({
