@@ -107,10 +107,9 @@ export class BibliographyCache {
       if (cached && canExtend(cached.loaded.file, got.text)) file = extendParse(cached.loaded.file, got.text);
       else {
         // A large file is parsed in slices: the editor stays responsive, and the first entries can be listed early.
-        // Decoding the file (12 ms for 16 MB; more where touching new memory is slow), the first slice and the
-        // parse's end (9 ms: duplicate keys, line breaks) are each a task of their own: run together, they held the
-        // thread for over 30 ms.
-        await yieldToEventLoop();
+        // Decoding the file (12 ms for 16 MB; more where touching new memory is slow), the slices and the parse's end
+        // (9 ms: duplicate keys, line breaks) are each a task of their own: run together, they held the thread for
+        // over 30 ms.
         const parser = (reading.parser = new BibParser(got.text));
         await inSlices((until) => {
           const done = parser.run(until, undefined, reading.want);

@@ -32,7 +32,7 @@ import { Commands } from '../platform/ids';
 import type { Logger } from '../platform/logger';
 import { citationSettings } from '../platform/settings';
 import { CitationError } from './errors';
-import { AFTER_LIST_MS, inSlices, yieldToEventLoop } from '../shared/slices';
+import { AFTER_LIST_MS, inSlices } from '../shared/slices';
 import { CiteIndex, prefixOf } from './citeIndex';
 import { EntryIndex, matchRank, predictKey, type MatchInfo } from './citeMatch';
 import { byline } from './entryText';
@@ -112,10 +112,7 @@ export class CiteCompletion {
       this.prepared?.index,
       entries.map((e) => e.entry),
     );
-    // The first slice waits for the next turn of the event loop: it would otherwise run in the task that took in the
-    // files' parse, with whatever else waited for it (hover's key table).
-    const built = yieldToEventLoop().then(() => inSlices((until) => index.build(until)));
-    this.prepared = { files, entries, index, built };
+    this.prepared = { files, entries, index, built: inSlices((until) => index.build(until)) };
     return this.prepared;
   }
 
