@@ -8,6 +8,7 @@ import { toBibtex, type BibtexOptions, type CitablePaper } from './bibtex';
 import { concatBytes, decodeUtf8 } from './bibBytes';
 import { findEntry } from './bibEntry';
 import { entryKeys, parseBibFile, type BibFile } from './bibFile';
+import { sliceText } from './textPieces';
 import { newlineOf, type TextEdit } from './edit';
 import { citeKey, DEFAULT_KEY_SCHEME } from './keys';
 
@@ -59,6 +60,9 @@ export function appendText(text: string, entryText: string, newline: '\n' | '\r\
   return `${sep}${body}${nl}`;
 }
 
+/** The end of the file's text: all that appendText reads of it (the rest may be unjoined pieces). */
+const endOf = (file: BibFile): string => sliceText(file, Math.max(0, file.text.length - 256), file.text.length);
+
 /** The edit appending `entryText` at the end of the file: one blank line before it, the file's line breaks kept. */
 export function appendEntryEdit(text: string, entryText: string): TextEdit {
   return { offset: text.length, length: 0, text: appendText(text, entryText) };
@@ -98,7 +102,7 @@ export function ensureEntry(
   return {
     key,
     existing: false,
-    edit: { offset: file.text.length, length: 0, text: appendText(file.text, entryText, file.newline) },
+    edit: { offset: file.text.length, length: 0, text: appendText(endOf(file), entryText, file.newline) },
     entryText,
   };
 }

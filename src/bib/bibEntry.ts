@@ -6,6 +6,7 @@
  */
 import { normaliseDoi, unescapeVerbatim, yearOf, type CitablePaper } from './bibtex';
 import type { BibEntry, BibFile } from './bibFile';
+import { pieceAt, sliceText } from './textPieces';
 import { readFields, readKey } from './bibScan';
 import { bibtexLibrary } from './library';
 import { asciiFold } from './names';
@@ -47,8 +48,8 @@ function stringDefinitions(file: BibFile): Map<string, string> {
     const name = /^@[ \t]*string[ \t\r\n]*[{(]\s*([^\s"#%'(),={}]+)/iu;
     for (const d of file.directives) {
       if (d.type !== 'string') continue;
-      const m = name.exec(file.text.slice(d.start, Math.min(d.end, d.start + 200)));
-      if (m && !map.has(m[1]!.toLowerCase())) map.set(m[1]!.toLowerCase(), file.text.slice(d.start, d.end));
+      const m = name.exec(sliceText(file, d.start, Math.min(d.end, d.start + 200)));
+      if (m && !map.has(m[1]!.toLowerCase())) map.set(m[1]!.toLowerCase(), sliceText(file, d.start, d.end));
     }
     stringsMemo.set(file, map);
   }
@@ -105,14 +106,16 @@ function leadingNames(value: string, max: number): string | undefined {
  */
 export function entryFields(file: BibFile, entry: BibEntry): Record<string, unknown> {
   const spans = new Map<string, [number, number]>();
-  readFields(file.text, readKey(file.text, entry.keyStart).after, entry.end - 1, [], spans);
+  // Read in the piece of the text that holds the entry (spans are offsets in it): the whole text may be unjoined.
+  const { text, start } = pieceAt(file, entry.start);
+  readFields(text, readKey(text, entry.keyStart - start).after, entry.end - 1 - start, [], spans);
   const parts: string[] = [];
   const long: Record<string, string> = {};
   const macros = new Set<string>();
   for (const name of DECODED_FIELDS) {
     const span = spans.get(name);
     if (!span) continue;
-    let value = file.text.slice(span[0], span[1]);
+    let value = text.slice(span[0], span[1]);
     // A long name list (a collaboration's thousands of authors) is decoded from the names that fit.
     if (value.length > MAX_DECODED_VALUE && name === 'author') value = leadingNames(value, MAX_DECODED_VALUE) ?? value;
     if (value.length > MAX_DECODED_VALUE) {

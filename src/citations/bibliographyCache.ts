@@ -5,17 +5,18 @@
  * writer's typing at the end) only the appended text is parsed (incrementalParse.ts), and our own appends are taken
  * in without reading the file or buffer again. Apart from bibliography.ts, which finds, writes and reports.
  */
+import { isUtf8 as validUtf8 } from 'node:buffer';
 import * as vscode from 'vscode';
 import { entryToPaper } from '../bib/bibEntry';
 import { BibParser, parseBibFile, type BibDiagnostic, type BibEntry, type BibFile } from '../bib/bibFile';
-import { decodeLossy, decodeUtf8, isAscii } from '../bib/bibBytes';
+import { decodeLossy, decodeUtf8, isAscii, pieceEnds } from '../bib/bibBytes';
 import { HEAD_ENTRIES, headCandidate, MAX_BIB_BYTES, readHeadEntries } from './bibHead';
 import { countBreaks } from '../bib/edit';
 import { bibFileEncoding } from '../platform/settings';
 import { regularFile } from './bibliographyFind';
 import { readUri } from './fileAccess';
 import { isUtf8, type PendingWrite } from './bibliographyWrite';
-import { canAppendTo, canExtend, extendParse } from './incrementalParse';
+import { canAppendTo, canExtend, extendParse, joinParse } from './incrementalParse';
 import { inSlices, yieldToEventLoop } from '../shared/slices';
 import type { BibliographyEntry, CitePaper, DiskBibliography, LoadedBibliography, ResolvedBibliography } from './types';
 
@@ -25,10 +26,22 @@ interface CacheRecord {
   entries?: BibliographyEntry[];
 }
 
+/** What a read gives: the text, or for a large UTF-8 file its bytes in pieces, decoded as they are parsed. */
+type Read = Omit<LoadedBibliography, 'uri' | 'source' | 'file'> & { pieces?: Uint8Array[] };
+
+/**
+ * A UTF-8 file of this size or more is read in pieces of about this size (`readPieces`). Decoded at once, the
+ * 10,000-entry Zotero export (16 MB, CJK names: a 32 MB string) held the thread 95–105 ms on this project's machines,
+ * nearly all of it the kernel's first touch of the new memory.
+ */
+const PIECE_BYTES = 1 << 20;
+
 /** A read in progress: its parse (entries appear as it goes), and the promise of the whole. */
 interface Reading {
   stamp: string;
   parser?: BibParser;
+  /** The parser reads only the first piece of the text: its end is not the file's. */
+  partial?: boolean;
   done: Promise<LoadedBibliography>;
   /** Called after each slice of the parse (firstEntries waits for them). */
   waiting: (() => void)[];
@@ -66,7 +79,7 @@ export class BibliographyCache {
     const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === id && !d.isClosed);
     const stat = open?.isUntitled ? undefined : await regularFile(bib.uri);
     let stamp: string;
-    let read: () => Promise<Omit<LoadedBibliography, 'uri' | 'source' | 'file'>>;
+    let read: () => Promise<Read>;
     // The buffer is what counts only when it holds the writer's unsaved changes (or there is no file): else the
     // disk, which VS Code's buffer may show changed (line breaks, encoding).
     if (open && (open.isDirty || open.isUntitled || !stat)) {
@@ -101,24 +114,12 @@ export class BibliographyCache {
       for (const resume of reading.waiting.splice(0)) resume();
     };
     reading.done = (async (): Promise<LoadedBibliography> => {
-      const got = await read();
-      let file: BibFile;
+      const { pieces, ...got } = await read();
+      let file: BibFile | undefined;
+      if (pieces) ({ text: got.text, file } = await readPieces(pieces, reading, progressed));
       // After an append (ours, or the writer's typing at the end) only the new part is parsed.
-      if (cached && canExtend(cached.loaded.file, got.text)) file = extendParse(cached.loaded.file, got.text);
-      else {
-        // A large file is parsed in slices: the editor stays responsive, and the first entries can be listed early.
-        // Decoding the file (12 ms for 16 MB; more where touching new memory is slow), the slices and the parse's end
-        // (9 ms: duplicate keys, line breaks) are each a task of their own: run together, they held the thread for
-        // over 30 ms.
-        const parser = (reading.parser = new BibParser(got.text));
-        await inSlices((until) => {
-          const done = parser.run(until, undefined, reading.want);
-          progressed();
-          return done;
-        });
-        await yieldToEventLoop();
-        file = parser.result();
-      }
+      else if (cached && canExtend(cached.loaded.file, got.text)) file = extendParse(cached.loaded.file, got.text);
+      file ??= await parseInSlices(got.text, reading, progressed);
       const loaded: LoadedBibliography = { uri: bib.uri, source: bib.source, ...got, file };
       if (this.reading.get(id) === reading) {
         this.records.set(id, { stamp, loaded });
@@ -158,7 +159,8 @@ export class BibliographyCache {
     for (;;) {
       const reading = this.reading.get(bib.uri.toString());
       const parser = reading?.parser;
-      if (parser && (parser.entries.length >= count || parser.done)) return { entries: parser.entries.slice(0, count) };
+      if (parser && (parser.entries.length >= count || (parser.done && !reading.partial)))
+        return { entries: parser.entries.slice(0, count) };
       if (settled) return { entries: (await whole).file.entries.slice(0, count) };
       // The next slice of the parse, or the end of the read (before the parse starts there is nothing to wait for).
       if (reading) reading.want = Math.min(reading.want ?? Infinity, count);
@@ -256,12 +258,78 @@ export class BibliographyCache {
   }
 }
 
-/** A .bib's bytes and what they read as: UTF-8, else the encoding `files.encoding` names for it, else unwritable. */
-async function readDisk(uri: vscode.Uri): Promise<Omit<LoadedBibliography, 'uri' | 'source' | 'file'>> {
+/**
+ * A text parsed in slices: the editor stays responsive, and the first entries can be listed early. The slices and the
+ * parse's end (9 ms for 10,000 entries: duplicate keys, line breaks) are each a task of their own, and so is what
+ * came before (decoding the file): run together, they held the thread for over 30 ms.
+ */
+async function parseInSlices(
+  text: string,
+  reading: Reading,
+  progressed: () => void,
+  { first = true, partial = false } = {},
+): Promise<BibFile> {
+  const parser = new BibParser(text);
+  // firstEntries lists the entries of the parse that starts the file.
+  if (first) Object.assign(reading, { parser, partial });
+  await inSlices((until) => {
+    const done = parser.run(until, undefined, reading.want);
+    progressed();
+    return done;
+  });
+  await yieldToEventLoop();
+  return parser.result();
+}
+
+/**
+ * A large UTF-8 file read piece by piece: each piece decoded, then parsed in slices, in tasks of their own, and the
+ * parses joined as an append's is (`joinParse`). The text stays in its pieces (`BibFile.pieces`), and nothing on the
+ * way reads it whole. No file is undefined when a piece cannot be joined to those before (an entry or `@comment`
+ * open across the cut): then the whole text is to be parsed.
+ */
+async function readPieces(
+  pieces: readonly Uint8Array[],
+  reading: Reading,
+  progressed: () => void,
+): Promise<{ text: string; file?: BibFile }> {
+  const decoder = new TextDecoder();
+  let text = '';
+  let file: BibFile | undefined;
+  let joinable = true;
+  for (const bytes of pieces) {
+    await yieldToEventLoop();
+    const piece = decoder.decode(bytes);
+    text += piece;
+    if (!joinable) continue;
+    const part = await parseInSlices(piece, reading, progressed, { first: !file, partial: pieces.length > 1 });
+    const joined = !file ? part : canAppendTo(file) ? joinParse(file, part, text) : undefined;
+    if (joined) file = joined;
+    else joinable = false;
+  }
+  return joinable ? { text, file } : { text };
+}
+
+/**
+ * A .bib's bytes and what they read as: UTF-8, else the encoding `files.encoding` names for it, else unwritable. A
+ * large UTF-8 file is left in pieces of bytes for `readPieces`.
+ */
+async function readDisk(uri: vscode.Uri): Promise<Read> {
   const bytes = await readUri(uri);
   const name = vscode.workspace.asRelativePath(uri);
   const configured = bibFileEncoding(uri);
   const singleByte = typeof configured === 'string' && !isUtf8(configured) && !/^utf16/u.test(configured);
+  if (bytes.length >= 2 * PIECE_BYTES && !singleByte && validUtf8(bytes)) {
+    const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+    let from = bom ? 3 : 0;
+    const pieces = pieceEnds(bytes, from, PIECE_BYTES).map((end) => bytes.subarray(from, (from = end)));
+    return {
+      text: '',
+      exists: true,
+      origin: 'disk',
+      disk: { bytes: [bytes], encoding: bom ? 'utf8bom' : 'utf8' },
+      pieces,
+    };
+  }
   const utf8 = decodeUtf8(bytes);
   let disk: DiskBibliography;
   let text: string;

@@ -19,6 +19,7 @@ import { loadBibtexLibrary } from '../bib/library';
 import { formatReference } from '../bib/reference';
 import { flavourOf } from '../bib/syntax';
 import { texTargetFor } from '../bib/texText';
+import { sliceText } from '../bib/textPieces';
 import type { Logger } from '../platform/logger';
 import { statusMessage } from '../platform/notify';
 import type { ResultNode } from '../search/resultsTree';
@@ -241,7 +242,7 @@ export class CitationCommands extends Disposable {
       // The entry as it is in the document's bibliography (same key the document cites), else a new one.
       for (const b of bibs) {
         const e = (p.key ? entryByKey(b.file, p.key) : undefined) ?? findEntry(b.file, p);
-        if (e) return b.text.slice(e.start, e.end);
+        if (e) return sliceText(b.file, e.start, e.end);
       }
       const key = citeKey(p, used, settings.keyScheme);
       used.push(key);

@@ -11,7 +11,8 @@
  * that copy and its garbage were most of an insert's time.
  */
 import { MAX_LISTED_DIAGNOSTICS, parseBibFile, type BibDiagnostic, type BibFile } from '../bib/bibFile';
-import { countBreaks, LineIndex, type Range } from '../bib/edit';
+import { pieceIndex, sliceText, type TextPiece } from '../bib/textPieces';
+import { countBreaks, LineIndex, type Position, type Range } from '../bib/edit';
 
 const lineCounts = new WeakMap<BibFile, number>();
 
@@ -23,7 +24,7 @@ const ends = new WeakMap<BibFile, string>();
 export function textEnd(file: BibFile): string {
   let end = ends.get(file);
   if (end === undefined) {
-    end = file.text.slice(-END_LENGTH);
+    end = sliceText(file, Math.max(0, file.text.length - END_LENGTH), file.text.length);
     ends.set(file, end);
   }
   return end;
@@ -60,7 +61,8 @@ function takeFirstKeys(file: BibFile): Map<string, number> {
 function breaks(file: BibFile): number {
   let n = lineCounts.get(file);
   if (n === undefined) {
-    n = countBreaks(file.text);
+    const last = file.pieces?.at(-1);
+    n = last ? last.line + countBreaks(last.text) : countBreaks(file.text);
     lineCounts.set(file, n);
   }
   return n;
@@ -93,20 +95,34 @@ export function canAppendTo(file: BibFile): boolean {
   // No `@` after the last item: looked for in the end kept with the parse when the last item ends inside it.
   const after = lastItemEnd(file);
   const endStart = length - end.length;
-  return after >= endStart ? end.indexOf('@', after - endStart) < 0 : file.text.indexOf('@', after) < 0;
+  if (after >= endStart) return end.indexOf('@', after - endStart) < 0;
+  return file.pieces ? !sliceText(file, after, length).includes('@') : file.text.indexOf('@', after) < 0;
 }
 
 /**
  * The parse of `text` from the parse of its prefix `file.text` (check `canExtend` first). `appended`, when the caller
- * has it, is `text` after the prefix: not sliced again from a text of megabytes.
+ * has it, is `text` after the prefix: not sliced again from a text of megabytes, and kept as a piece of the text.
  */
 export function extendParse(file: BibFile, text: string, appended?: string): BibFile {
+  const tail = parseBibFile(appended ?? text.slice(file.text.length));
+  return joinParse(file, tail, text, appended !== undefined) ?? parseBibFile(text);
+}
+
+/**
+ * The parse of `file.text + tail.text` from the parse of each (check `canAppendTo(file)` first), or undefined when
+ * which problems are listed depends on the whole text (past MAX_LISTED_DIAGNOSTICS): parse the whole text then.
+ * `text` is that joined text when the caller holds it already; `inPieces` keeps the result's text as the pieces it
+ * was joined from (`BibFile.pieces`), so that nothing reads it whole.
+ */
+export function joinParse(
+  file: BibFile,
+  tail: BibFile,
+  text = file.text + tail.text,
+  inPieces = true,
+): BibFile | undefined {
   const base = file.text.length;
   const lines = breaks(file);
-  const tail = parseBibFile(appended ?? text.slice(base));
-  // Past the listed maximum, which problems are listed depends on the whole text: parsed again.
-  if (tail.omitted || file.diagnostics.length + tail.diagnostics.length > MAX_LISTED_DIAGNOSTICS)
-    return parseBibFile(text);
+  if (tail.omitted || file.diagnostics.length + tail.diagnostics.length > MAX_LISTED_DIAGNOSTICS) return undefined;
   const shiftRange = (r: Range): Range => ({
     start: { line: r.start.line + lines, character: r.start.character },
     end: { line: r.end.line + lines, character: r.end.character },
@@ -120,9 +136,12 @@ export function extendParse(file: BibFile, text: string, appended?: string): Bib
   const own: BibDiagnostic[] = tail.diagnostics
     .filter((d) => !isDup(d))
     .map((d) => ({ ...d, start: d.start + base, end: d.end + base, range: shiftRange(d.range) }));
+  const pieces: TextPiece[] | undefined = inPieces
+    ? [...(file.pieces ?? [{ start: 0, line: 0, text: file.text }]), { start: base, line: lines, text: tail.text }]
+    : undefined;
+  const position = positions(text, pieces);
   // Duplicate keys as parseBibFile reports them for the whole text: each later entry against the first with its key.
   const first = takeFirstKeys(file);
-  let index: LineIndex | undefined;
   const dups: BibDiagnostic[] = [];
   for (const e of entries.slice(file.entries.length)) {
     const k = e.key.toLowerCase();
@@ -131,15 +150,15 @@ export function extendParse(file: BibFile, text: string, appended?: string): Bib
       first.set(k, e.start);
       continue;
     }
-    index ??= new LineIndex(text);
+    const end = e.keyStart + e.key.length;
     dups.push({
       severity: 'warning',
       code: 'duplicate',
-      message: `Duplicate key ${e.key} (also at line ${index.position(at).line + 1}).`,
+      message: `Duplicate key ${e.key} (also at line ${position(at).line + 1}).`,
       key: e.key,
       start: e.keyStart,
-      end: e.keyStart + e.key.length,
-      range: index.range(e.keyStart, e.keyStart + e.key.length),
+      end,
+      range: { start: position(e.keyStart), end: position(end) },
     });
   }
   // parseBibFile lists the structural diagnostics in text order, then the duplicate keys.
@@ -149,8 +168,8 @@ export function extendParse(file: BibFile, text: string, appended?: string): Bib
     ...file.diagnostics.filter(isDup),
     ...dups,
   ];
-  if (diagnostics.length > MAX_LISTED_DIAGNOSTICS) return parseBibFile(text);
-  const extended: BibFile = {
+  if (diagnostics.length > MAX_LISTED_DIAGNOSTICS) return undefined;
+  const joined: BibFile = {
     text,
     entries,
     directives,
@@ -159,10 +178,28 @@ export function extendParse(file: BibFile, text: string, appended?: string): Bib
     omitted: 0,
     newline: file.newline,
   };
+  if (pieces) joined.pieces = pieces;
   const blocker = file.blocker ?? own.find((d) => d.code === 'unclosed' || d.code === 'quote' || d.code === 'comment');
-  if (blocker) extended.blocker = blocker;
-  lineCounts.set(extended, lines + breaks(tail));
-  firstKeys.set(extended, first);
-  if (appended !== undefined) ends.set(extended, (textEnd(file) + appended).slice(-END_LENGTH));
-  return extended;
+  if (blocker) joined.blocker = blocker;
+  lineCounts.set(joined, lines + breaks(tail));
+  firstKeys.set(joined, first);
+  const end = tail.text.length >= END_LENGTH ? tail.text : textEnd(file) + tail.text;
+  ends.set(joined, end.slice(-END_LENGTH));
+  return joined;
+}
+
+/** Line and column of an offset in `text`, read from the piece that holds it when the text is in pieces. */
+function positions(text: string, pieces: readonly TextPiece[] | undefined): (offset: number) => Position {
+  if (!pieces) {
+    let index: LineIndex | undefined;
+    return (offset) => (index ??= new LineIndex(text)).position(offset);
+  }
+  const indexes = new Map<TextPiece, LineIndex>();
+  return (offset) => {
+    const piece = pieces[pieceIndex(pieces, offset)]!;
+    let index = indexes.get(piece);
+    if (!index) indexes.set(piece, (index = new LineIndex(piece.text)));
+    const at = index.position(offset - piece.start);
+    return { line: piece.line + at.line, character: at.character };
+  };
 }

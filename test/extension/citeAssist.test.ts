@@ -8,7 +8,9 @@ import * as assert from 'node:assert/strict';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
+import { parseBibFile } from '../../src/bib/bibFile';
 import type { CitePaper } from '../../src/citations/types';
+import { plainFile } from '../unit/bib/plainParse';
 import { createFirstList } from '../../src/citations/firstList';
 import {
   registerCiteProviders,
@@ -785,6 +787,63 @@ export function citeAssistSuite(): void {
       assert.match(text, /\*\*Huge Über Entry\*\*/u);
       assert.match(text, /Author0[\s\S]*Author5[\s\S]*et al/u);
       assert.doesNotMatch(text, /Author6/u);
+    });
+
+    test('a UTF-8 .bib of 2 MB or more is read in pieces: its parse, problems, hover and an insert are those of the whole text', async () => {
+      const c = await testCore();
+      c.recentPapers.clear();
+      // A duplicate of an early key and an entry that uses the first piece's @string, both in the last piece.
+      const late =
+        '@article{big5,\n  title = {Again}\n}\n\n@article{late2024,\n  title = {Late {\\"U}ber Piece},\n  author = {李, 小龙 and Nguyễn, Văn},\n  journal = pj,\n  year = {2024}\n}\n';
+      const text = `@string{pj = {Journal of Pieces}}\n\n${Array.from({ length: 6000 }, (_, i) => bigEntry(i)).join('\n')}\n${late}`;
+      assert.ok(Buffer.byteLength(text) > 2.5 * (1 << 20), 'under 2.5 MB: too small to be read in pieces');
+      const dir = await folder({ 'pieces.bib': text });
+      const bibUri = vscode.Uri.joinPath(dir, 'pieces.bib');
+      const { doc } = await openDoc(
+        vscode.Uri.joinPath(dir, 'pieces.tex'),
+        'See \\cite{late2024}.\n\\bibliography{pieces}\n',
+      );
+      const [bib] = await c.bibliographies.find(doc);
+      const loaded = await c.bibliographies.load(bib!);
+      assert.ok((loaded.file.pieces?.length ?? 0) >= 2, 'read as one string, not in pieces');
+      assert.equal(loaded.text, loaded.file.text);
+      // plainFile also checks that the pieces hold exactly the text.
+      assert.deepEqual(plainFile(loaded.file), plainFile(parseBibFile(text)));
+      // The duplicate is reported at its own line, against the line of the first.
+      const lineOf = (at: number): number => text.slice(0, at).split('\n').length - 1;
+      const [firstLine, dupLine] = [lineOf(text.indexOf('@article{big5,')), lineOf(text.lastIndexOf('@article{big5,'))];
+      await eventually(
+        () =>
+          vscode.languages
+            .getDiagnostics(bibUri)
+            .some(
+              (d) =>
+                d.message.includes(`Duplicate key big5 (also at line ${firstLine + 1})`) &&
+                d.range.start.line === dupLine,
+            ),
+        'the duplicate key of the last piece, at its line',
+      );
+      const { text: shown } = await hoverText(doc, positionOf(doc, 'late2024', 2));
+      assert.match(shown, /Late Über Piece/u);
+      assert.match(shown, /李/u);
+      assert.match(shown, /Journal of Pieces/u);
+      // An insert appends to the bytes; the parse kept for the new file is the whole new text's, its end a piece.
+      const edit = new vscode.WorkspaceEdit();
+      const [key] = await c.bibliographies.addEntries(edit, loaded, [RECENT_NEW], doc);
+      assert.ok(await c.bibliographies.apply(edit));
+      const after = await c.bibliographies.load(bib!);
+      const disk = new TextDecoder().decode(await vscode.workspace.fs.readFile(bibUri));
+      assert.ok(disk.startsWith(text) && disk.includes(`@article{${key},`));
+      assert.equal(after.file.pieces?.length, loaded.file.pieces!.length + 1);
+      assert.deepEqual(plainFile(after.file), plainFile(parseBibFile(disk)));
+      // An entry left open across a cut: that piece cannot be joined, and the whole text is parsed instead.
+      const open = text.replace('@article{big3000,', '@article{open3000,\n  title = {never closed\n@article{big3000,');
+      await write(bibUri, open);
+      c.bibliographies.clearCache();
+      const whole = await c.bibliographies.load(bib!);
+      assert.equal(whole.file.pieces, undefined);
+      assert.deepEqual(plainFile(whole.file), plainFile(parseBibFile(open)));
+      assert.ok(whole.file.diagnostics.some((d) => d.code === 'unclosed' && d.key === 'open3000'));
     });
 
     test("Ctrl+click links: the paper's https URL, else doi.org; never javascript:, none for unknown keys", async () => {

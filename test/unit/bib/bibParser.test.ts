@@ -4,7 +4,12 @@
  * random hostile texts.
  */
 import * as assert from 'node:assert/strict';
-import { BibParser, parseBibFile } from '../../../src/bib/bibFile';
+import { pieceEnds } from '../../../src/bib/bibBytes';
+import { entryFields } from '../../../src/bib/bibEntry';
+import { BibParser, parseBibFile, type BibFile } from '../../../src/bib/bibFile';
+import { loadBibtexLibrary } from '../../../src/bib/library';
+import { sliceText } from '../../../src/bib/textPieces';
+import { canAppendTo, joinParse } from '../../../src/citations/incrementalParse';
 import { readFields, readKey, type FieldList } from '../../../src/bib/bibScan';
 import { mulberry32 } from '../../emulator/corpus';
 import { readFieldsReference, readKeyReference } from './bibScanReference';
@@ -91,6 +96,55 @@ describe('bib/BibParser (a parse in slices) and the scans under it', () => {
       assert.deepEqual(plainFile(parser.result()), plainFile(expected), JSON.stringify(text.slice(0, 200)));
       assert.equal(parser.result(), parser.result(), 'the result is kept');
     }
+  });
+
+  it('a text cut into pieces before each `@` that starts a line and joined piece by piece parses as the whole text', async () => {
+    // What reading a large .bib in pieces relies on (bibliographyCache.readPieces): wherever every join is allowed,
+    // the joined parse is the whole parse, and reading an entry or directive from the pieces reads what the whole
+    // text holds there; where one is not, the whole text is parsed instead.
+    await loadBibtexLibrary();
+    const rnd = mulberry32(11);
+    const encoder = new TextEncoder();
+    const decoder = new TextDecoder();
+    let joinedPieces = 0;
+    let refused = 0;
+    for (let i = 0; i < 400; i++) {
+      // Good entries with random text between them now and then (which may leave something open across a cut).
+      const parts = Array.from({ length: 2 + Math.floor(rnd() * 8) }, () =>
+        rnd() < 0.15 ? `${randomText(rnd, 5 + Math.floor(rnd() * 60))}\n` : GOOD,
+      );
+      let text = parts.join('');
+      if (rnd() < 0.3) text = text.replace(/\r?\n/gu, '\r\n');
+      const bytes = encoder.encode(text);
+      const ends = pieceEnds(bytes, 0, 1 + Math.floor(rnd() * 200));
+      let from = 0;
+      let file: BibFile | undefined;
+      let whole = '';
+      for (const end of ends) {
+        const piece = decoder.decode(bytes.subarray(from, (from = end)));
+        assert.match(piece, from === bytes.length && ends.length === 1 ? /^/u : /^@|\n$/u);
+        whole += piece;
+        const part = parseBibFile(piece);
+        file = !file ? part : canAppendTo(file) ? joinParse(file, part, whole) : undefined;
+        if (!file) break;
+      }
+      assert.equal(from === bytes.length || !file, true);
+      if (!file) {
+        refused++;
+        continue;
+      }
+      assert.equal(file.text, text);
+      const expected = parseBibFile(text);
+      assert.deepEqual(plainFile(file), plainFile(expected), JSON.stringify(text.slice(0, 200)));
+      for (const e of file.entries) assert.equal(sliceText(file, e.start, e.end), text.slice(e.start, e.end));
+      // Hover's decoding (with the @strings an entry uses) reads from the pieces: the last entries, in later pieces.
+      for (const e of file.entries.slice(-2)) assert.deepEqual(entryFields(file, e), entryFields(expected, e), e.key);
+      for (const d of file.directives) assert.equal(sliceText(file, d.start, d.end), text.slice(d.start, d.end));
+      if (ends.length > 2) joinedPieces++;
+    }
+    // Both outcomes happen: enough joins of three pieces or more for the comparison to mean something.
+    assert.ok(joinedPieces > 50, `only ${joinedPieces} texts joined from three pieces or more`);
+    assert.ok(refused > 10, `only ${refused} texts refused a join`);
   });
 
   it("a head of the text (cut after a line break) reads the whole text's entries up to its first problem", () => {

@@ -14,4 +14,17 @@ export function plainEntry(e: BibEntry): object {
 
 export const plainEntries = (entries: readonly BibEntry[]): object[] => entries.map(plainEntry);
 
-export const plainFile = (f: BibFile): object => ({ ...f, entries: plainEntries(f.entries) });
+/** The parse without its pieces, which are checked to hold exactly its text (a whole parse has none). */
+export function plainFile(f: BibFile): object {
+  const { pieces, ...rest } = f;
+  let start = 0;
+  let line = 0;
+  for (const p of pieces ?? []) {
+    if (p.start !== start || p.line !== line || f.text.slice(start, start + p.text.length) !== p.text)
+      throw new Error(`piece at ${p.start}, line ${p.line}: not the text's`);
+    start += p.text.length;
+    line += p.text.split(/\r\n|\r|\n/u).length - 1;
+  }
+  if (pieces && start !== f.text.length) throw new Error('the pieces do not reach the end of the text');
+  return { ...rest, entries: plainEntries(f.entries) };
+}
