@@ -399,6 +399,14 @@ export function citeAssistResults(windows: Map<string, WindowFigures[]>): BenchR
       `heapUsed after a full GC, before the first completion and after it plus 1,000 search results shown; the file is ${r1(bytes / 1e6)} MB on disk and ${r1(pick('current', big, (w) => w.textBytes ?? NaN).med / 1e6)} MB as the JavaScript strings the parse reads (${r1(pick('current', big, (w) => w.wholeTextBytes ?? NaN).med / 1e6)} MB as one string: a file of 2 MB or more is read in pieces of about 1 MB, each one byte a character unless it holds a character past Latin-1); after the hovers (the BibTeX library loaded) ${r1(pick('current', big, (w) => ((w.heapAfterHover?.heapUsed ?? NaN) - w.heapBefore.heapUsed) / 1e6).med)} MB; outside heapUsed, memory the extension host's process holds for V8: external +${r1(pick('current', big, (w) => (w.heapAfter.external - w.heapBefore.external) / 1e6).med)} MB, of which ArrayBuffers +${r1(pick('current', big, (w) => (w.heapAfter.arrayBuffers - w.heapBefore.arrayBuffers) / 1e6).med)} MB (the file's bytes, kept for the check before an append, and the parse's field offsets)`,
       `< 3x the file (${r1((3 * bytes) / 1e6)} MB)`,
     );
+    const held = (w: WindowFigures): number =>
+      (w.heapAfter.heapUsed + w.heapAfter.external - w.heapBefore.heapUsed - w.heapBefore.external) / 1e6;
+    results.push({
+      name: `extension host memory growth, heapUsed and external together, ${variant} file (MB)`,
+      value: r1(pick('current', big, held).med),
+      unit: 'MB',
+      note: `the same points as the heap growth: a decoded string of about a million characters or more is held by Node outside V8's heap (external), a shorter one on it, so the pieces a large file is read in moved the text from external to heapUsed; windows: ${list(pick('current', big, held).all)}${before(held)}`,
+    });
   }
   return results;
 }
