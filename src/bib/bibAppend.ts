@@ -45,6 +45,9 @@ export function appendBlocker(file: BibFile): AppendBlocker | undefined {
   };
 }
 
+/** How many of a text's last characters appendText reads. */
+const APPEND_READS = 256;
+
 /**
  * The text appended for new entries: one blank line before them, the file's line breaks (`newline`, else the file's
  * dominant one). Looks only at the end of the text.
@@ -54,14 +57,15 @@ export function appendText(text: string, entryText: string, newline: '\n' | '\r\
   const body = entryText.replace(/\r\n|\r|\n/gu, nl);
   if (!text.length) return `${body}${nl}`;
   // The last line break, and whether the line before it is blank: then the file already ends with a blank line.
-  const end = text.slice(-256);
+  const end = text.slice(-APPEND_READS);
   const last = /(?:\r\n|\r|\n)$/u.exec(end);
   const sep = !last ? nl + nl : /(?:^|\r\n|\r|\n)[ \t]*$/u.test(end.slice(0, last.index)) && last.index > 0 ? '' : nl;
   return `${sep}${body}${nl}`;
 }
 
 /** The end of the file's text: all that appendText reads of it (the rest may be unjoined pieces). */
-const endOf = (file: BibFile): string => sliceText(file, Math.max(0, file.text.length - 256), file.text.length);
+const endOf = (file: BibFile): string =>
+  sliceText(file, Math.max(0, file.text.length - APPEND_READS), file.text.length);
 
 /** The edit appending `entryText` at the end of the file: one blank line before it, the file's line breaks kept. */
 export function appendEntryEdit(text: string, entryText: string): TextEdit {

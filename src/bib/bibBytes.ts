@@ -10,11 +10,15 @@ const UTF8_BOM = [0xef, 0xbb, 0xbf] as const;
 /** How the bytes of a file decode as UTF-8. */
 export type Utf8Reading = { ok: true; text: string; bom: boolean } | { ok: false; reason: 'utf16' | 'invalid' };
 
+/** Whether the bytes start with UTF-8's byte order mark (not part of the text). */
+export const hasUtf8Bom = (bytes: Uint8Array): boolean =>
+  bytes[0] === UTF8_BOM[0] && bytes[1] === UTF8_BOM[1] && bytes[2] === UTF8_BOM[2];
+
 /** The text of UTF-8 bytes (a leading BOM noted, not part of the text), or why they are not UTF-8. */
 export function decodeUtf8(bytes: Uint8Array): Utf8Reading {
   if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff))
     return { ok: false, reason: 'utf16' };
-  const bom = bytes[0] === UTF8_BOM[0] && bytes[1] === UTF8_BOM[1] && bytes[2] === UTF8_BOM[2];
+  const bom = hasUtf8Bom(bytes);
   try {
     return {
       ok: true,

@@ -21,7 +21,7 @@ import {
   type FieldList,
 } from './bibScan';
 import { LineIndex, newlineOf, type Range } from './edit';
-import type { TextPiece } from './textPieces';
+import type { PiecedText } from './textPieces';
 
 /**
  * The field values of a parse's entries, kept as offsets into the parsed text rather than as strings: a 10,000-entry
@@ -153,14 +153,8 @@ export interface BibDiagnostic {
   end: number;
 }
 
-export interface BibFile {
-  /**
-   * The whole text. When `pieces` is set it is their concatenation, which V8 keeps unjoined until something reads
-   * it as one string (a slice, a search): read a part through `pieces` instead (`pieceAt`).
-   */
-  text: string;
-  /** The text as the strings it was read or appended as, in order (absent: `text` is one string). */
-  pieces?: readonly TextPiece[];
+/** A parse: its text (whole, or in the pieces it was read or appended as: `PiecedText`) and what was read in it. */
+export interface BibFile extends PiecedText {
   entries: BibEntry[];
   /**
    * `@string` definitions, `@preamble`s and `@comment`s, in order (kept by tidy). `unclosed`: a `@comment{` whose

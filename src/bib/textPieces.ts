@@ -12,8 +12,12 @@ export interface TextPiece {
 
 /** A text, whole or in pieces (a parse: `BibFile`). */
 export interface PiecedText {
-  /** The whole text: when `pieces` is set, their concatenation (read a part through them). */
+  /**
+   * The whole text. When `pieces` is set it is their concatenation, which V8 keeps unjoined until something reads it
+   * as one string (a slice, a search): read a part through the pieces instead (`pieceAt`, `sliceText`).
+   */
   text: string;
+  /** The text as the strings it was read or appended as, in order (absent: `text` is one string). */
   pieces?: readonly TextPiece[];
 }
 

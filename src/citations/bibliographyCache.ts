@@ -9,7 +9,7 @@ import { isUtf8 as validUtf8 } from 'node:buffer';
 import * as vscode from 'vscode';
 import { entryToPaper } from '../bib/bibEntry';
 import { BibParser, parseBibFile, type BibDiagnostic, type BibEntry, type BibFile } from '../bib/bibFile';
-import { decodeLossy, decodeUtf8, isAscii, pieceEnds } from '../bib/bibBytes';
+import { decodeLossy, decodeUtf8, hasUtf8Bom, isAscii, pieceEnds } from '../bib/bibBytes';
 import { HEAD_ENTRIES, headCandidate, MAX_BIB_BYTES, readHeadEntries } from './bibHead';
 import { countBreaks } from '../bib/edit';
 import { bibFileEncoding } from '../platform/settings';
@@ -284,8 +284,8 @@ async function parseInSlices(
 /**
  * A large UTF-8 file read piece by piece: each piece decoded, then parsed in slices, in tasks of their own, and the
  * parses joined as an append's is (`joinParse`). The text stays in its pieces (`BibFile.pieces`), and nothing on the
- * way reads it whole. No file is undefined when a piece cannot be joined to those before (an entry or `@comment`
- * open across the cut): then the whole text is to be parsed.
+ * way reads it whole. When a piece cannot be joined to those before (an entry or `@comment` open across the cut),
+ * only the text is returned, and the whole of it is to be parsed.
  */
 async function readPieces(
   pieces: readonly Uint8Array[],
@@ -319,7 +319,7 @@ async function readDisk(uri: vscode.Uri): Promise<Read> {
   const configured = bibFileEncoding(uri);
   const singleByte = typeof configured === 'string' && !isUtf8(configured) && !/^utf16/u.test(configured);
   if (bytes.length >= 2 * PIECE_BYTES && !singleByte && validUtf8(bytes)) {
-    const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+    const bom = hasUtf8Bom(bytes);
     let from = bom ? 3 : 0;
     const pieces = pieceEnds(bytes, from, PIECE_BYTES).map((end) => bytes.subarray(from, (from = end)));
     return {
