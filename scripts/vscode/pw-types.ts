@@ -87,6 +87,7 @@ export interface Page {
   ): Promise<unknown>;
   evaluate<R>(fn: string | (() => R)): Promise<R>;
   addInitScript(script: string): Promise<void>;
+  waitForEvent(event: 'domcontentloaded' | 'load', options?: { timeout?: number }): Promise<Page>;
   on(event: 'console', listener: (msg: ConsoleMessage) => void): void;
   on(event: 'pageerror', listener: (err: Error) => void): void;
   on(event: 'close' | 'crash', listener: () => void): void;

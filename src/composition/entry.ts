@@ -23,7 +23,10 @@ export interface ResearchDeskTestApi {
   keys: KeyStore;
   settings: SettingsStore;
   hasKey: HasKeyContext;
-  /** Resolves when the work started after activation (cite providers, demo hand-off, context key) is done. */
+  /**
+   * Resolves when the work started after activation (cite providers, the answer panels' serializer, demo hand-off,
+   * context key) is done.
+   */
   ready: Promise<void>;
   /** Whether dist/core.js (client + features) has been loaded. */
   isCoreLoaded(): boolean;
@@ -215,19 +218,25 @@ export class ResearchDesk extends Disposable {
     this.localCommandIds.push(...Object.keys(local));
     step('commands');
 
-    // Answer panels come back after a reload; the core loads only when one is restored.
-    this.register(
-      vscode.window.registerWebviewPanelSerializer(WebviewTypes.answer, {
-        deserializeWebviewPanel: (panel, state: unknown) => this.core.get().restoreAnswerPanel(panel, state),
-      }),
-    );
-
     // Cite-key completion, hover and links, right after activation (no command needs them, and VS Code asks a
     // provider registered later as soon as it appears); the citation bundle loads only near a citation. The tools, the
     // chat participant and the MCP provider stay here: VS Code invokes them right after the activation they cause.
     const citeProviders = afterActivation(() => {
       if (!this.isDisposed)
         this.register(this.deferred.get().registerCiteProviders(this.cite, this.log, this.firstList));
+      return Promise.resolve();
+    });
+    // Answer panels come back after a reload; the core loads only when one is restored. Registered after activation:
+    // VS Code holds a panel it could not revive yet and revives it when the serializer arrives, and the first such
+    // registration in an extension host costs about a millisecond (VS Code compiles its version-range pattern to read
+    // our engines.vscode).
+    const serializer = afterActivation(() => {
+      if (!this.isDisposed)
+        this.register(
+          vscode.window.registerWebviewPanelSerializer(WebviewTypes.answer, {
+            deserializeWebviewPanel: (panel, state: unknown) => this.core.get().restoreAnswerPanel(panel, state),
+          }),
+        );
       return Promise.resolve();
     });
     this.register(registerResearchTools(this.core));
@@ -247,7 +256,9 @@ export class ResearchDesk extends Disposable {
       this.log.error(`Demo key hand-off failed: ${err instanceof Error ? err.message : String(err)}`);
       return 'failed';
     });
-    this.ready = Promise.all([citeProviders, this.demoKey.then(() => this.hasKey.refresh())]).then(() => undefined);
+    this.ready = Promise.all([citeProviders, serializer, this.demoKey.then(() => this.hasKey.refresh())]).then(
+      () => undefined,
+    );
     step('demoKey');
 
     // The monthly-calls status item from one cached globalState value, after activation too

@@ -244,6 +244,25 @@ export class WorkbenchDriver {
   }
 
   /**
+   * Reloads the window the way a person does, with Developer: Reload Window: the workbench saves its state (editors,
+   * webview state) before it unloads, which reloading the page from outside does not wait for.
+   */
+  async reloadWindow(): Promise<void> {
+    const loaded = this.page.waitForEvent('domcontentloaded', { timeout: 60_000 });
+    await this.closeQuickInput();
+    await this.page.keyboard.press('F1');
+    await this.quickInputBox().waitFor({ state: 'visible', timeout: this.timeoutMs });
+    await this.quickInputBox().fill('>Developer: Reload Window');
+    await this.page
+      .locator('.quick-input-list .monaco-list-row[aria-label^="Developer: Reload Window"]')
+      .first()
+      .waitFor({ state: 'visible', timeout: this.timeoutMs });
+    await this.page.keyboard.press('Enter');
+    await loaded;
+    await this.ready();
+  }
+
+  /**
    * Types into the input box a command opened (showInputBox / QuickPick) and confirms.
    * With `password: true` it first checks that the box masks what is typed.
    */

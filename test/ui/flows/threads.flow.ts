@@ -5,7 +5,8 @@
  * from what was remembered, then the "has answered" notification naming the claim (not the instruction sentence every
  * selection brief starts with); Open Answer opens the answer beside the draft with the question and the filters it ran
  * under, and the Threads view lists the thread, answered and filtered. A follow-up from the answer view shows its own
- * question; the brief document's tab is titled by its heading; text typed in the selected-papers brief box survives
+ * question, and after another reload the answer view comes back on that turn with the unsent follow-up; the brief
+ * document's tab is titled by its heading; text typed in the selected-papers brief box survives
  * Escape. Screenshots at every step.
  */
 import assert from 'node:assert/strict';
@@ -180,6 +181,41 @@ export const flow = defineFlow({
       assert.match(await (await driver.webviewElement('dd.filters')).innerText(), /none/);
       await shot('07-follow-up-question');
       await driver.clearNotifications();
+    });
+
+    await check('after another reload the answer view comes back on its turn, with the unsent follow-up', async () => {
+      // The serializer is registered after activation: VS Code holds the panel it could not revive yet and hands it
+      // over when the serializer arrives. A panel left blank or not restored at all fails here.
+      const draft = 'Does the effect last beyond twelve weeks?';
+      await (await driver.webviewElement('#followup-text')).fill(draft);
+      await driver.reloadWindow();
+      const tabs = await driver.waitUntil(
+        'the answer tab after the reload',
+        async () => {
+          const t = await driver.editorTabs();
+          return t.some((x) => named.test(x)) ? t : undefined;
+        },
+        60_000,
+      );
+      assert.ok(
+        !tabs.some((t) => /Research Answer/.test(t)),
+        `a panel kept its placeholder title: ${tabs.join(' | ')}`,
+      );
+      // The turn it showed (the follow-up), answered, with the thread's two turns to choose from.
+      await driver.waitUntil(
+        'the restored answer showing the follow-up',
+        async () => {
+          const q = driver.webviewContent().locator('.question-text').first();
+          return (await q.isVisible()) && /adults over 65/.test(await q.innerText()) ? true : undefined;
+        },
+        60_000,
+      );
+      assert.equal((await (await driver.webviewElement('dd.status')).innerText()).trim(), 'answered');
+      assert.equal(await driver.webviewContent().locator('#interaction option').count(), 2);
+      assert.equal(await (await driver.webviewElement('#followup-text')).inputValue(), draft);
+      await shot('07b-answer-restored-after-reload');
+      // Focus out of the restored answer view, which has it (keys pressed there stay in its frame).
+      await page.locator('.part.sidebar .title-label').first().click();
     });
 
     await check("the brief document's tab is titled by its heading, not by the header comment", async () => {
