@@ -43,6 +43,26 @@ export const flow = defineFlow({
       const items = await driver.extensionStatusBarItems(extensionId);
       return items.map((i) => `${i.text} ${i.ariaLabel}`).find((t) => /thread(s)? running/.test(t));
     };
+    /** Waits until the answer view shows the follow-up's question above its answer. */
+    const followUpShown = (what: string): Promise<true> =>
+      driver.waitUntil(
+        what,
+        async () => {
+          const q = driver.webviewContent().locator('.question-text').first();
+          return (await q.isVisible()) && /adults over 65/.test(await q.innerText()) ? true : undefined;
+        },
+        60_000,
+      );
+    /** The editor tabs, once one of them is the answer's (named by the selection). */
+    const answerTab = (what: string, timeoutMs: number): Promise<string[]> =>
+      driver.waitUntil(
+        what,
+        async () => {
+          const t = await driver.editorTabs();
+          return t.some((x) => named.test(x)) ? t : undefined;
+        },
+        timeoutMs,
+      );
 
     await check('with a key set, a draft is open and the claim selected', async () => {
       await driver.openViewContainer('researchDesk');
@@ -112,14 +132,7 @@ export const flow = defineFlow({
       assert.doesNotMatch(toast.message, /passage from my draft/);
       await shot('04-notification');
       await driver.clickNotificationButton(/has answered/, 'Open Answer');
-      const tabs = await driver.waitUntil(
-        'the answer tab',
-        async () => {
-          const t = await driver.editorTabs();
-          return t.some((x) => named.test(x)) ? t : undefined;
-        },
-        30_000,
-      );
+      const tabs = await answerTab('the answer tab', 30_000);
       assert.ok(
         tabs.some((t) => named.test(t)),
         tabs.join(' | '),
@@ -166,14 +179,7 @@ export const flow = defineFlow({
       const box = await driver.webviewElement('#followup-text');
       await box.fill('And in adults over 65?');
       await (await driver.webviewElement('#followup-send')).click();
-      await driver.waitUntil(
-        'the follow-up answer with its question',
-        async () => {
-          const q = driver.webviewContent().locator('.question-text').first();
-          return (await q.isVisible()) && /adults over 65/.test(await q.innerText()) ? true : undefined;
-        },
-        60_000,
-      );
+      await followUpShown('the follow-up answer with its question');
       await driver.waitUntil('the follow-up answered', async () =>
         /answered/.test(await driver.webviewContent().locator('dd.status').first().innerText()) ? true : undefined,
       );
@@ -189,27 +195,13 @@ export const flow = defineFlow({
       const draft = 'Does the effect last beyond twelve weeks?';
       await (await driver.webviewElement('#followup-text')).fill(draft);
       await driver.reloadWindow();
-      const tabs = await driver.waitUntil(
-        'the answer tab after the reload',
-        async () => {
-          const t = await driver.editorTabs();
-          return t.some((x) => named.test(x)) ? t : undefined;
-        },
-        60_000,
-      );
+      const tabs = await answerTab('the answer tab after the reload', 60_000);
       assert.ok(
         !tabs.some((t) => /Research Answer/.test(t)),
         `a panel kept its placeholder title: ${tabs.join(' | ')}`,
       );
       // The turn it showed (the follow-up), answered, with the thread's two turns to choose from.
-      await driver.waitUntil(
-        'the restored answer showing the follow-up',
-        async () => {
-          const q = driver.webviewContent().locator('.question-text').first();
-          return (await q.isVisible()) && /adults over 65/.test(await q.innerText()) ? true : undefined;
-        },
-        60_000,
-      );
+      await followUpShown('the restored answer showing the follow-up');
       assert.equal((await (await driver.webviewElement('dd.status')).innerText()).trim(), 'answered');
       assert.equal(await driver.webviewContent().locator('#interaction option').count(), 2);
       assert.equal(await (await driver.webviewElement('#followup-text')).inputValue(), draft);
