@@ -249,7 +249,15 @@ export class WorkbenchDriver {
    */
   async reloadWindow(): Promise<void> {
     const loaded = this.page.waitForEvent('domcontentloaded', { timeout: 60_000 });
-    await this.runCommand('Developer: Reload Window');
+    await this.closeQuickInput();
+    await this.page.keyboard.press('F1');
+    await this.quickInputBox().waitFor({ state: 'visible', timeout: this.timeoutMs });
+    await this.quickInputBox().fill('>Developer: Reload Window');
+    await this.page
+      .locator('.quick-input-list .monaco-list-row[aria-label^="Developer: Reload Window"]')
+      .first()
+      .waitFor({ state: 'visible', timeout: this.timeoutMs });
+    await this.page.keyboard.press('Enter');
     await loaded;
     await this.ready();
   }
