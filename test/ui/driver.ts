@@ -245,7 +245,8 @@ export class WorkbenchDriver {
 
   /**
    * Reloads the window the way a person does, with Developer: Reload Window: the workbench saves its state (editors,
-   * webview state) before it unloads, which reloading the page from outside does not wait for.
+   * webview state) before it unloads, which reloading the page from outside does not wait for. Not through runCommand:
+   * it reads the palette until it closes, and a read begun as the page navigates away waits out its whole timeout.
    */
   async reloadWindow(): Promise<void> {
     const loaded = this.page.waitForEvent('domcontentloaded', { timeout: 60_000 });
