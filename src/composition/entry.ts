@@ -224,7 +224,6 @@ export class ResearchDesk extends Disposable {
     const citeProviders = afterActivation(() => {
       if (!this.isDisposed)
         this.register(this.deferred.get().registerCiteProviders(this.cite, this.log, this.firstList));
-      return Promise.resolve();
     });
     // Answer panels come back after a reload; the core loads only when one is restored. Registered after activation:
     // VS Code holds a panel it could not revive yet and revives it when the serializer arrives, and the first such
@@ -237,7 +236,6 @@ export class ResearchDesk extends Disposable {
             deserializeWebviewPanel: (panel, state: unknown) => this.core.get().restoreAnswerPanel(panel, state),
           }),
         );
-      return Promise.resolve();
     });
     this.register(registerResearchTools(this.core));
     step('tools');
@@ -268,7 +266,6 @@ export class ResearchDesk extends Disposable {
         this.restoredUsageItem = this.deferred
           .get()
           .restoreUsageStatusItem(context.globalState, this.settings.service.origin, Commands.showUsage);
-      return Promise.resolve();
     }).catch((err: unknown) =>
       this.log.warn(
         `Could not restore the monthly-calls status item: ${err instanceof Error ? err.message : String(err)}`,
@@ -286,7 +283,6 @@ export class ResearchDesk extends Disposable {
         this.deferred.get().readRunning(context.globalState, this.settings.service.origin).length
       )
         this.core.get();
-      return Promise.resolve();
     }).catch((err: unknown) =>
       this.log.warn(`Could not resume the running threads: ${err instanceof Error ? err.message : String(err)}`),
     );
@@ -365,6 +361,7 @@ export class ResearchDesk extends Disposable {
   }
 }
 
-function afterActivation<T>(work: () => Promise<T>): Promise<T> {
+/** Runs `work` in a macrotask after activate() returns; a throw rejects the promise, as a rejection does. */
+function afterActivation<T>(work: () => T | PromiseLike<T>): Promise<T> {
   return new Promise<void>((resolve) => setTimeout(resolve, 0)).then(work);
 }
