@@ -41,6 +41,8 @@ interface LoopFigures {
   /** The longest garbage collection pause in the window, and all of them together (ms). */
   gcMaxMs: number;
   gcMs: number;
+  /** The longest collection: its kind and flags as perf_hooks reports them (NODE_PERFORMANCE_GC_*). */
+  gcLongest?: { ms: number; kind?: number; flags?: number };
   /**
    * The most user-mode CPU time the extension host's thread used within one gap of the 5 ms timer chain, and the
    * longest gap (wall clock) with the thread's CPU time in user mode and in the kernel (page faults, mostly) and the
@@ -118,6 +120,14 @@ const gapText = (l: LoopFigures): string =>
   l.longestGap
     ? `its longest gap ${l.longestGap.ms.toFixed(0)} ms: user ${l.longestGap.userMs.toFixed(0)} ms, kernel ${l.longestGap.systemMs.toFixed(0)} ms, GC ${l.longestGap.gcMs.toFixed(0)} ms; most user time in a gap ${l.userMaxMs?.toFixed(0)} ms${process.env.RESEARCH_DESK_BENCH_PROFILE ? ` (the gap starts at ${l.longestGap.atUs} µs on a CPU profile's clock)` : ''}`
     : 'no CPU times';
+
+/** The kind of a watch's longest collection, as perf_hooks names it (major: a mark-compact's pause). */
+const gcKind = (l: LoopFigures): string => {
+  const g = l.gcLongest;
+  if (!g) return 'none';
+  const kind = { 1: 'minor', 4: 'major', 8: 'incremental', 16: 'weak callbacks' }[g.kind ?? 0] ?? `kind ${g.kind}`;
+  return `${kind}${g.flags ? `, flags ${g.flags}` : ''}`;
+};
 
 /** Each window's longest gap while the file is prepared: wall, user and kernel time (ms). */
 const cpuSplit = (list: readonly WindowFigures[]): string =>
@@ -233,7 +243,7 @@ export async function measureCiteAssist(reps: number): Promise<Map<string, Windo
             }
             log(
               'bench',
-              `${side.name} ${f.name} #${rep + 1}: floor ${figures.floorMs.map((x) => x.toFixed(0)).join('/')} ms (later ${figures.laterFloor.map((x) => x.toFixed(0)).join('/')} ms), first ${figures.firstMs.toFixed(0)} ms (${bundleLoads(figures)}${figures.coreLoadedByList ? ', the core loaded too' : ''}; again through the API ${figures.secondMs.toFixed(0)} ms), later ${figures.later.map((x) => `${x.ms.toFixed(0)} (${x.items} items)`).join('/')} ms (provider alone ${figures.later.map((x) => x.providerMs?.toFixed(0)).join('/')} ms), words ${figures.words.map((x) => `${x.ms.toFixed(0)} (${x.items} items)`).join('/')} ms, hover ${figures.hover.map((x) => x.ms.toFixed(0)).join('/')} ms, insert ${figures.insert.map((x) => x.ms.toFixed(0)).join('/')} ms (floor ${figures.insertFloor.map((x) => x.toFixed(0)).join('/')} ms), prepare ${figures.prepareMs.toFixed(0)} ms (longest task ${figures.prepareLoop.maxMs.toFixed(0)} ms, ${gapText(figures.prepareLoop)}, longest GC ${figures.prepareLoop.gcMaxMs.toFixed(0)} ms; idle window ${figures.idleLoop.maxMs.toFixed(0)} ms, ${gapText(figures.idleLoop)}), cold longest ${figures.coldLoop.maxMs.toFixed(0)} ms, heap +${((figures.heapAfter.heapUsed - figures.heapBefore.heapUsed) / 1e6).toFixed(1)} MB`,
+              `${side.name} ${f.name} #${rep + 1}: floor ${figures.floorMs.map((x) => x.toFixed(0)).join('/')} ms (later ${figures.laterFloor.map((x) => x.toFixed(0)).join('/')} ms), first ${figures.firstMs.toFixed(0)} ms (${bundleLoads(figures)}${figures.coreLoadedByList ? ', the core loaded too' : ''}; again through the API ${figures.secondMs.toFixed(0)} ms), later ${figures.later.map((x) => `${x.ms.toFixed(0)} (${x.items} items)`).join('/')} ms (provider alone ${figures.later.map((x) => x.providerMs?.toFixed(0)).join('/')} ms), words ${figures.words.map((x) => `${x.ms.toFixed(0)} (${x.items} items)`).join('/')} ms, hover ${figures.hover.map((x) => x.ms.toFixed(0)).join('/')} ms, insert ${figures.insert.map((x) => x.ms.toFixed(0)).join('/')} ms (floor ${figures.insertFloor.map((x) => x.toFixed(0)).join('/')} ms), prepare ${figures.prepareMs.toFixed(0)} ms (longest task ${figures.prepareLoop.maxMs.toFixed(0)} ms, ${gapText(figures.prepareLoop)}, longest GC ${figures.prepareLoop.gcMaxMs.toFixed(0)} ms (${gcKind(figures.prepareLoop)}); idle window ${figures.idleLoop.maxMs.toFixed(0)} ms, ${gapText(figures.idleLoop)}), cold longest ${figures.coldLoop.maxMs.toFixed(0)} ms, heap +${((figures.heapAfter.heapUsed - figures.heapBefore.heapUsed) / 1e6).toFixed(1)} MB`,
             );
             const key = `${side.name}|${f.name}`;
             out.set(key, [...(out.get(key) ?? []), figures]);
