@@ -9,6 +9,7 @@ import { ConnectionTester } from '../service/connection';
 import { EmulatorCommand } from '../service/emulator';
 import { FilterCommands } from '../search/filterCommands';
 import { KeyCommands } from '../service/keyCommands';
+import { keyTag } from '../service/keyTag';
 import { PaperCommands } from '../search/paperCommands';
 import { SearchCommands } from '../search/searchCommands';
 import { ThreadCommands } from '../threads/threadCommands';
@@ -165,6 +166,10 @@ class CoreImpl extends Disposable implements Core {
         log,
         answers: () => this.answers,
         statusCommand: `${Views.threads}.focus`,
+        keyTag: async () => {
+          const key = await keys.get();
+          return key === undefined ? undefined : keyTag(key);
+        },
       }),
     );
     this.threads = new ThreadCommands({

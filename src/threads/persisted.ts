@@ -32,6 +32,11 @@ export interface RunningThread {
   followUp?: boolean;
   /** The brief's gist (briefGist): the run's name when the service's title is missing or names every such run alike. */
   gist?: string;
+  /**
+   * Which API key the run was asked with (src/service/keyTag.ts: a one-way tag, never the key): the service knows a
+   * thread only under its own account's keys. Absent in runs remembered by an older version.
+   */
+  keyTag?: string;
 }
 
 export const runningKey = (origin: string | undefined): string =>
@@ -50,7 +55,8 @@ function isRunningThread(v: unknown): v is RunningThread {
     Number.isFinite(r.pollAfterSeconds) &&
     typeof r.maxWaitSeconds === 'number' &&
     Number.isFinite(r.maxWaitSeconds) &&
-    typeof r.startedAt === 'number'
+    typeof r.startedAt === 'number' &&
+    (r.keyTag === undefined || typeof r.keyTag === 'string')
   );
 }
 

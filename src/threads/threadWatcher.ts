@@ -51,12 +51,16 @@ export interface ThreadWatcherDeps {
   statusCommand: string;
   /** Shows notifications (default true; tests read `lastNotice`). */
   notify?: boolean;
+  /** The tag of the API key set now (src/service/keyTag.ts), undefined without a key. */
+  keyTag?: () => Promise<string | undefined>;
 }
 
 interface Watched {
   run: RunningThread;
   origin: string | undefined;
   abort: AbortController;
+  /** Followed again from globalState (a reload, a key change), not since it was sent or last followed. */
+  resumed: boolean;
 }
 
 const TRANSIENT = new Set(['server', 'network', 'timeout', 'rate_limited', 'invalid_response']);
@@ -108,6 +112,16 @@ export class ThreadWatcher extends Disposable {
     };
     this.start(run, this.origin, false);
     void this.persist();
+    // Tagged with the key it was sent with, read now: the request read the key a moment ago.
+    void this.currentTag().then((tag) => {
+      if (!tag || run.keyTag !== undefined) return;
+      run.keyTag = tag;
+      return this.persist();
+    });
+  }
+
+  private currentTag(): Promise<string | undefined> {
+    return this.deps.keyTag?.().catch(() => undefined) ?? Promise.resolve(undefined);
   }
 
   isRunning(threadId: string): boolean {
@@ -148,7 +162,7 @@ export class ThreadWatcher extends Disposable {
 
   private start(run: RunningThread, origin: string | undefined, immediately: boolean): void {
     this.watched.get(run.threadId)?.abort.abort();
-    const w: Watched = { run, origin, abort: new AbortController() };
+    const w: Watched = { run, origin, abort: new AbortController(), resumed: immediately };
     this.watched.set(run.threadId, w);
     this.updateStatus();
     this.changed.fire();
@@ -202,8 +216,9 @@ export class ThreadWatcher extends Disposable {
       } catch (err) {
         if (signal.aborted) return;
         const kind = (err as { kind?: string }).kind ?? '';
+        if (kind === 'not_found' && (await this.askedWithAnotherKey(w))) return;
         if (kind === 'not_found') {
-          // The service does not know it (deleted, or another account's): nothing left to follow.
+          // The service does not know it under the key it was asked with (deleted): nothing left to follow.
           this.deps.log.warn(`Thread ${run.threadId}: polling stopped (not_found).`);
           await this.forget(w);
           this.notice(
@@ -250,6 +265,13 @@ export class ThreadWatcher extends Disposable {
       }
       if (signal.aborted) return;
       if (thread) {
+        // The service knows it under the key set now: a key of the same account (a new one after a revoked one) from
+        // now on.
+        const tag = await this.currentTag();
+        if (tag && tag !== run.keyTag) {
+          run.keyTag = tag;
+          void this.persist();
+        }
         if (thread.title && thread.title !== run.title) run.title = thread.title;
         const mine = thread.interactions.find((i) => i.interaction_id === run.interactionId);
         const known = !thread.interactions.length || mine !== undefined;
@@ -265,6 +287,37 @@ export class ThreadWatcher extends Disposable {
         return;
       }
     }
+  }
+
+  /**
+   * After a 404: whether the run was asked with a key other than the one set now. The service keeps a thread in the
+   * account of the key that asked it, so another account's key cannot see it: the run stays remembered and is
+   * followed again when its key is set (a key change resumes every remembered run). Said once, when it was being
+   * followed; a run resumed under the other key again pauses quietly.
+   */
+  private async askedWithAnotherKey(w: Watched): Promise<boolean> {
+    const { run } = w;
+    const tag = await this.currentTag();
+    if (!run.keyTag || !tag || tag === run.keyTag) return false;
+    this.deps.log.info(`Thread ${run.threadId}: paused (it was asked with another API key); it stays remembered.`);
+    if (this.watched.get(run.threadId) === w) this.watched.delete(run.threadId);
+    this.updateStatus();
+    this.changed.fire();
+    if (!w.resumed)
+      this.notice(
+        {
+          kind: 'paused',
+          threadId: run.threadId,
+          run,
+          actions: [],
+          message: vscode.l10n.t(
+            'Research Desk paused following "{0}": it was asked with another API key, and the service shows a thread only to its own account. It resumes when that key is set again.',
+            shown(run),
+          ),
+        },
+        'info',
+      );
+    return true;
   }
 
   private async finish(w: Watched, status: 'idle' | 'failed'): Promise<void> {

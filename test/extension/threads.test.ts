@@ -3,6 +3,8 @@ import * as vscode from 'vscode';
 import type { AskOutcome } from '../../src/threads/threadCommands';
 import { Commands, Settings } from '../../src/platform/ids';
 import type { ThreadFinished, ThreadWatcher } from '../../src/threads/threadWatcher';
+import type { RunningThread } from '../../src/threads/persisted';
+import { keyTag } from '../../src/service/keyTag';
 import type { ResultNode } from '../../src/search/resultsTree';
 import { echoesInstruction } from '../../src/threads/briefGist';
 import {
@@ -18,6 +20,7 @@ import {
 
 interface EmuRequest {
   route: string;
+  path: string;
   keyLabel: string | null;
   status: number;
 }
@@ -490,6 +493,65 @@ export function threadsSuite(): void {
         false,
         'still remembered after it finished',
       );
+    });
+
+    test("a run pauses, not lost, when another account's key is set, and is followed again with its key; a new key of its own account follows it on", async () => {
+      const first = await freshKey();
+      const origin = new URL(await emulatorUrl()).origin;
+      const c = await testCore();
+      const desk = await api();
+      await control('setRunOutcome', { durationMs: 600_000 });
+      // Polled every second, for up to a minute (the emulator's own hints would end the watch after 4 s).
+      const hints = { route: 'create_thread', kind: 'hints', pollAfterSeconds: 1, maxWaitSeconds: 60 };
+      await control('injectFault', hints);
+      const outcome = await run<AskOutcome>(Commands.askAgent, { message: 'Does caffeine improve reaction time?' });
+      assert.equal(outcome?.outcome, 'sent', outcome?.message);
+      const threadId = outcome.threadId!;
+      const remembered = (): RunningThread | undefined =>
+        c.threadWatcher.remembered().find((r) => r.threadId === threadId);
+      await eventually(() => remembered()?.keyTag === keyTag(first.key), 'the run is remembered with its key');
+      assert.ok(!JSON.stringify(c.threadWatcher.remembered()).includes(first.key), 'the key itself is in globalState');
+
+      // Another account's key: the service does not show it the thread (404).
+      const other = await freshKey();
+      await eventually(() => !c.threadWatcher.isRunning(threadId), 'the poll under the other key', 200);
+      assert.deepEqual(
+        (await requests(other.label, 'get_thread')).filter((r) => r.path.endsWith(threadId)).map((r) => r.status),
+        [404],
+      );
+      assert.equal(c.threadWatcher.lastNotice?.kind, 'paused');
+      assert.match(c.threadWatcher.lastNotice?.message ?? '', /asked with another API key/);
+      assert.equal(remembered()?.keyTag, keyTag(first.key), 'the run was forgotten or retagged');
+
+      // Its own key again: followed on, to its answer.
+      await desk.keys.set(first.key, origin);
+      await eventually(() => c.threadWatcher.isRunning(threadId), 'the run followed again');
+      const done = finished(c.threadWatcher, threadId);
+      await control('completeRuns');
+      assert.equal((await done).status, 'idle');
+      assert.equal(c.threadWatcher.lastNotice?.kind, 'ready');
+
+      // A new key of the same account (the old one revoked and replaced) follows a run asked with the old one.
+      await control('setRunOutcome', { durationMs: 600_000 });
+      await control('injectFault', hints);
+      const second = await run<AskOutcome>(Commands.askAgent, { message: 'Does napping improve recall?' });
+      assert.equal(second?.outcome, 'sent', second?.message);
+      const secondId = second.threadId!;
+      await eventually(
+        () => c.threadWatcher.remembered().find((r) => r.threadId === secondId)?.keyTag === keyTag(first.key),
+        'the second run is remembered with its key',
+      );
+      const renewed = await control<string>('provisionKey', { plan: 'pro', label: first.label });
+      await desk.keys.set(renewed, origin);
+      await eventually(
+        () => c.threadWatcher.remembered().find((r) => r.threadId === secondId)?.keyTag === keyTag(renewed),
+        'the run polled with the new key',
+        200,
+      );
+      assert.ok(c.threadWatcher.isRunning(secondId));
+      const secondDone = finished(c.threadWatcher, secondId);
+      await control('completeRuns');
+      assert.equal((await secondDone).status, 'idle');
     });
 
     test('Threads view: newest first, 20 per page with Load More, title search, status icons and interactions', async () => {
