@@ -22,7 +22,7 @@ export const PURE_FILES = [
   'src/search/{cache,filterModel,paging,query,resultsModel,searchPages}.ts',
   'src/search/table/{protocol,rows,sortFilter}.ts',
   'src/search/table/webview/**/*.ts',
-  'src/service/{clientProvider,demoKey}.ts',
+  'src/service/{clientProvider,demoKey,keyTag}.ts',
   'src/threads/{briefGist,threadList}.ts',
 ];
 

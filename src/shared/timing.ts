@@ -31,3 +31,18 @@ export function boundedSeconds(value: unknown, bounds: { min: number; max: numbe
 export function timeoutMs(ms: number): number {
   return Number.isNaN(ms) || ms <= 0 ? 0 : Math.min(Math.round(ms), MAX_TIMEOUT_MS);
 }
+
+/** Resolves true after `ms` (bounded by `timeoutMs`), false when `signal` aborts first. */
+export function sleepUnlessAborted(ms: number, signal: AbortSignal): Promise<boolean> {
+  if (signal.aborted) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const done = (v: boolean): void => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', onAbort);
+      resolve(v);
+    };
+    const onAbort = (): void => done(false);
+    const timer = setTimeout(() => done(true), timeoutMs(ms));
+    signal.addEventListener('abort', onAbort);
+  });
+}

@@ -10,12 +10,11 @@ import type { Logger } from '../platform/logger';
 import type { ServiceSettings } from '../platform/settings';
 import { showError, showInfo, showWarning } from '../platform/notify';
 import { Disposable } from '../shared/disposable';
-import { markdownWithSafeLinks } from '../shared/markdown';
-import { errorLine, plainText } from '../shared/plainText';
-import { boundedSeconds, MAX_WAIT_BOUNDS, POLL_AFTER_BOUNDS, timeoutMs } from '../shared/timing';
-import { threadLabel } from './briefGist';
+import { errorLine } from '../shared/plainText';
+import { boundedSeconds, MAX_WAIT_BOUNDS, POLL_AFTER_BOUNDS, sleepUnlessAborted } from '../shared/timing';
 import { readRunning, writeRunning, type RunningThread, type SentRequest } from './persisted';
-import { Commands, StatusItems } from '../platform/ids';
+import { Commands } from '../platform/ids';
+import { RunningStatusItem, shown } from './runningStatus';
 
 /** What the watcher needs of the answer view (src/answer/answerPanel.ts, AnswerPanels). */
 export interface AnswerViewer {
@@ -73,7 +72,7 @@ export class ThreadWatcher extends Disposable {
   private readonly changed = this.register(new vscode.EventEmitter<void>());
   /** Fires when the set of running threads changes. */
   readonly onDidChange: vscode.Event<void> = this.changed.event;
-  private readonly item: vscode.StatusBarItem;
+  private readonly item: RunningStatusItem;
   /** Polls sent by this watcher, per thread id (for the benchmark and tests). */
   readonly polls = new Map<string, number>();
   lastNotice: ThreadNotice | undefined;
@@ -82,11 +81,7 @@ export class ThreadWatcher extends Disposable {
   constructor(private readonly deps: ThreadWatcherDeps) {
     super();
     this.retry = deps.retry;
-    this.item = this.register(
-      vscode.window.createStatusBarItem(StatusItems.threads, vscode.StatusBarAlignment.Left, 50),
-    );
-    this.item.name = vscode.l10n.t('Research Desk: running threads');
-    this.item.command = deps.statusCommand;
+    this.item = this.register(new RunningStatusItem(deps.statusCommand));
     this.register({ dispose: () => this.stopAll() });
   }
 
@@ -178,10 +173,15 @@ export class ThreadWatcher extends Disposable {
     for (const o of origins) await writeRunning(this.deps.state, o, byOrigin.get(o) ?? []);
   }
 
-  private async forget(w: Watched): Promise<void> {
+  /** Stops following a run (the current watch of it only), keeping it remembered. */
+  private unwatch(w: Watched): void {
     if (this.watched.get(w.run.threadId) === w) this.watched.delete(w.run.threadId);
     this.updateStatus();
     this.changed.fire();
+  }
+
+  private async forget(w: Watched): Promise<void> {
+    this.unwatch(w);
     if (this.isDisposed) return;
     const rest = readRunning(this.deps.state, w.origin).filter(
       (r) => !(r.threadId === w.run.threadId && r.interactionId === w.run.interactionId),
@@ -199,14 +199,12 @@ export class ThreadWatcher extends Disposable {
     let wait = immediately ? 0 : run.pollAfterSeconds * 1000;
     for (;;) {
       const remaining = deadline - Date.now();
-      if (!(await sleep(Math.min(wait, remaining), signal))) return;
+      if (!(await sleepUnlessAborted(Math.min(wait, remaining), signal))) return;
       wait = run.pollAfterSeconds * 1000;
       if (this.origin !== w.origin) {
         // The service address changed: this run belongs to the other service; it stays remembered there.
         this.deps.log.info(`Thread ${run.threadId}: paused (the service address changed).`);
-        if (this.watched.get(run.threadId) === w) this.watched.delete(run.threadId);
-        this.updateStatus();
-        this.changed.fire();
+        this.unwatch(w);
         return;
       }
       let thread: Thread | undefined;
@@ -240,9 +238,7 @@ export class ThreadWatcher extends Disposable {
           // No key, a revoked key, billing...: pause, but keep it remembered; a key change or the next start resumes
           // it.
           this.deps.log.warn(`Thread ${run.threadId}: polling paused (${kind || 'error'}); it stays remembered.`);
-          if (this.watched.get(run.threadId) === w) this.watched.delete(run.threadId);
-          this.updateStatus();
-          this.changed.fire();
+          this.unwatch(w);
           const setKey = vscode.l10n.t('Set API Key');
           this.notice(
             {
@@ -300,9 +296,7 @@ export class ThreadWatcher extends Disposable {
     const tag = await this.currentTag();
     if (!run.keyTag || !tag || tag === run.keyTag) return false;
     this.deps.log.info(`Thread ${run.threadId}: paused (it was asked with another API key); it stays remembered.`);
-    if (this.watched.get(run.threadId) === w) this.watched.delete(run.threadId);
-    this.updateStatus();
-    this.changed.fire();
+    this.unwatch(w);
     if (!w.resumed)
       this.notice(
         {
@@ -423,35 +417,12 @@ export class ThreadWatcher extends Disposable {
   }
 
   private updateStatus(): void {
-    if (this.isDisposed) return;
-    const runs = this.running();
-    if (!runs.length) {
-      this.item.hide();
-      return;
-    }
-    this.item.text =
-      runs.length === 1
-        ? vscode.l10n.t('$(sync~spin) 1 thread running')
-        : vscode.l10n.t('$(sync~spin) {0} threads running', runs.length);
-    const md = new vscode.MarkdownString('', false);
-    md.isTrusted = false;
-    md.supportHtml = false;
-    md.appendText(vscode.l10n.t('Research agent runs in progress (click for the Threads view):'));
-    // Escaped, with a URL a link only when the one link rule allows it (appendText leaves URLs for VS Code to link).
-    for (const r of runs) md.appendMarkdown(`\n- ${markdownWithSafeLinks(`${shown(r)} (${r.mode})`)}`);
-    this.item.tooltip = md;
-    this.item.accessibilityInformation = { label: this.item.text.replace('$(sync~spin) ', '') };
-    this.item.show();
+    if (!this.isDisposed) this.item.update(this.running());
   }
 
   /** Status-bar text and tooltip as shown (tests). */
   statusItem(): { visible: boolean; text: string; tooltip: string } {
-    const t = this.item.tooltip;
-    return {
-      visible: this.running().length > 0,
-      text: this.item.text,
-      tooltip: typeof t === 'string' ? t : (t?.value ?? ''),
-    };
+    return this.item.shown();
   }
 }
 
@@ -464,27 +435,4 @@ function toSent(r: ThreadRequest): SentRequest {
       ? { paper_ids: r.attachments.paper_ids ? [...r.attachments.paper_ids] : r.attachments.paper_ids }
       : r.attachments,
   };
-}
-
-/** Resolves true after `ms`, false when aborted first. */
-function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
-  if (signal.aborted) return Promise.resolve(false);
-  return new Promise((resolve) => {
-    const done = (v: boolean): void => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', onAbort);
-      resolve(v);
-    };
-    const onAbort = (): void => done(false);
-    const timer = setTimeout(() => done(true), timeoutMs(ms));
-    signal.addEventListener('abort', onAbort);
-  });
-}
-
-/**
- * A run's name (the service's title, else the brief's gist: briefGist.ts) as one short line that a notification or
- * the status bar cannot render as a link or an icon.
- */
-export function shown(run: { title?: string | null; gist?: string }): string {
-  return plainText(threadLabel(run.title, run.gist), 80) || vscode.l10n.t('(untitled thread)');
 }
