@@ -102,6 +102,11 @@ export function describeFromRaw(item: vscode.CompletionItem, entry: BibEntry): v
 
 /** The first list while the citation bundle is not loaded (see above): dist/firstList.js's service. */
 export class FirstList {
+  /** The head read ahead of the first list (`warm`): its .bib, the file's mtime and size then, its entries. */
+  private head: { uri: string; stamp: string; entries: BibEntry[] } | undefined;
+  /** How many times a .bib's head was read (tests). */
+  headReads = 0;
+
   /**
    * @param hasRecentPapers whether papers were shown this session (the list would offer them, after checking them
    *   against the whole file: the citation bundle's list).
@@ -120,11 +125,31 @@ export class FirstList {
     const site = citeSite(document, position);
     if (!site || site.ctx.prefix || this.hasRecentPapers()) return undefined;
     // Nothing was chosen this session: that happens in the citation bundle, not loaded yet.
-    const [bib] = await findBibliographies(document, () => undefined);
-    if (!bib || !(await headCandidate(bib.uri))) return undefined;
-    const entries = await readHeadEntries(bib.uri, HEAD_ENTRIES);
+    const entries = await this.headOf(document);
     if (!entries || token.isCancellationRequested) return undefined;
     return firstList(document, entries, site.range);
+  }
+
+  /**
+   * Reads the head of the document's large .bib ahead of its first list (the entry bundle asks once the editor of a
+   * document that cites has been active a moment): the list then waits for neither this bundle nor the read.
+   */
+  async warm(document: vscode.TextDocument): Promise<void> {
+    await this.headOf(document);
+  }
+
+  /** The first entries of the document's one large .bib: read again unless the file is as it was when last read. */
+  private async headOf(document: vscode.TextDocument): Promise<BibEntry[] | undefined> {
+    const [bib] = await findBibliographies(document, () => undefined);
+    const stat = bib && (await headCandidate(bib.uri));
+    if (!bib || !stat) return undefined;
+    const uri = bib.uri.toString();
+    const stamp = `${stat.mtime}:${stat.size}`;
+    if (this.head?.uri === uri && this.head.stamp === stamp) return this.head.entries;
+    this.headReads++;
+    const entries = await readHeadEntries(bib.uri, HEAD_ENTRIES);
+    this.head = entries && { uri, stamp, entries };
+    return entries;
   }
 
   /** A first list's item, described from its raw fields; others are left as they are. */
@@ -134,7 +159,7 @@ export class FirstList {
   }
 
   dispose(): void {
-    // Nothing held: the items' sources go with the items.
+    this.head = undefined;
   }
 }
 

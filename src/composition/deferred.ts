@@ -7,7 +7,7 @@
 export { resultTreeItem, resolveResultTreeItem, excerptNodes } from '../search/resultItems';
 export { threadTreeItem, resolveThreadTreeItem } from '../threads/threadItems';
 export { showIconLegend } from '../search/legend';
-export { registerCiteProviders } from '../citations/providers';
+export { registerCiteProviders, warmFirstList } from '../citations/providers';
 export { applyDemoKey } from '../service/demoKey';
 export { restoreUsageStatusItem } from '../usage/statusCache';
 export { readRunning } from '../threads/persisted';

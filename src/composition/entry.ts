@@ -224,6 +224,7 @@ export class ResearchDesk extends Disposable {
     const citeProviders = afterActivation(() => {
       if (!this.isDisposed)
         this.register(this.deferred.get().registerCiteProviders(this.cite, this.log, this.firstList));
+      if (!this.isDisposed) this.register(this.deferred.get().warmFirstList(this.firstList, this.cite, this.log));
     });
     // Answer panels come back after a reload; the core loads only when one is restored. Registered after activation:
     // VS Code holds a panel it could not revive yet and revives it when the serializer arrives, and the first such

@@ -83,6 +83,19 @@ export function mayHaveCitations(text: string, flavour: CheapFlavour): boolean {
   return TYPST_ANY.test(text);
 }
 
+/** A LaTeX bibliography declared (BibTeX's `\bibliography{`, biblatex's `\addbibresource{`), or Typst's. */
+const LATEX_BIB = /\\(?:bibliography|addbibresource)\s*(?:\[[^[\]]*\]\s*)?\{/u;
+const TYPST_BIB = /#bibliography\(/u;
+
+/**
+ * Whether a document is one that cites: it has a citation (`mayHaveCitations`), or declares a bibliography though it
+ * cites nothing yet.
+ */
+export function mayCite(text: string, flavour: CheapFlavour): boolean {
+  if (mayHaveCitations(text, flavour)) return true;
+  return flavour === 'latex' ? LATEX_BIB.test(text) : flavour === 'typst' && TYPST_BIB.test(text);
+}
+
 /** Inside an open `[` on the way to the cursor (a bracketed Pandoc citation). */
 const OPEN_BRACKET = /\[[^[\]]*$/u;
 

@@ -14,6 +14,7 @@ import { plainFile } from '../unit/bib/plainParse';
 import { createFirstList } from '../../src/citations/firstList';
 import {
   registerCiteProviders,
+  warmFirstList,
   type CiteAssistant,
   type CiteAccess,
   type FirstListAssistant,
@@ -267,6 +268,7 @@ export function citeAssistSuite(): void {
           item.detail = 'resolved by the first-list bundle';
           return item;
         },
+        warm: () => Promise.resolve(),
       };
       const first = {
         get loaded() {
@@ -334,6 +336,71 @@ export function citeAssistSuite(): void {
       }
     });
 
+    test('a document that cites or declares a bibliography has its first list made ready once its editor stays active; nothing for other documents (stand-ins)', async () => {
+      const dir = freshDir();
+      const warmed: string[] = [];
+      let gets = 0;
+      const stub: FirstListAssistant = {
+        provide: () => Promise.resolve(undefined),
+        resolve: (item) => item,
+        warm: (d) => {
+          warmed.push(d.uri.path.slice(d.uri.path.lastIndexOf('/') + 1));
+          return Promise.resolve();
+        },
+      };
+      const first = {
+        get loaded() {
+          return gets > 0;
+        },
+        get: () => {
+          gets++;
+          return stub;
+        },
+      };
+      let citeLoaded = false;
+      const cite = {
+        get loaded() {
+          return citeLoaded;
+        },
+      };
+      const warming = warmFirstList(first, cite, { warn: () => undefined }, 250);
+      const open = async (name: string, text: string): Promise<void> => {
+        const doc = (await openDoc(vscode.Uri.joinPath(dir, name), text)).doc;
+        await vscode.window.showTextDocument(doc, { preview: false });
+      };
+      try {
+        // Prose with an e-mail address, and LaTeX that neither cites nor declares a bibliography: nothing loads.
+        await open('notes.md', 'Write to me@example.com.\n');
+        await open('plain.tex', 'Just text, \\emph{no} citations.\n');
+        await sleep(600);
+        assert.deepEqual(warmed, []);
+        assert.equal(gets, 0, 'the first-list bundle loaded for a document that does not cite');
+        // Documents that cite nothing yet but declare a bibliography, and one that cites.
+        await open('paper.tex', 'Intro.\n\\bibliography{refs}\n');
+        await eventually(() => warmed.length === 1, 'the LaTeX document was made ready');
+        await open('paper.typ', '= Title\n#bibliography("refs.bib")\n');
+        await eventually(() => warmed.length === 2, 'the Typst document was made ready');
+        await open('cites.md', 'As shown [@doe2020].\n');
+        await eventually(() => warmed.length === 3, 'the Markdown document was made ready');
+        assert.deepEqual(warmed, ['paper.tex', 'paper.typ', 'cites.md']);
+        // Passed through quicker than the delay: only the editor left active is made ready.
+        const a = (await openDoc(vscode.Uri.joinPath(dir, 'a.tex'), '\\addbibresource{refs.bib}\n')).doc;
+        const b = (await openDoc(vscode.Uri.joinPath(dir, 'b.tex'), '\\addbibresource[label=x]{refs.bib}\n')).doc;
+        await vscode.window.showTextDocument(a, { preview: false });
+        await vscode.window.showTextDocument(b, { preview: false });
+        await eventually(() => warmed.length === 4, 'the last LaTeX document was made ready');
+        await sleep(500);
+        assert.deepEqual(warmed.slice(3), ['b.tex']);
+        // The citation bundle loaded (it reads whole files itself): nothing more.
+        citeLoaded = true;
+        await open('later.tex', '\\bibliography{refs}\n');
+        await sleep(600);
+        assert.equal(warmed.length, 4);
+      } finally {
+        warming.dispose();
+      }
+    });
+
     test("the first-list bundle lists what the citation bundle would: a large .bib's first 25 entries from its head, else nothing", async () => {
       const dir = freshDir();
       await write(vscode.Uri.joinPath(dir, 'refs.bib'), bigBib());
@@ -343,8 +410,18 @@ export function citeAssistSuite(): void {
       const firstList = createFirstList(() => recent);
       const token = new vscode.CancellationTokenSource().token;
       const tex = await openDoc(vscode.Uri.joinPath(dir, 'big.tex'), 'Text \\cite{|}\n\\bibliography{refs}\n');
+      // Read ahead (as the entry bundle asks once the editor is active): the list does not read the head again.
+      await firstList.warm(tex.doc);
+      assert.equal(firstList.headReads, 1);
+      const ahead = await firstList.provide(tex.doc, tex.at, token);
+      assert.equal(firstList.headReads, 1, 'the head read ahead was read again');
+      assert.equal(ahead?.items[0] && labelOf(ahead.items[0]), 'big0');
+      // The .bib changed since: its head is read anew.
+      await write(vscode.Uri.joinPath(dir, 'refs.bib'), bigBib().replace('@article{big0,', '@article{fresh0,'));
       const ours = await firstList.provide(tex.doc, tex.at, token);
       assert.ok(ours, 'no list from the head');
+      assert.equal(firstList.headReads, 2);
+      assert.equal(ours.items[0] && labelOf(ours.items[0]), 'fresh0');
       assert.equal(ours.isIncomplete, true);
       c.bibliographies.clearCache();
       const theirs = await c.citeCompletion.provide(tex.doc, tex.at, token);

@@ -10,6 +10,7 @@
  *   citeTrigger: mayCompleteCitation                 every document      cite-command and `@key` patterns at the end
  *   citeTrigger: mayBeOnCiteKey *                    every document      the same with the key after the cursor
  *   citeTrigger: mayHaveCitations *, citationsPlausible *   the flavour's   any citation; a `---` line, `bibliography:`
+ *   citeTrigger: mayCite                             the flavour's       the same, then `\bibliography[…]{`, `#bibliography(`
  *   syntax: findCitations * (and citedKeys *)        the flavour's       LaTeX, Pandoc, Typst citation patterns
  *   syntax: keyAt *, insertCitation * (citationAt *)  the flavour's      the paragraph around the cursor
  *   syntax: completionContext, formatLocator, fitCitationAt              the text just before / after the cursor
@@ -80,6 +81,7 @@ import {
   citationsPlausible,
   mayBeOnCiteKey,
   mayCompleteCitation,
+  mayCite,
   mayHaveCitations,
   type CheapFlavour,
 } from '../../../src/shared/citeTrigger';
@@ -165,6 +167,7 @@ const ROWS: Scanner[] = [
     () => ALL_DOCS,
   ),
   ...perFlavour('citeTrigger: mayHaveCitations', (s, f) => mayHaveCitations(s, f as CheapFlavour)),
+  ...perFlavour('citeTrigger: mayCite', (s, f) => mayCite(s, f as CheapFlavour)),
   {
     name: 'citeTrigger: citationsPlausible (pandoc)',
     families: OWN.pandoc,

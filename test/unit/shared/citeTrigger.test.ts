@@ -5,6 +5,7 @@ import {
   citationsPlausible,
   mayBeOnCiteKey,
   mayCompleteCitation,
+  mayCite,
   mayHaveCitations,
   type CheapFlavour,
 } from '../../../src/shared/citeTrigger';
@@ -159,6 +160,27 @@ describe("citeTrigger (the entry bundle's cheap checks)", () => {
     assert.equal(mayHaveCitations('No citations here.', 'latex'), false);
     assert.equal(mayHaveCitations('As \\citet{a} shows.', 'latex'), true);
     assert.equal(mayHaveCitations('Mail me@example.com.', 'typst'), false);
+  });
+
+  it('tells a document that cites, or declares a bibliography and cites nothing yet, from one that does not', () => {
+    for (const [text, flavour] of [
+      ['Intro.\n\\bibliography{refs}\n', 'latex'],
+      ['\\addbibresource[label=main]{refs.bib}', 'latex'],
+      ['\\addbibresource {refs.bib}', 'latex'],
+      ['As \\citet{a} shows.', 'latex'],
+      ['= Title\n#bibliography("refs.bib")', 'typst'],
+      ['---\nbibliography: refs.bib\n---\nText.', 'pandoc'],
+      ['Shown before [@smith2020].', 'pandoc'],
+    ] as const)
+      assert.equal(mayCite(text, flavour), true, `${flavour}: ${JSON.stringify(text)}`);
+    for (const [text, flavour] of [
+      ['Just text, \\emph{no} citations.', 'latex'],
+      ['The bibliography{refs} of \\bibliographystyle{plain} alone.', 'latex'],
+      ['= Title\nA bibliography(here).', 'typst'],
+      ['# Notes\n\nPing @alice about it.\n', 'pandoc'],
+      ['\\bibliography{refs}', 'pandoc'],
+    ] as const)
+      assert.equal(mayCite(text, flavour), false, `${flavour}: ${JSON.stringify(text)}`);
   });
 
   it('counts a bare Pandoc @ only where citations are plausible (before the core is loaded)', () => {
