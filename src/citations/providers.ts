@@ -102,20 +102,22 @@ function textAfter(document: vscode.TextDocument, position: vscode.Position): st
   return document.getText(new vscode.Range(position, position.translate(0, CITE_WINDOW)));
 }
 
+/** The service of a bundle, loaded if need be; undefined when it fails to load (logged). */
+function loadOrWarn<T>(bundle: Loadable<T>, log: { warn(message: string): void }): T | undefined {
+  try {
+    return bundle.get();
+  } catch (err) {
+    log.warn(`Cite assistance unavailable: ${err instanceof Error ? err.message : String(err)}`);
+    return undefined;
+  }
+}
+
 export function registerCiteProviders(
   cite: CiteAccess,
   log: { warn(message: string): void },
   first?: Loadable<FirstListAssistant>,
 ): vscode.Disposable {
-  /** The service of a bundle, loaded if need be; undefined when it fails to load (logged). */
-  const load = <T>(bundle: Loadable<T>): T | undefined => {
-    try {
-      return bundle.get();
-    } catch (err) {
-      log.warn(`Cite assistance unavailable: ${err instanceof Error ? err.message : String(err)}`);
-      return undefined;
-    }
-  };
+  const load = <T>(bundle: Loadable<T>): T | undefined => loadOrWarn(bundle, log);
   /** The citation bundle's service when loaded or when `needed()` says a citation is near. */
   const citeIf = (needed: () => boolean): CiteAssistant | undefined =>
     cite.loaded || needed() ? load(cite) : undefined;
@@ -217,16 +219,11 @@ export function warmFirstList(
     timer = setTimeout(() => {
       if (cite.loaded || document.isClosed || vscode.window.activeTextEditor?.document !== document) return;
       if (!mayCite(document.getText(), f)) return;
-      let list: FirstListAssistant;
-      try {
-        list = first.get();
-      } catch (err) {
-        log.warn(`Cite assistance unavailable: ${err instanceof Error ? err.message : String(err)}`);
-        return;
-      }
-      list.warm(document).catch((err: unknown) => {
-        log.warn(`Reading ahead for the first list failed: ${err instanceof Error ? err.message : String(err)}`);
-      });
+      loadOrWarn(first, log)
+        ?.warm(document)
+        .catch((err: unknown) => {
+          log.warn(`Reading ahead for the first list failed: ${err instanceof Error ? err.message : String(err)}`);
+        });
     }, delayMs);
   };
   schedule(vscode.window.activeTextEditor);

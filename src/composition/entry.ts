@@ -222,9 +222,10 @@ export class ResearchDesk extends Disposable {
     // provider registered later as soon as it appears); the citation bundle loads only near a citation. The tools, the
     // chat participant and the MCP provider stay here: VS Code invokes them right after the activation they cause.
     const citeProviders = afterActivation(() => {
-      if (!this.isDisposed)
-        this.register(this.deferred.get().registerCiteProviders(this.cite, this.log, this.firstList));
-      if (!this.isDisposed) this.register(this.deferred.get().warmFirstList(this.firstList, this.cite, this.log));
+      if (this.isDisposed) return;
+      const deferred = this.deferred.get();
+      this.register(deferred.registerCiteProviders(this.cite, this.log, this.firstList));
+      this.register(deferred.warmFirstList(this.firstList, this.cite, this.log));
     });
     // Answer panels come back after a reload; the core loads only when one is restored. Registered after activation:
     // VS Code holds a panel it could not revive yet and revives it when the serializer arrives, and the first such
