@@ -35,6 +35,8 @@ export interface Core extends vscode.Disposable, ToolRunner, ChatRunner {
   run(command: CommandId, args: readonly unknown[]): Promise<unknown>;
   /** Restores an answer panel after a reload (the entry bundle's WebviewPanelSerializer). */
   restoreAnswerPanel(panel: vscode.WebviewPanel, state: unknown): Promise<void>;
+  /** The active search filters in words ('' for none): Search Papers' title when the entry bundle asked the query. */
+  describeFilters(): string;
 }
 
 export interface CoreModule {

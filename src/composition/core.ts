@@ -340,6 +340,10 @@ class CoreImpl extends Disposable implements Core {
     return this.answers.restore(panel, state);
   }
 
+  describeFilters(): string {
+    return this.filters.describe();
+  }
+
   /** The command boundary: any error is logged and shown as one sentence with its buttons. */
   async run(command: CommandId, args: readonly unknown[]): Promise<unknown> {
     const handler = this.handlers[command];

@@ -12,6 +12,8 @@ import { KeyStore } from '../service/keyStore';
 import { Logger } from '../platform/logger';
 import { SettingsStore } from '../platform/settings';
 import { Disposable } from '../shared/disposable';
+import { queryArg } from '../search/query';
+import type { QueryPick } from '../search/queryPick';
 import { ResultsTreeProvider, type ResultNode } from '../search/resultsTree';
 import { ThreadsTreeProvider, type ThreadNode } from '../threads/threadsTree';
 
@@ -57,6 +59,8 @@ export interface ResearchDeskTestApi {
   };
   /** The commands the entry bundle runs itself (the rest go to the core's table). */
   localCommands: readonly string[];
+  /** Search Papers' Quick Pick if the entry bundle showed it (Search Papers run before the core loaded). */
+  entrySearchPick(): QueryPick | undefined;
   /** Tree view ids this extension created. */
   registeredViews: readonly string[];
   /** The MCP server definition provider (tests ask it for definitions as VS Code does). */
@@ -108,6 +112,8 @@ export class ResearchDesk extends Disposable {
   private readonly commandIds: string[] = [];
   private readonly localCommandIds: string[] = [];
   private readonly viewIds: string[] = [];
+  /** Search Papers' Quick Pick when the entry bundle showed it (the first command; tests drive it). */
+  private entrySearchPick: QueryPick | undefined;
 
   /** Milliseconds spent in each activation step (test API; for finding what activation costs). */
   readonly steps: Record<string, number> = {};
@@ -210,7 +216,11 @@ export class ResearchDesk extends Disposable {
       const handler = local[id];
       this.register(
         vscode.commands.registerCommand(id, (...args: unknown[]) =>
-          handler ? this.runLocal(id, handler) : this.runCore(id, args),
+          handler
+            ? this.runLocal(id, handler)
+            : id === Commands.searchPapers && !this.core.loaded && !queryArg(args[0])
+              ? this.runLocal(id, () => this.searchBeforeCore(context.globalState))
+              : this.runCore(id, args),
         ),
       );
       this.commandIds.push(id);
@@ -318,6 +328,7 @@ export class ResearchDesk extends Disposable {
       threads: this.threads,
       registeredCommands: this.commandIds,
       localCommands: this.localCommandIds,
+      entrySearchPick: () => this.entrySearchPick,
       registeredViews: this.viewIds,
       mcpServers: this.mcpServers,
       demoKey: this.demoKey,
@@ -352,6 +363,28 @@ export class ResearchDesk extends Disposable {
     return core.run(id, args);
   }
 
+  /**
+   * Search Papers as the first command: its Quick Pick shows from the entry bundle at once, and the core (some 50 ms)
+   * loads a little later, while the person types, then names the active filters in the title. The query goes to the core's
+   * Search Papers as its argument, as a keybinding's would.
+   */
+  private async searchBeforeCore(globalState: vscode.Memento): Promise<unknown> {
+    const deferred = this.deferred.get();
+    const asked = (this.entrySearchPick = deferred.askSearchQuery(deferred.recentQueries(globalState)));
+    setTimeout(() => {
+      try {
+        asked.showFilters(this.core.get().describeFilters());
+      } catch (err) {
+        // Reported when the query is accepted: the core's Search Papers loads it again then.
+        this.log.debug(
+          `The core did not load behind Search Papers: ${err instanceof Error ? err.message : String(err)}`,
+        );
+      }
+    }, LOAD_CORE_BEHIND_PICK_MS);
+    const query = await asked.query;
+    return this.runCore(Commands.searchPapers, [query ?? '']);
+  }
+
   private reportFailure(id: string, err: unknown): void {
     this.log.error(`${id} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
     const showLog = vscode.l10n.t('Show Log');
@@ -362,6 +395,12 @@ export class ResearchDesk extends Disposable {
       });
   }
 }
+
+/**
+ * How long after Search Papers' Quick Pick is shown the core starts loading behind it: long enough for the workbench
+ * to have drawn the pick (loading right away held its showing back by up to 50 ms), short against typing a query.
+ */
+const LOAD_CORE_BEHIND_PICK_MS = 100;
 
 /** Runs `work` in a macrotask after activate() returns; a throw rejects the promise, as a rejection does. */
 function afterActivation<T>(work: () => T | PromiseLike<T>): Promise<T> {

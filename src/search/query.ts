@@ -103,3 +103,14 @@ export function doiUrl(doi: string | null | undefined): string | undefined {
       .join('/')}`,
   );
 }
+
+/**
+ * What Search Papers makes of its argument: a query string, or `{ query, filters? }` where `filters` replaces the
+ * active filters for that one search. Anything else (no argument, a menu's tree element) means: ask for the query.
+ */
+export function queryArg(arg: unknown): { query: string; filters?: object } | undefined {
+  if (typeof arg === 'string') return { query: arg };
+  if (!arg || typeof arg !== 'object' || typeof (arg as { query?: unknown }).query !== 'string') return undefined;
+  const { query, filters } = arg as { query: string; filters?: unknown };
+  return filters && typeof filters === 'object' ? { query, filters } : { query };
+}

@@ -1,6 +1,19 @@
 import * as assert from 'node:assert/strict';
 import { join, relative } from 'node:path';
-import { api, extension } from './support';
+import * as vscode from 'vscode';
+import { Commands, Settings } from '../../src/platform/ids';
+import type { SearchOutcome } from '../../src/search/searchSession';
+import {
+  acceptQuickInput,
+  api,
+  eventually,
+  extension,
+  provisionedKey,
+  requestsOf,
+  setUserSettings,
+  testCore,
+  useEmulatorKeepingKey,
+} from './support';
 
 /** Registered first: it checks what activation loaded before any command ran. */
 export function activationSuite(): void {
@@ -48,6 +61,37 @@ export function activationSuite(): void {
       if (process.env.RESEARCH_DESK_DEMO_KEY) this.skip(); // the demo runner sets it on purpose
       const desk = await api();
       assert.equal(await desk.demoKey, 'absent');
+    });
+
+    // Last of the suite: it loads the core.
+    test('Search Papers as the first command: the entry bundle shows its Quick Pick, the core loads behind it and names the filters in the title, and the query typed is searched with them', async function () {
+      this.timeout(30_000);
+      const desk = await api();
+      assert.equal(desk.isCoreLoaded(), false, 'a command before this test loaded the core');
+      const emulator = await useEmulatorKeepingKey();
+      const restoreFilters = await setUserSettings({ [Settings.searchDefaultFilters]: { year_min: 2019 } });
+      try {
+        const { label } = await provisionedKey('first-command');
+        const pending = vscode.commands.executeCommand<SearchOutcome>(Commands.searchPapers);
+        await eventually(() => desk.entrySearchPick() !== undefined, 'the entry bundle shows the Quick Pick');
+        const asked = desk.entrySearchPick()!;
+        await eventually(() => desk.isCoreLoaded(), 'the core loads behind the Quick Pick');
+        await eventually(() => /filters: 2019\+/.test(asked.pick.title ?? ''), `the title names the filters`);
+        asked.pick.value = 'sleep and memory';
+        await eventually(() => asked.pick.items[0]?.query === 'sleep and memory', 'the typed query is offered');
+        const out = await acceptQuickInput(pending);
+        assert.equal(out?.outcome, 'shown', out?.message);
+        assert.equal(out.query, 'sleep and memory');
+        const searches = await requestsOf(label, 'search');
+        assert.equal(searches.length, 1);
+        assert.equal(searches[0]!.query.query, 'sleep and memory');
+        assert.equal(searches[0]!.query.year_min, '2019');
+      } finally {
+        await (await testCore()).filters.clear();
+        await vscode.commands.executeCommand(Commands.clearResults);
+        await restoreFilters();
+        await emulator.restore();
+      }
     });
   });
 }

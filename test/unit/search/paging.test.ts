@@ -15,6 +15,7 @@ import {
   paperDescription,
   paperId,
   pushRecent,
+  queryArg,
   selectionToQuery,
   studyTypeIcon,
 } from '../../../src/search/query';
@@ -120,6 +121,19 @@ describe('search query helpers', () => {
     assert.deepEqual(pushRecent(['b', 'A'], 'a', 3), ['a', 'b']);
     assert.deepEqual(pushRecent(['a', 'b', 'c'], 'd', 3), ['d', 'a', 'b']);
     assert.deepEqual(pushRecent(['a'], '   '), ['a']);
+  });
+
+  it("Search Papers' argument: a query string or { query, filters? }; anything else means ask", () => {
+    assert.deepEqual(queryArg('sleep'), { query: 'sleep' });
+    assert.deepEqual(queryArg(''), { query: '' });
+    assert.deepEqual(queryArg({ query: 'sleep', filters: { year_min: 2019 } }), {
+      query: 'sleep',
+      filters: { year_min: 2019 },
+    });
+    assert.deepEqual(queryArg({ query: 'sleep', filters: 'none' }), { query: 'sleep' });
+    // A view's tree element, a menu's URI, nothing: the Quick Pick asks.
+    for (const other of [undefined, null, 42, { id: 'paper-1' }, { query: 7 }, ['sleep']])
+      assert.equal(queryArg(other), undefined, JSON.stringify(other));
   });
 
   it('describes a paper and picks an icon per study-type family', () => {
