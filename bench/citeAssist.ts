@@ -83,6 +83,8 @@ export interface WindowFigures {
    * after it), and whether it came from its code cache; absent in a build without it.
    */
   firstListLoadMs?: number;
+  /** How long the first list took in the extension host, from the request to the list made (ms). */
+  firstListProvideMs?: number;
   /** Whether dist/firstList.js was loaded ahead, before `\cite{` was typed (absent in figures taken before). */
   firstListLoadedBefore?: boolean;
   firstListFromCodeCache?: boolean;
@@ -142,7 +144,7 @@ const cpuSplit = (list: readonly WindowFigures[]): string =>
 
 /** The bundles' loads in a window: the first list's bundle (when the build has one), then the citation bundle. */
 const bundleLoads = (w: WindowFigures): string =>
-  `${w.firstListLoadMs === undefined ? '' : `first-list bundle load ${w.firstListLoadMs.toFixed(1)} ms${w.firstListLoadedBefore ? ' (ahead)' : ''}, `}cite bundle load ${w.citeLoadMs?.toFixed(1)} ms`;
+  `${w.firstListLoadMs === undefined ? '' : `first-list bundle load ${w.firstListLoadMs.toFixed(1)} ms${w.firstListLoadedBefore ? ' (ahead)' : ''}, `}${w.firstListProvideMs === undefined ? '' : `the list's own work ${w.firstListProvideMs.toFixed(1)} ms, `}cite bundle load ${w.citeLoadMs?.toFixed(1)} ms`;
 
 /** The keys the window uses: the first, one to type, and hover targets spread over the file. */
 function keysOf(text: string): string[] {
@@ -311,7 +313,7 @@ export function citeAssistResults(windows: Map<string, WindowFigures[]>): BenchR
       (w) => w.firstMs,
       150,
       'ms',
-      `from asking for suggestions right after \`\\cite{\` is typed (editor.action.triggerSuggest, as typing \`{\` does) to the suggest widget showing the list in the workbench page, the core and dist/cite.js not loaded yet (dist/cite.js, ${r1(pick('current', big, (w) => w.citeLoadMs ?? NaN).med)} ms, loads after the list); dist/firstList.js, the first list's own bundle (median ${r1(pick('current', big, (w) => w.firstListLoadMs ?? NaN).med)} ms), loaded ahead with the head of the .bib in ${pick('current', big, (w) => (w.firstListLoadedBefore ? 1 : 0)).all.reduce((a, b) => a + b, 0)} of ${pick('current', big, (w) => w.firstMs).all.length} windows (once the editor of a document that cites has been active 0.5 s; \`\\cite{\` is typed 1 s after the document is shown), else loaded by the list; a file of 256 KB or more lists its first 25 entries, read from its head, a smaller one up to 100`,
+      `from asking for suggestions right after \`\\cite{\` is typed (editor.action.triggerSuggest, as typing \`{\` does) to the suggest widget showing the list in the workbench page, the core and dist/cite.js not loaded yet (dist/cite.js, ${r1(pick('current', big, (w) => w.citeLoadMs ?? NaN).med)} ms, loads after the list); dist/firstList.js, the first list's own bundle (median ${r1(pick('current', big, (w) => w.firstListLoadMs ?? NaN).med)} ms), the list's own work in the extension host (from the request to the list made) median ${r1(pick('current', big, (w) => w.firstListProvideMs ?? NaN).med)} ms; loaded ahead with the head of the .bib in ${pick('current', big, (w) => (w.firstListLoadedBefore ? 1 : 0)).all.reduce((a, b) => a + b, 0)} of ${pick('current', big, (w) => w.firstMs).all.length} windows (once the editor of a document that cites has been active 0.5 s; \`\\cite{\` is typed 1 s after the document is shown), else loaded by the list; a file of 256 KB or more lists its first 25 entries, read from its head, a smaller one up to 100`,
     );
     const later = pick('current', `${big}|later`, (w) => w.firstMs);
     if (later.all.length) {

@@ -54,6 +54,8 @@ export interface ResearchDeskTestApi {
     loadMs: number | undefined;
     fromCache: boolean;
     saved: Promise<void> | undefined;
+    /** How long its last list took in the extension host (ms). */
+    provideMs: number | undefined;
     /** Its service, loaded if need be. */
     get(): FirstList;
   };
@@ -322,6 +324,7 @@ export class ResearchDesk extends Disposable {
         loadMs: this.firstList.loadMs,
         fromCache: this.firstList.fromCodeCache,
         saved: this.firstList.codeCacheSaved,
+        provideMs: this.firstList.loaded ? this.firstList.get().provideMs : undefined,
         get: () => this.firstList.get(),
       }),
       results: this.results,
