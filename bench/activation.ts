@@ -41,6 +41,11 @@ const EMPTY_ID = 'research-desk-bench.empty-extension';
 /** A second floor: the least a working extension does (require('vscode'), which builds its API object, and one
  * command registered). */
 const MINIMAL_ID = 'research-desk-bench.minimal-extension';
+/**
+ * A third floor: an extension that registers what ours registers at activation (the same number of commands, two tree
+ * views, the tools, a chat participant, an MCP provider), each doing nothing: what VS Code itself charges for them.
+ */
+const REGISTRATIONS_ID = 'research-desk-bench.registrations-extension';
 /** Activated first and not measured: the first activate() in a window pays a one-time cost. */
 const WARMUP_ID = 'research-desk-bench.warmup-extension';
 
@@ -178,11 +183,91 @@ function writeEmptyExtension(dir: string, name: string, minimal = false): string
   return ext;
 }
 
+/** The registrations floor: our package.json's contributions renamed, and an activate() registering each, no-op. */
+function writeRegistrationsExtension(dir: string): string {
+  const ext = join(dir, 'registrations-extension');
+  mkdirSync(ext, { recursive: true });
+  const ours = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as {
+    contributes: {
+      commands: { command: string }[];
+      views: Record<string, { id: string }[]>;
+      languageModelTools: { name: string; inputSchema?: unknown }[];
+      chatParticipants: { commands?: { name: string }[] }[];
+    };
+  };
+  const c = ours.contributes;
+  const rename = (id: string): string => `rdbReg.${id.split('.').slice(1).join('.')}`;
+  const commands = c.commands.map((x) => ({ command: rename(x.command), title: x.command }));
+  const views = Object.values(c.views)
+    .flat()
+    .map((v) => ({ id: rename(v.id), name: v.id }));
+  const tools = c.languageModelTools.map((t) => ({
+    name: `rdbReg_${t.name.split('_').slice(1).join('_')}`,
+    displayName: t.name,
+    modelDescription: `The registrations floor's ${t.name}.`,
+    ...(t.inputSchema ? { inputSchema: t.inputSchema } : {}),
+  }));
+  const participantCommands = (c.chatParticipants[0]?.commands ?? []).map((x) => ({
+    name: x.name,
+    description: x.name,
+  }));
+  writeFileSync(join(ext, 'icon.svg'), '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"/>');
+  writeFileSync(
+    join(ext, 'package.json'),
+    JSON.stringify(
+      {
+        name: 'registrations-extension',
+        publisher: 'research-desk-bench',
+        version: '0.0.1',
+        engines: { vscode: '^1.101.0' },
+        main: './extension.js',
+        activationEvents: [],
+        capabilities: { untrustedWorkspaces: { supported: true }, virtualWorkspaces: true },
+        contributes: {
+          commands,
+          viewsContainers: { activitybar: [{ id: 'rdbReg', title: 'Registrations floor', icon: 'icon.svg' }] },
+          views: { rdbReg: views },
+          languageModelTools: tools,
+          chatParticipants: [
+            { id: 'rdbReg.research', name: 'rdbreg', fullName: 'Registrations floor', commands: participantCommands },
+          ],
+          mcpServerDefinitionProviders: [{ id: 'rdbReg.mcp', label: 'Registrations floor' }],
+        },
+      },
+      null,
+      2,
+    ),
+  );
+  writeFileSync(
+    join(ext, 'extension.js'),
+    `'use strict';
+const vscode = require('vscode');
+const COMMANDS = ${JSON.stringify(commands.map((x) => x.command))};
+const VIEWS = ${JSON.stringify(views.map((v) => v.id))};
+const TOOLS = ${JSON.stringify(tools.map((t) => t.name))};
+exports.activate = function (context) {
+  const s = context.subscriptions;
+  for (const id of COMMANDS) s.push(vscode.commands.registerCommand(id, () => undefined));
+  const provider = { getChildren: () => [], getTreeItem: (e) => e };
+  for (const id of VIEWS) s.push(vscode.window.createTreeView(id, { treeDataProvider: provider, showCollapseAll: true }));
+  for (const name of TOOLS) s.push(vscode.lm.registerTool(name, { invoke: () => new vscode.LanguageModelToolResult([]) }));
+  const participant = vscode.chat.createChatParticipant('rdbReg.research', () => ({}));
+  participant.iconPath = vscode.Uri.joinPath(context.extensionUri, 'icon.svg');
+  s.push(participant);
+  s.push(vscode.lm.registerMcpServerDefinitionProvider('rdbReg.mcp', { provideMcpServerDefinitions: () => [] }));
+};
+exports.deactivate = function () {};
+`,
+  );
+  return ext;
+}
+
 function writeFixtures(dir: string): { entry: string; extensions: string[] } {
   const extensions = [
     writeEmptyExtension(dir, 'empty-extension'),
     writeEmptyExtension(dir, 'warmup-extension'),
     writeEmptyExtension(dir, 'minimal-extension', true),
+    writeRegistrationsExtension(dir),
   ];
   const entry = join(dir, 'activation-entry.js');
   writeFileSync(entry, ENTRY_JS);
@@ -193,6 +278,8 @@ interface WindowSample {
   ours: number;
   empty: number;
   minimal: number;
+  /** The registrations floor (absent when it failed to activate). */
+  registrations?: number;
   /** activate()'s own timing of the composition root's steps (ms). */
   steps?: Record<string, number>;
   /** From running Search Papers (core not loaded) to its input showing in the page (ms). */
@@ -224,8 +311,8 @@ async function measureWindows(
     for (let i = 0; i < count; i++) {
       const outFile = join(tmp, `window-${i}.json`);
       let shown: number[] = [];
-      const order = [OUR_ID, EMPTY_ID, MINIMAL_ID];
-      const turn = (first + i) % 3;
+      const order = [OUR_ID, EMPTY_ID, MINIMAL_ID, REGISTRATIONS_ID];
+      const turn = (first + i) % order.length;
       const ids = [...order.slice(turn), ...order.slice(0, turn)];
       const server = await startServer({
         cache,
@@ -279,6 +366,12 @@ async function measureWindows(
       const ours = res[OUR_ID];
       const empty = res[EMPTY_ID];
       const minimal = res[MINIMAL_ID];
+      const registrations = res[REGISTRATIONS_ID];
+      if (registrations?.error || registrations?.ms === undefined)
+        log(
+          'bench',
+          `window ${first + i + 1}: the registrations floor did not activate: ${JSON.stringify(registrations)}`,
+        );
       const command = res.command;
       const shownAt = command ? shown.find((t) => t >= command.startedAt) : undefined;
       const floorShownAt = res.floor ? shown.find((t) => t >= res.floor!.startedAt) : undefined;
@@ -291,12 +384,13 @@ async function measureWindows(
         );
       log(
         'bench',
-        `window ${first + i + 1}: activate() ours ${ours.ms.toFixed(2)} ms, empty ${empty.ms.toFixed(2)} ms, minimal ${minimal.ms.toFixed(2)} ms (order: ${ids.map((x) => x.split('.')[1]).join(', ')}); VS Code's marks from the call (ms): ours ${JSON.stringify(ours.marks)}, empty ${JSON.stringify(empty.marks)}`,
+        `window ${first + i + 1}: activate() ours ${ours.ms.toFixed(2)} ms, empty ${empty.ms.toFixed(2)} ms, minimal ${minimal.ms.toFixed(2)} ms, registrations ${registrations?.ms?.toFixed(2)} ms (order: ${ids.map((x) => x.split('.')[1]).join(', ')}); VS Code's marks from the call (ms): ours ${JSON.stringify(ours.marks)}, empty ${JSON.stringify(empty.marks)}`,
       );
       samples.push({
         ours: ours.ms,
         empty: empty.ms,
         minimal: minimal.ms,
+        registrations: registrations?.ms,
         steps: ours.steps,
         commandMs: shownAt !== undefined && command ? shownAt - command.startedAt : undefined,
         floorMs: floorShownAt !== undefined && res.floor ? floorShownAt - res.floor.startedAt : undefined,
@@ -452,6 +546,22 @@ export async function runActivationBench(): Promise<BenchResult[]> {
       unit: 'ms',
       note: `the second floor: require('vscode') (which builds the extension's API object) and one command registered, installed in the same windows; per window: ${fmt(samples.map((s) => s.minimal))}`,
     });
+    const registered = samples.map((s) => s.registrations).filter((v): v is number => v !== undefined);
+    if (registered.length) {
+      const reg = median(registered);
+      results.push({
+        name: 'activate() median, an extension registering what ours does, each a no-op (ms)',
+        value: Math.round(reg * 100) / 100,
+        unit: 'ms',
+        note: `the third floor: our package.json's commands, both tree views, the language model tools, the chat participant and the MCP provider, renamed and registered with handlers that do nothing, installed in the same windows: what VS Code itself charges for what we register; per window: ${fmt(registered)}`,
+      });
+      results.push({
+        name: 'activate() median / the registrations floor median, same windows (ratio)',
+        value: Math.round((ours / reg) * 100) / 100,
+        unit: 'x',
+        note: `ours ${ours.toFixed(2)} ms, the same registrations doing nothing ${reg.toFixed(2)} ms, empty ${empty.toFixed(2)} ms: of the ${(ours - empty).toFixed(2)} ms we spend over the empty extension, ${(reg - empty).toFixed(2)} ms is VS Code registering what we contribute`,
+      });
+    }
     results.push({
       name: 'activate() median / the minimal working extension median, same windows (ratio)',
       value: Math.round((ours / minimal) * 100) / 100,
