@@ -157,25 +157,25 @@ exports.activate = function (context) {
 exports.deactivate = function () {};
 `;
 
+/** A generated extension's package.json: activated only when the bench asks, in any workspace. */
+function benchManifest(name: string, contributes?: Record<string, unknown>): string {
+  const manifest = {
+    name,
+    publisher: 'research-desk-bench',
+    version: '0.0.1',
+    engines: { vscode: '^1.101.0' },
+    main: './extension.js',
+    activationEvents: [],
+    capabilities: { untrustedWorkspaces: { supported: true }, virtualWorkspaces: true },
+    ...(contributes ? { contributes } : {}),
+  };
+  return JSON.stringify(manifest, null, 2);
+}
+
 function writeEmptyExtension(dir: string, name: string, minimal = false): string {
   const ext = join(dir, name);
   mkdirSync(ext, { recursive: true });
-  writeFileSync(
-    join(ext, 'package.json'),
-    JSON.stringify(
-      {
-        name,
-        publisher: 'research-desk-bench',
-        version: '0.0.1',
-        engines: { vscode: '^1.101.0' },
-        main: './extension.js',
-        activationEvents: [],
-        capabilities: { untrustedWorkspaces: { supported: true }, virtualWorkspaces: true },
-      },
-      null,
-      2,
-    ),
-  );
+  writeFileSync(join(ext, 'package.json'), benchManifest(name));
   writeFileSync(
     join(ext, 'extension.js'),
     minimal ? MINIMAL_JS : "'use strict';\nexports.activate = function () {};\nexports.deactivate = function () {};\n",
@@ -214,29 +214,16 @@ function writeRegistrationsExtension(dir: string): string {
   writeFileSync(join(ext, 'icon.svg'), '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"/>');
   writeFileSync(
     join(ext, 'package.json'),
-    JSON.stringify(
-      {
-        name: 'registrations-extension',
-        publisher: 'research-desk-bench',
-        version: '0.0.1',
-        engines: { vscode: '^1.101.0' },
-        main: './extension.js',
-        activationEvents: [],
-        capabilities: { untrustedWorkspaces: { supported: true }, virtualWorkspaces: true },
-        contributes: {
-          commands,
-          viewsContainers: { activitybar: [{ id: 'rdbReg', title: 'Registrations floor', icon: 'icon.svg' }] },
-          views: { rdbReg: views },
-          languageModelTools: tools,
-          chatParticipants: [
-            { id: 'rdbReg.research', name: 'rdbreg', fullName: 'Registrations floor', commands: participantCommands },
-          ],
-          mcpServerDefinitionProviders: [{ id: 'rdbReg.mcp', label: 'Registrations floor' }],
-        },
-      },
-      null,
-      2,
-    ),
+    benchManifest('registrations-extension', {
+      commands,
+      viewsContainers: { activitybar: [{ id: 'rdbReg', title: 'Registrations floor', icon: 'icon.svg' }] },
+      views: { rdbReg: views },
+      languageModelTools: tools,
+      chatParticipants: [
+        { id: 'rdbReg.research', name: 'rdbreg', fullName: 'Registrations floor', commands: participantCommands },
+      ],
+      mcpServerDefinitionProviders: [{ id: 'rdbReg.mcp', label: 'Registrations floor' }],
+    }),
   );
   writeFileSync(
     join(ext, 'extension.js'),
