@@ -368,13 +368,14 @@ export class ResearchDesk extends Disposable {
 
   /**
    * Search Papers as the first command: its Quick Pick shows from the entry bundle at once, and the core (some 50 ms)
-   * loads a little later, while the person types, then names the active filters in the title. The query goes to the core's
-   * Search Papers as its argument, as a keybinding's would.
+   * loads a little later, while the person types, then names the active filters in the title. The query goes to the
+   * core's Search Papers as its argument, as a keybinding's would.
    */
   private async searchBeforeCore(globalState: vscode.Memento): Promise<unknown> {
     const deferred = this.deferred.get();
     const asked = (this.entrySearchPick = deferred.askSearchQuery(deferred.recentQueries(globalState)));
     setTimeout(() => {
+      if (this.isDisposed) return;
       try {
         asked.showFilters(this.core.get().describeFilters());
       } catch (err) {
