@@ -4,15 +4,15 @@
  *   npx tsx bench/activation.ts            (also exported as runActivationBench for bench/run.ts)
  *
  * 1. `npm run package` builds the production bundle and the VSIX (sizes recorded).
- * 2. In N fresh windows (default 5; RESEARCH_DESK_BENCH_WINDOWS) of VS Code's server in
+ * 2. In N fresh windows (default 9; RESEARCH_DESK_BENCH_WINDOWS) of VS Code's server in
  *    headless Chromium, a dedicated extensionTestsPath entry waits until the window has
  *    settled (default 4 s; RESEARCH_DESK_BENCH_SETTLE_MS), then times
  *    `await vscode.extensions.getExtension(id).activate()` for our extension, for an
  *    empty extension generated in a temp dir (the floor), and for a minimal working one
  *    (require('vscode') and one command: the floor of any extension using the API), the
  *    order rotated per window,
- *    after activating a second empty extension unmeasured (the first activate() in a window
- *    pays a one-time cost).
+ *    after activating a warm-up extension unmeasured (the first activate() in a window
+ *    pays a one-time cost, and so does the first use of each kind of registration: it registers one of each).
  *    During workbench start even an empty activate() waits ~100 ms, hence the settling.
  *    activate() returns the composition root's own timing of its steps, and VS Code's marks around loading the module
  *    and calling activate() are logged per window.
@@ -46,7 +46,10 @@ const MINIMAL_ID = 'research-desk-bench.minimal-extension';
  * views, the tools, a chat participant, an MCP provider), each doing nothing: what VS Code itself charges for them.
  */
 const REGISTRATIONS_ID = 'research-desk-bench.registrations-extension';
-/** Activated first and not measured: the first activate() in a window pays a one-time cost. */
+/**
+ * Activated first and not measured: the first activate() in a window pays a one-time cost, and so does the first use
+ * of each API our extension registers with (writeRegistrationsExtension).
+ */
 const WARMUP_ID = 'research-desk-bench.warmup-extension';
 
 const ENTRY_JS = `'use strict';
@@ -183,9 +186,15 @@ function writeEmptyExtension(dir: string, name: string, minimal = false): string
   return ext;
 }
 
-/** The registrations floor: our package.json's contributions renamed, and an activate() registering each, no-op. */
-function writeRegistrationsExtension(dir: string): string {
-  const ext = join(dir, 'registrations-extension');
+/**
+ * The registrations floor: our package.json's contributions renamed, and an activate() registering each, no-op. With
+ * `one`, the warm-up: one of each kind (a command, a tree view, a tool, the participant, the MCP provider), so that
+ * what VS Code's extension host pays the first time any extension uses each of these APIs is paid before the measured
+ * extensions, whichever of them comes first in the window (in a real window, other extensions have used them).
+ */
+function writeRegistrationsExtension(dir: string, name = 'registrations-extension', one = false): string {
+  const ext = join(dir, name);
+  const prefix = one ? 'rdbWarm' : 'rdbReg';
   mkdirSync(ext, { recursive: true });
   const ours = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as {
     contributes: {
@@ -196,13 +205,12 @@ function writeRegistrationsExtension(dir: string): string {
     };
   };
   const c = ours.contributes;
-  const rename = (id: string): string => `rdbReg.${id.split('.').slice(1).join('.')}`;
-  const commands = c.commands.map((x) => ({ command: rename(x.command), title: x.command }));
-  const views = Object.values(c.views)
-    .flat()
-    .map((v) => ({ id: rename(v.id), name: v.id }));
-  const tools = c.languageModelTools.map((t) => ({
-    name: `rdbReg_${t.name.split('_').slice(1).join('_')}`,
+  const rename = (id: string): string => `${prefix}.${id.split('.').slice(1).join('.')}`;
+  const firstOnly = <T>(list: T[]): T[] => (one ? list.slice(0, 1) : list);
+  const commands = firstOnly(c.commands).map((x) => ({ command: rename(x.command), title: x.command }));
+  const views = firstOnly(Object.values(c.views).flat()).map((v) => ({ id: rename(v.id), name: v.id }));
+  const tools = firstOnly(c.languageModelTools).map((t) => ({
+    name: `${prefix}_${t.name.split('_').slice(1).join('_')}`,
     displayName: t.name,
     modelDescription: `The registrations floor's ${t.name}.`,
     ...(t.inputSchema ? { inputSchema: t.inputSchema } : {}),
@@ -214,15 +222,15 @@ function writeRegistrationsExtension(dir: string): string {
   writeFileSync(join(ext, 'icon.svg'), '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"/>');
   writeFileSync(
     join(ext, 'package.json'),
-    benchManifest('registrations-extension', {
+    benchManifest(name, {
       commands,
-      viewsContainers: { activitybar: [{ id: 'rdbReg', title: 'Registrations floor', icon: 'icon.svg' }] },
-      views: { rdbReg: views },
+      viewsContainers: { activitybar: [{ id: prefix, title: name, icon: 'icon.svg' }] },
+      views: { [prefix]: views },
       languageModelTools: tools,
       chatParticipants: [
-        { id: 'rdbReg.research', name: 'rdbreg', fullName: 'Registrations floor', commands: participantCommands },
+        { id: `${prefix}.research`, name: prefix.toLowerCase(), fullName: name, commands: participantCommands },
       ],
-      mcpServerDefinitionProviders: [{ id: 'rdbReg.mcp', label: 'Registrations floor' }],
+      mcpServerDefinitionProviders: [{ id: `${prefix}.mcp`, label: name }],
     }),
   );
   writeFileSync(
@@ -238,10 +246,10 @@ exports.activate = function (context) {
   const provider = { getChildren: () => [], getTreeItem: (e) => e };
   for (const id of VIEWS) s.push(vscode.window.createTreeView(id, { treeDataProvider: provider, showCollapseAll: true }));
   for (const name of TOOLS) s.push(vscode.lm.registerTool(name, { invoke: () => new vscode.LanguageModelToolResult([]) }));
-  const participant = vscode.chat.createChatParticipant('rdbReg.research', () => ({}));
+  const participant = vscode.chat.createChatParticipant('${prefix}.research', () => ({}));
   participant.iconPath = vscode.Uri.joinPath(context.extensionUri, 'icon.svg');
   s.push(participant);
-  s.push(vscode.lm.registerMcpServerDefinitionProvider('rdbReg.mcp', { provideMcpServerDefinitions: () => [] }));
+  s.push(vscode.lm.registerMcpServerDefinitionProvider('${prefix}.mcp', { provideMcpServerDefinitions: () => [] }));
 };
 exports.deactivate = function () {};
 `,
@@ -249,10 +257,20 @@ exports.deactivate = function () {};
   return ext;
 }
 
+/** A measured activation's phases from VS Code's marks (whole milliseconds): loading the module, waiting for the
+ * extension's storage, and the activate() call. */
+function phases(m: { marks?: Record<string, number> } | undefined): string {
+  const k = m?.marks;
+  if (!k) return '?';
+  const d = (a: string, b: string): string =>
+    k[a] === undefined || k[b] === undefined ? '?' : (k[b] - k[a]).toFixed(0);
+  return `${d('willLoadExtensionCode', 'didLoadExtensionCode')}/${d('didLoadExtensionCode', 'willActivateExtension')}/${d('willActivateExtension', 'didActivateExtension')}`;
+}
+
 function writeFixtures(dir: string): { entry: string; extensions: string[] } {
   const extensions = [
     writeEmptyExtension(dir, 'empty-extension'),
-    writeEmptyExtension(dir, 'warmup-extension'),
+    writeRegistrationsExtension(dir, 'warmup-extension', true),
     writeEmptyExtension(dir, 'minimal-extension', true),
     writeRegistrationsExtension(dir),
   ];
@@ -371,7 +389,7 @@ async function measureWindows(
         );
       log(
         'bench',
-        `window ${first + i + 1}: activate() ours ${ours.ms.toFixed(2)} ms, empty ${empty.ms.toFixed(2)} ms, minimal ${minimal.ms.toFixed(2)} ms, registrations ${registrations?.ms?.toFixed(2)} ms (order: ${ids.map((x) => x.split('.')[1]).join(', ')}); VS Code's marks from the call (ms): ours ${JSON.stringify(ours.marks)}, empty ${JSON.stringify(empty.marks)}`,
+        `window ${first + i + 1}: activate() ours ${ours.ms.toFixed(2)} ms, empty ${empty.ms.toFixed(2)} ms, minimal ${minimal.ms.toFixed(2)} ms, registrations ${registrations?.ms?.toFixed(2)} ms (order: ${ids.map((x) => x.split('.')[1]).join(', ')}); VS Code's marks (whole ms) as load / storage wait / activate() call: ours ${phases(ours)}, empty ${phases(empty)}, minimal ${phases(minimal)}, registrations ${phases(registrations)}`,
       );
       samples.push({
         ours: ours.ms,
@@ -397,7 +415,7 @@ async function measureWindows(
 export async function runActivationBench(): Promise<BenchResult[]> {
   const profileDir = process.env.RESEARCH_DESK_BENCH_PROFILE;
   if (profileDir) mkdirSync(profileDir, { recursive: true });
-  const windows = Number(process.env.RESEARCH_DESK_BENCH_WINDOWS ?? 5);
+  const windows = Number(process.env.RESEARCH_DESK_BENCH_WINDOWS ?? 9);
   const settleMs = Number(process.env.RESEARCH_DESK_BENCH_SETTLE_MS ?? 4000);
   const results: BenchResult[] = [];
   const vsix = join(REPO_ROOT, 'research-desk.vsix');

@@ -5,26 +5,64 @@
  *
  *  - ready for completion: parseBibFile, then completion's index (src/citations/citeIndex.ts: every entry's key, and
  *    the folded words of its title and of its authors' names, decoded from the raw fields), against LaTeX Workshop's
- *    parser, `latex-utensils`' `bibtexParser.parse`, of the same text, in the same run: runs alternate between the two
- *    (the order swapped each run), medians of RUNS. Goal: ratio <= 0.1. Growth 1,000 -> 10,000 (linear is 10);
+ *    parser, `latex-utensils`' `bibtexParser.parse`, of the same text, in the same run: each contender's runs in a
+ *    block after a full collection and one unmeasured run, medians of RUNS. Goal: ratio <= 0.1. Growth 1,000 ->
+ *    10,000 (linear is 10);
  *  - the parse alone, and the BibTeX library's exact decoding of one entry (hover, the selected completion item), per
  *    entry, for reference: nothing decodes a whole file with it.
  */
 import { performance } from 'node:perf_hooks';
-import { deserialize, serialize } from 'node:v8';
+import { deserialize, serialize, setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { Worker } from 'node:worker_threads';
 import { bibtexParser } from 'latex-utensils';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildSync } from 'esbuild';
 import { entryToPaper } from '../src/bib/bibEntry';
-import { parseBibFile } from '../src/bib/bibFile';
+import type { parseBibFile as ParseBibFile } from '../src/bib/bibFile';
 import { loadBibtexLibrary } from '../src/bib/library';
-import { CiteIndex } from '../src/citations/citeIndex';
+import type { CiteIndex as CiteIndexClass } from '../src/citations/citeIndex';
 import type { matchRank as baseMatchRank } from '../src/citations/citeMatch';
 import type { entryInfo as baseEntryInfo } from '../src/citations/entryText';
 import { BIB_VARIANTS, benchBib, type BibVariant } from './bibData';
 import { type BenchResult, median, runAsScript } from './results';
+import { REPO_ROOT } from '../scripts/vscode/util';
 
 const SIZES = [1000, 2000, 5000, 10_000] as const;
-const RUNS = Number(process.env.RESEARCH_DESK_BENCH_READ_RUNS ?? 5);
+const RUNS = Number(process.env.RESEARCH_DESK_BENCH_READ_RUNS ?? 7);
+
+/**
+ * `contents` (a module under `dir`) bundled and minified as the extension's bundles are, then required: run through
+ * tsx instead, every call of a function imported from another module goes through a getter (its CommonJS form of
+ * `export`), which cost the index a third of its time here and the shipped code nothing.
+ */
+function shipped<T>(dir: string, contents: string): T {
+  const out = mkdtempSync(join(tmpdir(), 'rd-bibread-'));
+  try {
+    const file = join(out, 'reader.js');
+    buildSync({
+      stdin: { contents, resolveDir: dir, loader: 'ts' },
+      bundle: true,
+      minify: true,
+      platform: 'node',
+      format: 'cjs',
+      target: 'node20',
+      outfile: file,
+      logLevel: 'silent',
+    });
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    return require(file) as T;
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+}
+
+const { parseBibFile, CiteIndex } = shipped<{ parseBibFile: typeof ParseBibFile; CiteIndex: typeof CiteIndexClass }>(
+  REPO_ROOT,
+  "export { parseBibFile } from './src/bib/bibFile'; export { CiteIndex } from './src/citations/citeIndex';",
+);
 
 /** Parse + completion index: what the editor has once a file is ready for completion. */
 function readyForCompletion(text: string): number {
@@ -43,16 +81,16 @@ type Ready = (text: string) => number;
 function baselineReady(): Ready | undefined {
   const base = process.env.RESEARCH_DESK_BENCH_BASELINE;
   if (!base) return undefined;
-  /* eslint-disable @typescript-eslint/no-require-imports */
-  const { parseBibFile: parse } = require(`${base}/src/bib/bibFile`) as { parseBibFile: typeof parseBibFile };
-  const { matchRank, entryInfo: before } = require(`${base}/src/citations/citeMatch`) as {
-    entryInfo?: typeof baseEntryInfo;
-    matchRank: typeof baseMatchRank;
-  };
   // entryInfo moved to entryText.ts; an older checkout has it in citeMatch.ts.
-  const entryInfo =
-    before ?? (require(`${base}/src/citations/entryText`) as { entryInfo: typeof baseEntryInfo }).entryInfo;
-  /* eslint-enable @typescript-eslint/no-require-imports */
+  const infoFrom = existsSync(join(base, 'src/citations/entryText.ts')) ? 'entryText' : 'citeMatch';
+  const {
+    parseBibFile: parse,
+    matchRank,
+    entryInfo,
+  } = shipped<{ parseBibFile: typeof ParseBibFile; matchRank: typeof baseMatchRank; entryInfo: typeof baseEntryInfo }>(
+    base,
+    `export { parseBibFile } from './src/bib/bibFile'; export { matchRank } from './src/citations/citeMatch'; export { entryInfo } from './src/citations/${infoFrom}';`,
+  );
   return (text) => {
     const file = parse(text);
     for (const e of file.entries) matchRank('zzq', entryInfo(e));
@@ -70,6 +108,10 @@ interface SizeFigures {
   before: number[];
 }
 
+// A full collection before each contender's runs (measureVariant).
+setFlagsFromString('--expose-gc');
+const fullGc = runInNewContext('gc') as () => void;
+
 const r1 = (v: number): number => Math.round(v * 10) / 10;
 const r3 = (v: number): number => Math.round(v * 1000) / 1000;
 
@@ -80,38 +122,27 @@ async function measureVariant(variant: BibVariant): Promise<{ sizes: SizeFigures
   for (const size of SIZES) {
     const text = (last = await benchBib(variant, size, SIZES[SIZES.length - 1]));
     const f: SizeFigures = { size, bytes: Buffer.byteLength(text), ours: [], utensils: [], parse: [], before: [] };
-    // One unmeasured round each, then alternating runs.
-    readyForCompletion(text);
-    bibtexParser.parse(text);
-    before?.(text);
-    for (let run = 0; run < RUNS; run++) {
-      const ours = (): void => {
+    // Each contender's runs in a block of their own, after a full collection and one unmeasured run: alternating
+    // them made each run pay for the garbage the other left (latex-utensils' parse of a large file leaves hundreds of
+    // megabytes), more the larger the file, which showed as growth above linear for both. The unmeasured run takes
+    // what the first allocations after a collection cost.
+    const block = (times: number[], work: () => void): void => {
+      fullGc();
+      work();
+      for (let run = 0; run < RUNS; run++) {
         const t0 = performance.now();
-        if (readyForCompletion(text) !== size) throw new Error(`bench: not ${size} entries indexed`);
-        f.ours.push(performance.now() - t0);
-      };
-      const utensils = (): void => {
-        const t0 = performance.now();
-        const parsed = bibtexParser.parse(text);
-        f.utensils.push(performance.now() - t0);
-        if (parsed.content.length < size) throw new Error('bench: latex-utensils read fewer entries');
-      };
-      if (run % 2 === 0) {
-        ours();
-        utensils();
-      } else {
-        utensils();
-        ours();
+        work();
+        times.push(performance.now() - t0);
       }
-      if (before) {
-        const t0 = performance.now();
-        before(text);
-        f.before.push(performance.now() - t0);
-      }
-      const t0 = performance.now();
-      parseBibFile(text);
-      f.parse.push(performance.now() - t0);
-    }
+    };
+    block(f.ours, () => {
+      if (readyForCompletion(text) !== size) throw new Error(`bench: not ${size} entries indexed`);
+    });
+    block(f.parse, () => parseBibFile(text));
+    if (before) block(f.before, () => before(text));
+    block(f.utensils, () => {
+      if (bibtexParser.parse(text).content.length < size) throw new Error('bench: latex-utensils read fewer entries');
+    });
     sizes.push(f);
     console.log(
       `  ${variant} ${String(size).padStart(6)} entries (${(f.bytes / 1e6).toFixed(2)} MB): ready for completion ${r1(median(f.ours))} ms (parse ${r1(median(f.parse))} ms), latex-utensils ${r1(median(f.utensils))} ms, ratio ${r3(median(f.ours) / median(f.utensils))}${f.before.length ? `; baseline ${r1(median(f.before))} ms` : ''}`,
@@ -186,7 +217,7 @@ export async function runBibReadBench(): Promise<BenchResult[]> {
         unit: 'x',
         goal: '<= 0.1',
         met: ratio <= 0.1,
-        note: `every key, title, author (all of them, folded for matching) and year of ${label} (${r1(big.bytes / 1e6)} MB) ready for completion: parseBibFile + completion's index, ${r1(median(big.ours))} ms; latex-utensils' bibtexParser.parse of the same text ${r1(median(big.utensils))} ms; medians of ${RUNS} alternating runs in Node ${process.version}; per size: ${per}${big.before.length ? `; before (the baseline copy's parse and list data for every entry, same runs): ${r1(median(big.before))} ms, ratio ${r3(median(big.before) / median(big.utensils))}, growth 1,000 -> 10,000 ${r3(median(big.before) / median(small.before))}` : ''}`,
+        note: `every key, title, author (all of them, folded for matching) and year of ${label} (${r1(big.bytes / 1e6)} MB) ready for completion: parseBibFile + completion's index, ${r1(median(big.ours))} ms; latex-utensils' bibtexParser.parse of the same text ${r1(median(big.utensils))} ms; medians of ${RUNS} runs each (each contender's in a block after a full collection) in Node ${process.version}; per size: ${per}${big.before.length ? `; before (the baseline copy's parse and list data for every entry, same runs): ${r1(median(big.before))} ms, ratio ${r3(median(big.before) / median(big.utensils))}, growth 1,000 -> 10,000 ${r3(median(big.before) / median(small.before))}` : ''}`,
       },
       {
         name: `ready for completion growth, 1,000 -> 10,000 entries, ${variant} file (ratio)`,
