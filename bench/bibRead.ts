@@ -11,15 +11,13 @@
  *  - the parse alone, and the BibTeX library's exact decoding of one entry (hover, the selected completion item), per
  *    entry, for reference: nothing decodes a whole file with it.
  */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { deserialize, serialize, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { Worker } from 'node:worker_threads';
 import { bibtexParser } from 'latex-utensils';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { buildSync } from 'esbuild';
 import { entryToPaper } from '../src/bib/bibEntry';
 import type { parseBibFile as ParseBibFile } from '../src/bib/bibFile';
 import { loadBibtexLibrary } from '../src/bib/library';
@@ -28,37 +26,13 @@ import type { matchRank as baseMatchRank } from '../src/citations/citeMatch';
 import type { entryInfo as baseEntryInfo } from '../src/citations/entryText';
 import { BIB_VARIANTS, benchBib, type BibVariant } from './bibData';
 import { type BenchResult, median, runAsScript } from './results';
+import { shipped } from './shipped';
 import { REPO_ROOT } from '../scripts/vscode/util';
 
 const SIZES = [1000, 2000, 5000, 10_000] as const;
 const RUNS = Number(process.env.RESEARCH_DESK_BENCH_READ_RUNS ?? 7);
 
-/**
- * `contents` (a module under `dir`) bundled and minified as the extension's bundles are, then required: run through
- * tsx instead, every call of a function imported from another module goes through a getter (its CommonJS form of
- * `export`), which cost the index a third of its time here and the shipped code nothing.
- */
-function shipped<T>(dir: string, contents: string): T {
-  const out = mkdtempSync(join(tmpdir(), 'rd-bibread-'));
-  try {
-    const file = join(out, 'reader.js');
-    buildSync({
-      stdin: { contents, resolveDir: dir, loader: 'ts' },
-      bundle: true,
-      minify: true,
-      platform: 'node',
-      format: 'cjs',
-      target: 'node20',
-      outfile: file,
-      logLevel: 'silent',
-    });
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    return require(file) as T;
-  } finally {
-    rmSync(out, { recursive: true, force: true });
-  }
-}
-
+// The parse and the index as they ship (shipped.ts says why).
 const { parseBibFile, CiteIndex } = shipped<{ parseBibFile: typeof ParseBibFile; CiteIndex: typeof CiteIndexClass }>(
   REPO_ROOT,
   "export { parseBibFile } from './src/bib/bibFile'; export { CiteIndex } from './src/citations/citeIndex';",

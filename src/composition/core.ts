@@ -46,6 +46,7 @@ import type { RecentPapersList } from '../citations/recentPapers';
 import type { ToolName } from '../platform/ids';
 import type { Core, CoreServices } from './contract';
 import { commandTable, type Handlers } from './commandTable';
+import { SerialMemento } from '../shared/serialMemento';
 
 class CoreImpl extends Disposable implements Core {
   private readonly presenter: ErrorPresenter;
@@ -108,10 +109,12 @@ class CoreImpl extends Disposable implements Core {
       mark = now;
     };
     const { log, settings, keys } = services;
+    // Every write to globalState goes through one queue (serialMemento.ts says why).
+    const globalState = new SerialMemento(services.context.globalState);
     this.presenter = new ErrorPresenter(log, () => settings.service.baseUrl);
     const clients = this.register(new ClientProvider(settings, keys, log));
     this.usage = this.register(
-      new UsageLedger({ state: services.context.globalState, origin: () => settings.service.origin, settings }),
+      new UsageLedger({ state: globalState, origin: () => settings.service.origin, settings }),
     );
     this.filters = this.register(
       new FilterStore({
@@ -121,12 +124,7 @@ class CoreImpl extends Disposable implements Core {
       }),
     );
     this.usageStatus = this.register(
-      new UsageStatusBar(
-        this.usage,
-        Commands.showUsage,
-        services.takeUsageStatusItem?.(),
-        services.context.globalState,
-      ),
+      new UsageStatusBar(this.usage, Commands.showUsage, services.takeUsageStatusItem?.(), globalState),
     );
     this.filterCommands = new FilterCommands(this.filters, () => this.usage.isFreePlan(), {
       shownQuery: () => services.results.current?.query,
@@ -157,12 +155,12 @@ class CoreImpl extends Disposable implements Core {
         cacheMinutes: () => settings.searchCacheMinutes,
       }),
     );
-    const search = new SearchCommands(this.search, services.context.globalState, () => this.filters.describe());
+    const search = new SearchCommands(this.search, globalState, () => this.filters.describe());
     step('search');
     this.threadWatcher = this.register(
       new ThreadWatcher({
         clients,
-        state: services.context.globalState,
+        state: globalState,
         log,
         answers: () => this.answers,
         statusCommand: `${Views.threads}.focus`,
@@ -175,7 +173,7 @@ class CoreImpl extends Disposable implements Core {
     this.threads = new ThreadCommands({
       clients,
       watcher: this.threadWatcher,
-      state: services.context.globalState,
+      state: globalState,
       filters: this.filters,
       isFreePlan: () => this.usage.isFreePlan(),
       selectedPapers: () => services.results.selectedPapers(),
@@ -300,7 +298,7 @@ class CoreImpl extends Disposable implements Core {
       new TablePanel({
         extensionUri: services.context.extensionUri,
         results: services.results,
-        state: services.context.globalState,
+        state: globalState,
         exporter: this.exporter,
         log,
         showError: (err, context) => void this.presenter.show(err, { context }),
