@@ -89,12 +89,12 @@ interface Sample {
 
 /** One insert on the pure path; returns its timings (ms). */
 function insertOnce(
+  { parseBibFile, ensureEntry, LineIndex, insertCitation }: Pure,
   bibText: string,
   doc: { text: string; offset: number },
   paper: CitablePaper,
   expectNew: boolean,
 ): Sample {
-  const { parseBibFile, ensureEntry, LineIndex, insertCitation } = pure!;
   const t0 = performance.now();
   const file = parseBibFile(bibText);
   const t1 = performance.now();
@@ -143,10 +143,10 @@ export async function measureCite(): Promise<CiteBenchFigures> {
     const cached: number[] = [];
     const file = parseBibFile(bib);
     for (let i = 0; i < WARMUP + RUNS; i++) {
-      const s = insertOnce(bib, doc, fresh[i]!, true);
+      const s = insertOnce(pure, bib, doc, fresh[i]!, true);
       // The same paper already in the file (found by DOI), and a new one with the parse cached.
       const old = corpus[Math.floor((i * size) / (WARMUP + RUNS))]!;
-      const e = insertOnce(bib, doc, old, false);
+      const e = insertOnce(pure, bib, doc, old, false);
       const c0 = performance.now();
       const r = ensureEntry(file, fresh[(i + 1) % fresh.length]!, {});
       insertCitation(doc.text, doc.offset, 'latex', r.key);

@@ -32,7 +32,11 @@ export class SerialMemento implements MementoLike {
   get<T>(key: string): T | undefined;
   get<T>(key: string, defaultValue: T): T;
   get<T>(key: string, defaultValue?: T): T | undefined {
-    if (this.pending.has(key)) return (this.pending.get(key) as T | undefined) ?? defaultValue;
+    if (this.pending.has(key)) {
+      // As VS Code's memento: only undefined gives the default (a stored null is read back as null).
+      const value = this.pending.get(key) as T | undefined;
+      return value === undefined ? defaultValue : value;
+    }
     return defaultValue === undefined ? this.inner.get<T>(key) : this.inner.get<T>(key, defaultValue);
   }
 

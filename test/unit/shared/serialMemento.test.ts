@@ -27,7 +27,8 @@ class ExtensionHostMemento implements MementoLike {
   get<T>(key: string): T | undefined;
   get<T>(key: string, defaultValue: T): T;
   get<T>(key: string, defaultValue?: T): T | undefined {
-    return (this.value[key] as T | undefined) ?? defaultValue;
+    const value = this.value[key] as T | undefined;
+    return value === undefined ? defaultValue : value;
   }
 
   update(key: string, value: unknown): Promise<void> {
@@ -82,11 +83,13 @@ describe('SerialMemento: writes to globalState one after another', () => {
     const d = state.update('gone', 'x');
     const e = state.update('gone', undefined);
     assert.equal(state.get('gone', 'default'), 'default');
-    assert.deepEqual([...state.keys()].sort(), ['n', 'runs']);
-    await Promise.all([a, b, c, d, e]);
+    const f = state.update('sort', null);
+    assert.equal(state.get('sort', 'default'), null, 'a queued null is read as the default');
+    assert.deepEqual([...state.keys()].sort(), ['n', 'runs', 'sort']);
+    await Promise.all([a, b, c, d, e, f]);
     await sleep(10);
-    assert.deepEqual(memento.stored, { runs: [{ id: 't1' }], n: 2 });
-    assert.deepEqual([...state.keys()].sort(), ['n', 'runs']);
+    assert.deepEqual(memento.stored, { runs: [{ id: 't1' }], n: 2, sort: null });
+    assert.deepEqual([...state.keys()].sort(), ['n', 'runs', 'sort']);
   });
 
   it('a failed write does not stop the ones after it', async () => {
