@@ -20,6 +20,8 @@ export interface Locator {
   textContent(options?: { timeout?: number }): Promise<string | null>;
   innerText(options?: { timeout?: number }): Promise<string>;
   allInnerTexts(): Promise<string[]>;
+  /** Runs `fn` in the page on every element the locator matches at that moment (one snapshot). */
+  evaluateAll<R>(fn: (elements: Element[]) => R): Promise<R>;
   getAttribute(name: string, options?: { timeout?: number }): Promise<string | null>;
   screenshot(options?: { path?: string; timeout?: number }): Promise<Buffer>;
   locator(selector: string, options?: { hasText?: string | RegExp; has?: Locator }): Locator;

@@ -10,7 +10,16 @@
  * test-results/ui.json {passed, failed, flows:[{name, passed, failed, failures, screenshots, seconds}]}.
  * Exits non-zero when a check failed or a flow could not run.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { WorkbenchDriver } from '../../test/ui/driver';
@@ -41,6 +50,19 @@ function discoverFlows(grep: string | undefined): UiFlow[] {
   return flows;
 }
 
+/** Copies the extension host's log files under `from` (VS Code's dated logs directory) to `to`; returns how many. */
+function keepLogs(from: string, to: string): number {
+  if (!existsSync(from)) return 0;
+  let n = 0;
+  for (const rel of readdirSync(from, { recursive: true, encoding: 'utf8' })) {
+    if (!rel.endsWith('.log') || !/exthost/.test(rel)) continue;
+    mkdirSync(dirname(join(to, rel)), { recursive: true });
+    copyFileSync(join(from, rel), join(to, rel));
+    n++;
+  }
+  return n;
+}
+
 /** Runs one flow in a fresh window; never throws (failures are counted). */
 export async function runFlow(
   flow: UiFlow,
@@ -66,6 +88,8 @@ export async function runFlow(
   try {
     server = await startServer({
       cache: deps.cache,
+      // Removed below, after the logs of a failure are kept.
+      keepData: true,
       trusted: flow.trusted ?? true,
       // With the smoke-test driver the workbench shows no notification toasts, and without
       // it the URL's extensionDevelopmentPath is ignored: the extension is installed into the
@@ -133,6 +157,16 @@ export async function runFlow(
   } finally {
     await wb?.close();
     await server?.close();
+    if (server) {
+      // The extension hosts' logs (ours among them), kept for a failure: read once the server has stopped, as the
+      // running host has not written all of its log out.
+      const kept = result.failed
+        ? keepLogs(join(server.dataDir, 'user', 'logs'), join(SHOTS_DIR, `${flow.name}-logs`))
+        : 0;
+      if (kept)
+        log(`ui ${flow.name}`, `${kept} log files of the failure: ${relative(REPO_ROOT, SHOTS_DIR)}/${flow.name}-logs`);
+      rmSync(server.dataDir, { recursive: true, force: true });
+    }
     rmSync(workspace, { recursive: true, force: true });
     rmSync(modelLog, { force: true });
   }

@@ -196,6 +196,8 @@ export const StatusItems = {
 
 export const ContextKeys = {
   hasKey: 'researchDesk.hasKey',
+  /** Whether a key is set has been read: until then the views show no welcome (not a false "Set API Key"). */
+  keyKnown: 'researchDesk.keyKnown',
   /** The Research view shows search results. */
   hasResults: 'researchDesk.hasResults',
 } as const;

@@ -5,7 +5,8 @@ import type { KeyStore } from './keyStore';
 
 /**
  * Keeps the `researchDesk.hasKey` context key (it drives the Research view's welcome
- * content) in step with the key store. Refreshes are serialised so a slow read can't
+ * content) in step with the key store, and sets `researchDesk.keyKnown` once it has been read (a
+ * reloaded window reads its key from secret storage, which takes a while in VS Code for the web). Refreshes are serialised so a slow read can't
  * overwrite a newer answer.
  */
 export class HasKeyContext extends Disposable {
@@ -33,6 +34,8 @@ export class HasKeyContext extends Disposable {
         const has = await this.keys.has().catch(() => false);
         if (ticket !== this.sequence) return has; // a newer refresh will write
         await vscode.commands.executeCommand('setContext', ContextKeys.hasKey, has);
+        // Set after hasKey: set first, a window with a key would offer Set API Key for a moment.
+        if (this.current === undefined) await vscode.commands.executeCommand('setContext', ContextKeys.keyKnown, true);
         if (this.current !== has) {
           this.current = has;
           this.changed.fire(has);

@@ -300,20 +300,19 @@ export class WorkbenchDriver {
 
   // ------------------------------------------------------------------ status bar
 
+  // One snapshot of the DOM: reading item by item after a count raced with VS Code removing
+  // an item, and the read of the vanished item then waited out Playwright's 30 s timeout.
   async statusBarItems(): Promise<StatusBarEntry[]> {
-    const items = this.page.locator('.part.statusbar .statusbar-item');
-    const n = await items.count();
-    const out: StatusBarEntry[] = [];
-    for (let i = 0; i < n; i++) {
-      const it = items.nth(i);
-      if (!(await it.isVisible())) continue;
-      out.push({
-        id: (await it.getAttribute('id')) ?? '',
-        text: (await it.innerText()).trim(),
-        ariaLabel: (await it.getAttribute('aria-label')) ?? '',
-      });
-    }
-    return out;
+    return this.page.locator('.part.statusbar .statusbar-item').evaluateAll((items) =>
+      items
+        // Playwright's isVisible: a box, and not visibility: hidden (the callback runs in the page).
+        .filter((el) => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden')
+        .map((it) => ({
+          id: it.id,
+          text: (it as HTMLElement).innerText.trim(),
+          ariaLabel: it.getAttribute('aria-label') ?? '',
+        })),
+    );
   }
 
   /** Status bar items contributed by an extension (DOM id starts with the extension id). */
@@ -323,29 +322,29 @@ export class WorkbenchDriver {
 
   // --------------------------------------------------------------- notifications
 
+  // One snapshot, for the reason given at statusBarItems: a toast cleared mid-read stalled the read.
   async notifications(): Promise<NotificationEntry[]> {
-    const toasts = this.page.locator('.notifications-toasts .notification-toast');
-    const n = await toasts.count();
-    const out: NotificationEntry[] = [];
-    for (let i = 0; i < n; i++) {
-      const t = toasts.nth(i);
-      if (!(await t.isVisible())) continue;
-      const message = (await t.locator('.notification-list-item-message').innerText()).trim();
-      const iconClass = (await t.locator('.notification-list-item-icon').getAttribute('class')) ?? '';
-      const severity = /codicon-error/.test(iconClass)
-        ? 'error'
-        : /codicon-warning/.test(iconClass)
-          ? 'warning'
-          : /codicon-info/.test(iconClass)
-            ? 'info'
-            : '';
-      const buttons = (await t.locator('.notification-list-item-buttons-container .monaco-button').allInnerTexts()).map(
-        (b) => b.trim(),
-      );
-      const inProgress = (await t.locator('.monaco-progress-container.active').count()) > 0;
-      out.push({ message, severity, buttons, inProgress });
-    }
-    return out;
+    return this.page.locator('.notifications-toasts .notification-toast').evaluateAll((toasts) =>
+      toasts
+        .filter((el) => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden')
+        .map((t) => {
+          // No named functions in here: tsx's keepNames would wrap them in a helper the page lacks.
+          const message = t.querySelector<HTMLElement>('.notification-list-item-message')?.innerText.trim() ?? '';
+          const iconClass = t.querySelector('.notification-list-item-icon')?.getAttribute('class') ?? '';
+          const severity = /codicon-error/.test(iconClass)
+            ? 'error'
+            : /codicon-warning/.test(iconClass)
+              ? 'warning'
+              : /codicon-info/.test(iconClass)
+                ? 'info'
+                : '';
+          const buttons = [...t.querySelectorAll('.notification-list-item-buttons-container .monaco-button')].map((b) =>
+            (b as HTMLElement).innerText.trim(),
+          );
+          const inProgress = t.querySelector('.monaco-progress-container.active') !== null;
+          return { message, severity, buttons, inProgress };
+        }),
+    );
   }
 
   /** Waits for a toast whose message matches (progress toasts still running are skipped). */
@@ -407,6 +406,36 @@ export class WorkbenchDriver {
     const el = this.webviewContent(index).locator(selector).first();
     await el.waitFor({ state: 'visible', timeout: this.timeoutMs });
     return el;
+  }
+
+  // ---------------------------------------------------------------------- storage
+
+  /**
+   * An extension's globalState as the workbench has stored it in the browser (IndexedDB), which is what a reloaded
+   * window starts from; undefined when nothing is stored yet. VS Code writes there about 100 ms after a change, and a
+   * change still waiting when the page unloads may be lost, so a test that reloads waits for this first.
+   */
+  async storedGlobalState(extensionId: string): Promise<Record<string, unknown> | undefined> {
+    // A string, not a function: the page runs it as it is (tsx would wrap a function's inner functions in a helper).
+    const raw = await this.page.evaluate<string | undefined>(`(async () => {
+      const read = (request) => new Promise((resolve, reject) => {
+        request.onsuccess = () => resolve(request.result);
+        request.onerror = () => reject(request.error);
+      });
+      for (const info of await indexedDB.databases()) {
+        if (!info.name || !info.name.startsWith('vscode-web-state-db-')) continue;
+        const db = await read(indexedDB.open(info.name));
+        try {
+          if (!db.objectStoreNames.contains('ItemTable')) continue;
+          const value = await read(db.transaction('ItemTable').objectStore('ItemTable').get(${JSON.stringify(extensionId)}));
+          if (typeof value === 'string') return value;
+        } finally {
+          db.close();
+        }
+      }
+      return undefined;
+    })()`);
+    return raw === undefined ? undefined : (JSON.parse(raw) as Record<string, unknown>);
   }
 
   // ---------------------------------------------------------------------- editors

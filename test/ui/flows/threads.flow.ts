@@ -112,15 +112,29 @@ export const flow = defineFlow({
     });
 
     await check('after a window reload the key is still set and the running thread is resumed', async () => {
+      // The workbench stores the run about 100 ms after it is written; a reload within that time would lose it in any
+      // VS Code for the web, so the reload waits until the run is stored (a writer does not reload that quickly).
+      await driver.waitUntil('the running thread stored by the workbench', async () => {
+        const state = (await driver.storedGlobalState(extensionId)) ?? {};
+        return Object.entries(state).some(
+          ([key, runs]) => key.startsWith('researchDesk.threads.running/') && Array.isArray(runs) && runs.length === 1,
+        );
+      });
       await page.goto(page.url(), { waitUntil: 'domcontentloaded' });
       await driver.ready();
       await driver.openViewContainer('researchDesk');
       // The key typed before the reload is kept (the workbench's secret storage survives a reload here as on the
-      // desktop): the run resumes without asking for it, and the view does not fall back to its welcome.
+      // desktop): the view shows its welcome for a set key, never the one asking for a key (not even while the key is
+      // read), and the run resumes without asking for it.
+      let askedForKey: string[] | undefined;
+      await driver.waitUntil('the welcome for a set key', async () => {
+        const buttons = await driver.welcomeButtons('researchDesk.results');
+        if (buttons.some((b) => /set api key/i.test(b))) askedForKey = buttons;
+        return buttons.some((b) => /search papers/i.test(b));
+      });
+      assert.equal(askedForKey, undefined, `the view asked for the key: ${askedForKey?.join(', ')}`);
       const text = await driver.waitUntil('the resumed thread in the status bar', running, 60_000);
       assert.match(text, /1 thread running/);
-      const welcome = await driver.welcomeButtons('researchDesk.results');
-      assert.ok(!welcome.some((b) => /set api key/i.test(b)), `the key was lost: ${welcome.join(', ')}`);
       await shot('03-resumed-after-reload');
     });
 
