@@ -88,8 +88,16 @@ export async function runFlow(
   try {
     server = await startServer({
       cache: deps.cache,
-      // Removed below, after the logs of a failure are kept.
-      keepData: true,
+      // The extension hosts' logs (ours among them), kept for a failure: read once the server has stopped, as the
+      // running host has not written all of its log out.
+      beforeRemove: (dataDir) => {
+        const kept = result.failed ? keepLogs(join(dataDir, 'user', 'logs'), join(SHOTS_DIR, `${flow.name}-logs`)) : 0;
+        if (kept)
+          log(
+            `ui ${flow.name}`,
+            `${kept} log files of the failure: ${relative(REPO_ROOT, SHOTS_DIR)}/${flow.name}-logs`,
+          );
+      },
       trusted: flow.trusted ?? true,
       // With the smoke-test driver the workbench shows no notification toasts, and without
       // it the URL's extensionDevelopmentPath is ignored: the extension is installed into the
@@ -157,16 +165,6 @@ export async function runFlow(
   } finally {
     await wb?.close();
     await server?.close();
-    if (server) {
-      // The extension hosts' logs (ours among them), kept for a failure: read once the server has stopped, as the
-      // running host has not written all of its log out.
-      const kept = result.failed
-        ? keepLogs(join(server.dataDir, 'user', 'logs'), join(SHOTS_DIR, `${flow.name}-logs`))
-        : 0;
-      if (kept)
-        log(`ui ${flow.name}`, `${kept} log files of the failure: ${relative(REPO_ROOT, SHOTS_DIR)}/${flow.name}-logs`);
-      rmSync(server.dataDir, { recursive: true, force: true });
-    }
     rmSync(workspace, { recursive: true, force: true });
     rmSync(modelLog, { force: true });
   }

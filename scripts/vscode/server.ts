@@ -60,6 +60,8 @@ export interface ServerOptions {
   disableExtensions?: string[];
   /** Keep the temporary directory after close (for debugging). */
   keepData?: boolean;
+  /** Called by close() once VS Code has stopped (its logs written out), before the temporary directory is removed. */
+  beforeRemove?: (dataDir: string) => void;
   cache?: VsCodeCache;
 }
 
@@ -198,6 +200,7 @@ export async function startServer(options: ServerOptions = {}): Promise<VsCodeSe
     unregister();
     await front?.close();
     await killTree(child, 3000);
+    options.beforeRemove?.(dataDir);
     removeData();
   };
 

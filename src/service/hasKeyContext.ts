@@ -5,9 +5,9 @@ import type { KeyStore } from './keyStore';
 
 /**
  * Keeps the `researchDesk.hasKey` context key (it drives the Research view's welcome
- * content) in step with the key store, and sets `researchDesk.keyKnown` once it has been read (a
- * reloaded window reads its key from secret storage, which takes a while in VS Code for the web). Refreshes are serialised so a slow read can't
- * overwrite a newer answer.
+ * content) in step with the key store, and sets `researchDesk.keyKnown` once it has been
+ * read (a reloaded window reads its key from secret storage, which takes a while in VS Code
+ * for the web). Refreshes are serialised so a slow read can't overwrite a newer answer.
  */
 export class HasKeyContext extends Disposable {
   private current: boolean | undefined;

@@ -10,6 +10,7 @@
  * Escape. Screenshots at every step.
  */
 import assert from 'node:assert/strict';
+import { StorageKeys } from '../../../src/platform/ids';
 import { defineFlow } from '../harness';
 
 interface Control {
@@ -117,7 +118,7 @@ export const flow = defineFlow({
       await driver.waitUntil('the running thread stored by the workbench', async () => {
         const state = (await driver.storedGlobalState(extensionId)) ?? {};
         return Object.entries(state).some(
-          ([key, runs]) => key.startsWith('researchDesk.threads.running/') && Array.isArray(runs) && runs.length === 1,
+          ([key, runs]) => key.startsWith(StorageKeys.runningThreadsPrefix) && Array.isArray(runs) && runs.length === 1,
         );
       });
       await page.goto(page.url(), { waitUntil: 'domcontentloaded' });
