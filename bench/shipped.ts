@@ -9,8 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildSync } from 'esbuild';
 
-export function shipped<T>(dir: string, contents: string): T {
-  const out = mkdtempSync(join(tmpdir(), 'rd-shipped-'));
+/** `external`: packages left to `require` at run time (as the extension loads undici from a bundle of its own). */
+export function shipped<T>(dir: string, contents: string, external: string[] = []): T {
+  // Under dir's node_modules when something is left external, so that its require finds the package there.
+  const out = mkdtempSync(join(external.length ? join(dir, 'node_modules') : tmpdir(), '.rd-shipped-'));
   try {
     const file = join(out, 'bundle.js');
     buildSync({
@@ -21,6 +23,7 @@ export function shipped<T>(dir: string, contents: string): T {
       format: 'cjs',
       target: 'node20',
       outfile: file,
+      external,
       logLevel: 'silent',
     });
     // eslint-disable-next-line @typescript-eslint/no-require-imports

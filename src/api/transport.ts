@@ -83,24 +83,36 @@ function neverSent(e: unknown): boolean {
   return e instanceof AggregateError && e.errors.length > 0 && e.errors.every(neverSent);
 }
 
+/** The characters that open or close a string, an array or an object in JSON text. */
+const STRUCTURAL = /["[\]{}]/g;
+
 /**
  * Whether JSON text nests arrays or objects deeper than `limit`. A linear scan without recursion
- * (characters inside strings skipped): JSON.parse has no depth limit, and a deeply nested value
- * would later overflow the stack of anything that walks it (join, stringify, structured clone).
+ * (strings skipped): JSON.parse has no depth limit, and a deeply nested value would later overflow
+ * the stack of anything that walks it (join, stringify, structured clone). The scan jumps from one
+ * structural character to the next and over each string to its closing quote with the engine's
+ * own searches: a character-by-character loop took as long as JSON.parse of the same text.
  */
 export function nestsDeeper(text: string, limit: number): boolean {
   let depth = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
+  STRUCTURAL.lastIndex = 0;
+  while (STRUCTURAL.test(text)) {
+    const at = STRUCTURAL.lastIndex - 1;
+    const c = text.charCodeAt(at);
     if (c === 34) {
-      for (i++; i < text.length; i++) {
-        const d = text.charCodeAt(i);
-        if (d === 92) i++;
-        else if (d === 34) break;
+      // The closing quote: the first one after an even run of backslashes (an odd run escapes it).
+      let end = text.indexOf('"', at + 1);
+      for (;;) {
+        if (end < 0) return false;
+        let k = end - 1;
+        while (text.charCodeAt(k) === 92) k--;
+        if ((end - 1 - k) % 2 === 0) break;
+        end = text.indexOf('"', end + 1);
       }
+      STRUCTURAL.lastIndex = end + 1;
     } else if (c === 91 || c === 123) {
       if (++depth > limit) return true;
-    } else if (c === 93 || c === 125) depth--;
+    } else depth--;
   }
   return false;
 }

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { getGlobalDispatcher } from 'undici';
 import { ApiError, createClient } from '../../../src/api/index';
 import { MAX_JSON_DEPTH, nestsDeeper, normalizeBaseUrl, Transport } from '../../../src/api/transport';
+import { mulberry32 } from '../../emulator/corpus';
 
 describe('api/transport', () => {
   it('normalises the base URL and refuses unsafe ones', () => {
@@ -72,6 +73,44 @@ describe('api/transport', () => {
     const t = performance.now();
     assert.equal(nestsDeeper(wide, MAX_JSON_DEPTH), false);
     assert.ok(performance.now() - t < 500);
+  });
+
+  it('nestsDeeper agrees with a character-by-character reading on random text, valid JSON or not', () => {
+    // The reading it replaced: every character in turn, a backslash in a string skipping the next one.
+    const reference = (text: string, limit: number): boolean => {
+      let depth = 0;
+      for (let i = 0; i < text.length; i++) {
+        const c = text[i];
+        if (c === '"') {
+          for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === '\\') i++;
+        } else if (c === '[' || c === '{') {
+          if (++depth > limit) return true;
+        } else if (c === ']' || c === '}') depth--;
+      }
+      return false;
+    };
+    const rand = mulberry32(20261129);
+    const pieces = ['"', '\\', '\\\\', '\\"', '[', ']', '{', '}', 'a', ',', ':', ' ', 'é'];
+    let deeper = 0;
+    for (let n = 0; n < 20_000; n++) {
+      let text = '';
+      for (let k = Math.floor(rand() * 40); k > 0; k--) text += pieces[Math.floor(rand() * pieces.length)];
+      const limit = Math.floor(rand() * 5);
+      const expected = reference(text, limit);
+      if (expected) deeper++;
+      assert.equal(nestsDeeper(text, limit), expected, `${JSON.stringify(text)} at limit ${limit}`);
+    }
+    assert.ok(deeper > 1000, 'both answers occur');
+    // Generated JSON, strings full of brackets and escapes: deeper exactly when its nesting is.
+    for (let n = 0; n < 300; n++) {
+      const depth = 1 + Math.floor(rand() * 8);
+      let value: unknown = { s: `"]}\\[{${n}`, t: ['\\', '"'] };
+      for (let d = 1; d < depth; d++) value = rand() < 0.5 ? [value, '"[', 1] : { k: value, '[{': '}]"' };
+      const text = JSON.stringify(value);
+      const nesting = depth + 1;
+      assert.equal(nestsDeeper(text, nesting - 1), true, text);
+      assert.equal(nestsDeeper(text, nesting), false, text);
+    }
   });
 
   it('a refused connection of a billed request is marked as never sent (so it may be retried), a dropped one is not', async () => {
