@@ -41,6 +41,8 @@ export class ThreadsModel extends Disposable implements ThreadsSource {
   private more = false;
   private message: string | undefined;
   private generation = 0;
+  /** The newest load of the first page, which an overtaken one waits for. */
+  private latestLoad: Promise<void> | undefined;
   query = '';
   loaded = false;
   /** Threads polled (status, title, interactions), by id. */
@@ -68,12 +70,20 @@ export class ThreadsModel extends Disposable implements ThreadsSource {
     );
   }
 
-  /** First page (with the current title search). */
-  async load(): Promise<void> {
-    const gen = ++this.generation;
+  /**
+   * First page (with the current title search). A load that a newer one overtook resolves with the newer one, so that
+   * whoever awaits a search or a refresh reads the list it asked for, not the one before.
+   */
+  load(): Promise<void> {
+    const latest = this.loadPage(++this.generation);
+    this.latestLoad = latest;
+    return latest;
+  }
+
+  private async loadPage(gen: number): Promise<void> {
     try {
       const page = await this.list(0);
-      if (gen !== this.generation) return;
+      if (gen !== this.generation) return this.latestLoad;
       // One entry per thread id: the tree's item ids are thread ids, and VS Code refuses a tree that repeats one.
       this.items = uniqueThreads(page.threads);
       this.more = page.has_more;
@@ -85,7 +95,7 @@ export class ThreadsModel extends Disposable implements ThreadsSource {
               'No threads yet: select a passage in a draft and run Ask the Research Agent about Selection.',
             );
     } catch (err) {
-      if (gen !== this.generation) return;
+      if (gen !== this.generation) return this.latestLoad;
       this.message = plainText(vscode.l10n.t('The threads could not be listed: {0}', this.deps.describeError(err)));
       this.deps.log.warn(`Listing threads failed: ${err instanceof Error ? err.message : String(err)}`);
     }

@@ -620,10 +620,34 @@ export function threadsSuite(): void {
       assert.equal(await vscode.env.clipboard.readText(), url);
     });
 
+    test('a title search that a newer listing overtakes resolves with the newer list, not the one before it', async () => {
+      const { key, label } = await freshKey();
+      const c = await testCore();
+      await fetch(`${await emulatorUrl()}/v1/threads`, {
+        method: 'POST',
+        headers: { 'x-api-key': key, 'content-type': 'application/json' },
+        body: JSON.stringify({ input_message: 'Does mindfulness training reduce exam anxiety in students?' }),
+      });
+      await c.threadsModel.search('no title holds this');
+      assert.equal(c.threadsModel.snapshot().threads.length, 0, 'the list before the search');
+      // Both listings answered late, in the order sent: the search's arrives first, already overtaken.
+      await control('injectFault', { route: 'list_threads', kind: 'delay', delayMs: 300, times: 2 });
+      const before = (await requests(label, 'list_threads')).length;
+      const searching = c.threadsModel.search('');
+      const refreshing = c.threadsModel.load();
+      await searching;
+      assert.equal(c.threadsModel.snapshot().threads.length, 1, 'the search resolved with the list it asked for');
+      await refreshing;
+      assert.ok((await requests(label, 'list_threads')).length >= before + 2, 'both listings were sent');
+    });
+
     test('Threads view without a key: empty, so its welcome content asks for one; no listing request; the key back lists again', async () => {
       const { key, label } = await freshKey();
       const c = await testCore();
       const desk = await api();
+      // The view asks the hasKey context, which follows the key store a moment after the key is stored (the first key
+      // of a window when this test runs alone).
+      await eventually(() => desk.hasKey.value === true, 'the hasKey context knows the key');
       const origin = new URL(await emulatorUrl()).origin;
       await fetch(`${await emulatorUrl()}/v1/threads`, {
         method: 'POST',
