@@ -243,5 +243,47 @@ export function tableSuite(): void {
       assert.ok(one.includes(papers[5]!.doi!.toLowerCase()));
       await vscode.workspace.fs.delete(bib);
     });
+
+    test('a page that asks again gets the rows already built; Load More and new results are built anew', async () => {
+      await vscode.commands.executeCommand<SearchOutcome>(Commands.searchPapers, QUERY);
+      const t = await table();
+      const lastRows = () => t.posted.filter((p) => p.type === 'rows').at(-1);
+      let since = Date.now();
+      await vscode.commands.executeCommand(Commands.showEvidenceTable);
+      await eventually(() => lastReport(t, 'shown', since)?.rows === 20, 'the page to paint 20 rows', 300);
+      // As VS Code reloads a hidden webview: its page asks again.
+      since = Date.now();
+      await t.receive({ type: 'ready' });
+      await eventually(() => lastReport(t, 'shown', since)?.rows === 20, 'the page to paint 20 rows again', 300);
+      assert.deepEqual(
+        { rows: lastRows()?.rows, append: lastRows()?.append, built: lastRows()?.built },
+        { rows: 20, append: false, built: 0 },
+        'the rows already built were sent',
+      );
+      since = Date.now();
+      await vscode.commands.executeCommand<SearchOutcome>(Commands.loadMore);
+      await eventually(() => lastReport(t, 'shown', since)?.rows === 40, 'the page to show 40 rows', 300);
+      since = Date.now();
+      await t.receive({ type: 'ready' });
+      await eventually(() => lastReport(t, 'shown', since)?.rows === 40, 'all 40 rows after asking again', 300);
+      assert.equal(lastRows()?.built, 40, 'the 40 rows were built for the page that asked again');
+      since = Date.now();
+      await t.receive({ type: 'ready' });
+      await eventually(() => lastReport(t, 'shown', since)?.rows === 40, 'all 40 rows once more', 300);
+      assert.equal(lastRows()?.built, 0, 'and then sent as built');
+      // New results: their own rows, under their generation.
+      since = Date.now();
+      await vscode.commands.executeCommand<SearchOutcome>(
+        Commands.searchPapers,
+        'sleep deprivation and working memory',
+      );
+      const gen = await generation();
+      await eventually(() => lastReport(t, 'shown', since)?.generation === gen, 'the new results painted', 300);
+      assert.deepEqual(
+        { rows: lastRows()?.rows, append: lastRows()?.append, built: lastRows()?.built },
+        { rows: (await shownPapers()).length, append: false, built: (await shownPapers()).length },
+      );
+      assert.equal(lastRows()?.generation, gen);
+    });
   });
 }

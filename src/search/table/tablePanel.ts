@@ -19,7 +19,7 @@ import type { ResultsModel } from '../resultsModel';
 import type { PaperExporter } from './exportPapers';
 import { tableBody, tablePage } from './page';
 import { parseSort, parseTableMessage, type TableHostMessage, type TableMessage } from './protocol';
-import { isColumnId, tableRows, type ColumnId } from './rows';
+import { isColumnId, tableRows, type ColumnId, type TableRow } from './rows';
 import type { SortSpec } from './sortFilter';
 
 const t = (s: string, ...args: (string | number)[]): string => vscode.l10n.t(s, ...args);
@@ -51,13 +51,21 @@ interface Sent {
 export class TablePanel extends Disposable {
   private panel: vscode.WebviewPanel | undefined;
   private sent: Sent = { model: undefined, generation: -1, rows: 0 };
+  /**
+   * The rows last built for the whole results, while the table is open: a page that asks again (its 'ready' after
+   * VS Code reloads a hidden webview) gets them without building 1,000 rows anew (10–20 ms measured). The same papers
+   * array, of the same length and with the same open-access flag, gives the same rows.
+   */
+  private built: { papers: readonly Paper[]; count: number; openAccess: boolean; rows: TableRow[] } | undefined;
   private ready = false;
   /** A sort asked for before the page was ready (the command's argument). */
   private pendingSort: SortSpec | null | undefined;
   /** Test hook: every message refused by the validator, with its reason. */
   readonly refused: string[] = [];
   /** Test hook: the host's messages to the webview (latest 20, rows counted, not kept). */
-  readonly posted: { type: string; rows?: number; append?: boolean; generation?: number }[] = [];
+  readonly posted: { type: string; rows?: number; append?: boolean; generation?: number; built?: number }[] = [];
+  /** Test hook: how many rows the last rows message built (0 when it sent the rows already built). */
+  private lastBuilt = 0;
   /** Test and bench hook: the webview's reports (shown, sorted), with when they arrived (Date.now()). */
   readonly reports: { message: TableMessage; at: number }[] = [];
 
@@ -115,6 +123,7 @@ export class TablePanel extends Disposable {
       for (const s of subs) s.dispose();
       if (this.panel === panel) this.panel = undefined;
       this.ready = false;
+      this.built = undefined;
     });
     this.paint();
   }
@@ -169,11 +178,19 @@ export class TablePanel extends Disposable {
       papers.slice(0, prev.rows).every((p, i) => p === prev.model!.papers[i]);
     const start = append ? prev.rows : 0;
     const generation = model?.generation ?? 0;
-    const rows = tableRows(papers, start, {
-      t: (s) => vscode.l10n.t(s),
-      formatNumber: (n) => n.toLocaleString(vscode.env.language),
-      openAccess: model?.openAccess === true,
-    });
+    const openAccess = model?.openAccess === true;
+    const built = this.built;
+    const reuse =
+      start === 0 && built?.papers === papers && built.count === papers.length && built.openAccess === openAccess;
+    const rows = reuse
+      ? built.rows
+      : tableRows(papers, start, {
+          t: (s) => vscode.l10n.t(s),
+          formatNumber: (n) => n.toLocaleString(vscode.env.language),
+          openAccess,
+        });
+    this.lastBuilt = reuse ? 0 : rows.length;
+    if (start === 0) this.built = { papers, count: papers.length, openAccess, rows };
     this.sent = { model, generation, rows: papers.length };
     const count = papers.length === 1 ? t('1 paper') : t('{0} papers', papers.length);
     this.post({
@@ -195,7 +212,7 @@ export class TablePanel extends Disposable {
     if (!this.panel) return;
     this.posted.push(
       m.type === 'rows'
-        ? { type: m.type, rows: m.rows.length, append: m.append, generation: m.generation }
+        ? { type: m.type, rows: m.rows.length, append: m.append, generation: m.generation, built: this.lastBuilt }
         : { type: m.type },
     );
     if (this.posted.length > 20) this.posted.shift();
