@@ -266,7 +266,8 @@ export async function measureCiteAssist(reps: number): Promise<Map<string, Windo
             figures.firstHit = list0.hit;
             figures.floorMs = figures.floorAskedAt.map((asked) => {
               const seen = shown.find((x) => x.seenAt >= asked && x.first.includes('floor'));
-              if (!seen) throw new Error(`cite assist window ${f.name}: the floor's list never showed`);
+              if (!seen?.at)
+                throw new Error(`cite assist window ${f.name}: the floor's list never showed or was never drawn`);
               return seen.at - asked;
             });
             if (session === 'later') {

@@ -11,6 +11,7 @@ import {
   acceptQuickInput,
   api,
   control,
+  createThread,
   emulatorUrl,
   eventually,
   setUserSettings,
@@ -623,11 +624,7 @@ export function threadsSuite(): void {
     test('a title search that a newer listing overtakes resolves with the newer list, not the one before it', async () => {
       const { key, label } = await freshKey();
       const c = await testCore();
-      await fetch(`${await emulatorUrl()}/v1/threads`, {
-        method: 'POST',
-        headers: { 'x-api-key': key, 'content-type': 'application/json' },
-        body: JSON.stringify({ input_message: 'Does mindfulness training reduce exam anxiety in students?' }),
-      });
+      await createThread(key, 'Does mindfulness training reduce exam anxiety in students?');
       await c.threadsModel.search('no title holds this');
       assert.equal(c.threadsModel.snapshot().threads.length, 0, 'the list before the search');
       // Both listings answered late, in the order sent: the search's arrives first, already overtaken.
@@ -649,11 +646,7 @@ export function threadsSuite(): void {
       // of a window when this test runs alone).
       await eventually(() => desk.hasKey.value === true, 'the hasKey context knows the key');
       const origin = new URL(await emulatorUrl()).origin;
-      await fetch(`${await emulatorUrl()}/v1/threads`, {
-        method: 'POST',
-        headers: { 'x-api-key': key, 'content-type': 'application/json' },
-        body: JSON.stringify({ input_message: 'Does bilingualism delay the onset of dementia?' }),
-      });
+      await createThread(key, 'Does bilingualism delay the onset of dementia?');
       await run(Commands.searchThreads, '');
       const tree = desk.threads;
       assert.equal((await tree.getChildren()).length, 1, 'listed with the key');
