@@ -55,6 +55,20 @@ const suites = [
   },
 ];
 
+/** Each failing test of a counts file as one short line, whatever the suite's shape. */
+function failuresOf(counts) {
+  const clip = (t) =>
+    String(t ?? '')
+      .replace(/\s+/g, ' ')
+      .slice(0, 300);
+  const line = (where, f) => `${where}${clip(f.title)}: ${clip(f.error)}`;
+  const out = (counts.failures ?? []).map((f) => line('', f));
+  for (const r of counts.runs ?? [])
+    for (const f of r.failures ?? []) out.push(line(`[${r.vscodeVersion ?? r.vscode} ${r.mode}] `, f));
+  for (const fl of counts.flows ?? []) for (const f of fl.failures ?? []) out.push(line(`[${fl.name}] `, f));
+  return out;
+}
+
 let passed = 0;
 let failed = 0;
 const lines = [];
@@ -97,6 +111,8 @@ for (const s of suites) {
   );
   // A suite of several runs (e.g. per VS Code version and mode) lists them under its line.
   if (Array.isArray(counts.details)) for (const d of counts.details) lines.push(`  ${d}`);
+  // The failing tests are named here too: a CI log is often read from its tail only.
+  for (const f of failuresOf(counts)) lines.push(`  FAILED ${f}`);
 }
 
 console.log('\n=== summary');
