@@ -144,20 +144,27 @@ export async function acceptQuickInput<T>(pending: Thenable<T>, attempts = 100):
   return p;
 }
 
-/** Waits for `predicate` to hold, checking every 50 ms (at most `attempts` times). */
+/**
+ * Waits for `predicate` to hold, checking every 50 ms, for `attempts` × 50 ms of wall-clock time and never less than
+ * 10 s: a CI machine busy with other work can take seconds over what a quiet one needs. A wait only ends early when
+ * the predicate holds, so a longer bound costs a passing test nothing.
+ */
 export async function eventually(
   predicate: () => boolean | Promise<boolean>,
   what: string,
-  attempts = 100,
+  attempts = 200,
 ): Promise<void> {
-  for (let i = 0; i < attempts; i++) {
+  const started = Date.now();
+  const deadline = started + Math.max(10_000, attempts * 50);
+  for (;;) {
     if (await predicate()) return;
+    if (Date.now() > deadline) break;
     await sleep(50);
   }
-  throw new Error(`Timed out waiting until ${what}.`);
+  throw new Error(`Timed out waiting until ${what} (${((Date.now() - started) / 1000).toFixed(1)} s).`);
 }
 
-/** Resolves with the next event from `event` (rejects when none comes within `attempts` checks). */
+/** Resolves with the next event from `event` (rejects when none comes within `ms`). */
 export function nextEvent<T>(event: vscode.Event<T>, what: string, ms = 5000): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const timer = setTimeout(() => {

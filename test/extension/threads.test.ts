@@ -105,6 +105,13 @@ export function threadsSuite(): void {
       restore = (await useEmulatorSettings()).restore;
       recordEnds((await testCore()).threadWatcher);
     });
+    // What a test leaves behind must not reach the next one: a run it left polling would take the next test's faults,
+    // and a fault or run outcome it did not use would meet the next test's requests.
+    teardown(async () => {
+      (await testCore()).threadWatcher.stopAll();
+      await control('clearFaults');
+      await control('clearRunOutcomes');
+    });
     suiteTeardown(async () => {
       recording?.dispose();
       recording = undefined;
