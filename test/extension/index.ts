@@ -98,10 +98,13 @@ class LineReporter extends Mocha.reporters.Base {
     runner.on('suite', (s) => {
       if (s.title) console.log(`${s.title}`);
     });
-    runner.on('pass', (t) => console.log(`  ✔ ${t.title}`));
+    // A slow test says how long it took: the tests nearest their waits' bounds are the ones a busy machine fails.
+    runner.on('pass', (t) =>
+      console.log(`  ✔ ${t.title}${(t.duration ?? 0) >= 1000 ? ` (${seconds(t.duration)})` : ''}`),
+    );
     runner.on('pending', (t) => console.log(`  - SKIPPED ${t.title}${skipReason(t)}`));
     runner.on('fail', (t, err: unknown) =>
-      console.log(`  ✘ ${t.title}: ${err instanceof Error ? err.message : String(err)}`),
+      console.log(`  ✘ ${t.title} (${seconds(t.duration)}): ${err instanceof Error ? err.message : String(err)}`),
     );
     runner.once('end', () => {
       const s = this.stats;
@@ -109,6 +112,8 @@ class LineReporter extends Mocha.reporters.Base {
     });
   }
 }
+
+const seconds = (ms: number | undefined): string => `${((ms ?? 0) / 1000).toFixed(1)} s`;
 
 /** The reason support.skipBelowVsCode left on the test or one of its suites, if any. */
 function skipReason(t: Mocha.Runnable): string {
